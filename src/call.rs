@@ -1,0 +1,270 @@
+//! The normalized tool call the core reasons about.
+//!
+//! A request arrives as JSON (`docs/core-api.md`); this module checks its shape strictly
+//! (unknown fields, wrong types and duplicate keys are errors, reported by field path, never by
+//! value) and resolves what kind of tool it is. OpenClaw 2026.9.6 sets `toolKind` only for Code
+//! Mode; `exec` and `apply_patch` arrive by tool name alone, so kinds come from both. A Tool
+//! Search bridge call (`tool_call {id, args}`) is unwrapped into the call it makes, so the
+//! bridge can never be a way around the policy for the bridged tool.
+
+use crate::json::parse_strict;
+use serde_json::{Map, Value};
+
+/// Requests larger than this are not inspected: approval, non-reusable.
+pub const MAX_REQUEST_BYTES: usize = 2 * 1024 * 1024;
+
+/// Tool kinds that always change the system.
+pub const DESTRUCTIVE_KINDS: [&str; 3] = ["exec", "apply_patch", "code_mode_exec"];
+
+const BRIDGE_TOOL: &str = "tool_call";
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub tool_name: String,
+    pub params: Map<String, Value>,
+    /// `toolKind` as the host sent it.
+    pub host_kind: Option<String>,
+    /// The kind implied by the tool name (`exec`, `apply_patch`), if any.
+    pub name_kind: Option<&'static str>,
+    pub tool_input_kind: Option<String>,
+    pub session_key: Option<String>,
+    pub derived_paths: Vec<String>,
+    pub now_ms: Option<f64>,
+    /// Set when the host's call was a Tool Search bridge and this is the call it makes.
+    pub bridged_from: Option<String>,
+}
+
+/// Why a request could not be read; `path` names the field, never its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    TooLarge(usize),
+    Malformed(String),
+}
+
+impl Call {
+    /// Every kind this call has: the host's and the one its name implies.
+    pub fn kinds(&self) -> impl Iterator<Item = &str> {
+        self.host_kind.as_deref().into_iter().chain(self.name_kind)
+    }
+
+    /// The first destructive kind of this call, if any.
+    pub fn destructive_kind(&self) -> Option<&str> {
+        self.kinds().find(|k| DESTRUCTIVE_KINDS.contains(k))
+    }
+
+    pub fn parse(text: &str) -> Result<Call, RequestError> {
+        if text.len() > MAX_REQUEST_BYTES {
+            return Err(RequestError::TooLarge(text.len()));
+        }
+        let value = parse_strict(text).map_err(RequestError::Malformed)?;
+        let Value::Object(mut obj) = value else {
+            return Err(malformed("request: expected a JSON object"));
+        };
+        for key in obj.keys() {
+            if !matches!(
+                key.as_str(),
+                "toolName"
+                    | "params"
+                    | "toolKind"
+                    | "toolInputKind"
+                    | "sessionKey"
+                    | "derivedPaths"
+                    | "nowMs"
+            ) {
+                return Err(malformed(&format!(
+                    "request: unknown field `{}`",
+                    short(key)
+                )));
+            }
+        }
+        let tool_name = match obj.remove("toolName") {
+            Some(Value::String(s)) if !s.is_empty() => s,
+            Some(_) => return Err(malformed("toolName: expected a non-empty string")),
+            None => return Err(malformed("toolName: missing")),
+        };
+        let params = match obj.remove("params") {
+            Some(Value::Object(m)) => m,
+            Some(_) => return Err(malformed("params: expected a JSON object")),
+            None => return Err(malformed("params: missing")),
+        };
+        let host_kind = opt_string(&mut obj, "toolKind")?;
+        let tool_input_kind = opt_string(&mut obj, "toolInputKind")?;
+        let session_key = opt_string(&mut obj, "sessionKey")?;
+        let derived_paths = match obj.remove("derivedPaths") {
+            None | Some(Value::Null) => vec![],
+            Some(Value::Array(items)) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    match item {
+                        Value::String(s) => out.push(s),
+                        _ => {
+                            return Err(malformed(&format!("derivedPaths[{i}]: expected a string")))
+                        }
+                    }
+                }
+                out
+            }
+            Some(_) => return Err(malformed("derivedPaths: expected an array of strings")),
+        };
+        let now_ms = match obj.remove("nowMs") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => n.as_f64(),
+            Some(_) => return Err(malformed("nowMs: expected a number")),
+        };
+        let mut call = Call {
+            name_kind: name_kind(&tool_name),
+            tool_name,
+            params,
+            host_kind: host_kind.filter(|k| !k.is_empty()),
+            tool_input_kind,
+            session_key,
+            derived_paths,
+            now_ms,
+            bridged_from: None,
+        };
+        call.unwrap_bridge();
+        Ok(call)
+    }
+
+    /// `tool_call {id: "exec", args: {...}}` is decided as `exec {...}`.
+    fn unwrap_bridge(&mut self) {
+        if self.tool_name != BRIDGE_TOOL {
+            return;
+        }
+        let inner = match self.params.get("id") {
+            Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            _ => return,
+        };
+        let args = match self.params.get("args") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(m)) => m.clone(),
+            Some(_) => return,
+        };
+        self.bridged_from = Some(std::mem::replace(&mut self.tool_name, inner));
+        self.name_kind = name_kind(&self.tool_name);
+        self.params = args;
+    }
+}
+
+/// The kind a bare tool name implies. `bash` is OpenClaw's older name for `exec`.
+fn name_kind(tool_name: &str) -> Option<&'static str> {
+    match tool_name {
+        "exec" | "bash" => Some("exec"),
+        "apply_patch" => Some("apply_patch"),
+        "code_mode_exec" => Some("code_mode_exec"),
+        _ => None,
+    }
+}
+
+fn opt_string(obj: &mut Map<String, Value>, key: &str) -> Result<Option<String>, RequestError> {
+    match obj.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(malformed(&format!("{key}: expected a string"))),
+    }
+}
+
+fn malformed(msg: &str) -> RequestError {
+    RequestError::Malformed(msg.to_owned())
+}
+
+/// At most 64 characters of a name, for messages.
+pub fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(64).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > 64 {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_a_minimal_request() {
+        let c = Call::parse(r#"{"toolName":"read","params":{"path":"a"}}"#).unwrap();
+        assert_eq!(c.tool_name, "read");
+        assert_eq!(c.kinds().count(), 0);
+    }
+
+    #[test]
+    fn exec_and_apply_patch_are_kinds_by_name_and_code_mode_by_host_kind() {
+        let c = Call::parse(r#"{"toolName":"exec","params":{}}"#).unwrap();
+        assert_eq!(c.destructive_kind(), Some("exec"));
+        let c = Call::parse(r#"{"toolName":"apply_patch","params":{}}"#).unwrap();
+        assert_eq!(c.destructive_kind(), Some("apply_patch"));
+        let c =
+            Call::parse(r#"{"toolName":"code","params":{},"toolKind":"code_mode_exec"}"#).unwrap();
+        assert_eq!(c.destructive_kind(), Some("code_mode_exec"));
+    }
+
+    #[test]
+    fn rejects_bad_shapes_by_path() {
+        let cases = [
+            (r#"[]"#, "request: expected a JSON object"),
+            (r#"{"params":{}}"#, "toolName: missing"),
+            (
+                r#"{"toolName":"","params":{}}"#,
+                "toolName: expected a non-empty string",
+            ),
+            (
+                r#"{"toolName":"x","params":[]}"#,
+                "params: expected a JSON object",
+            ),
+            (r#"{"toolName":"x"}"#, "params: missing"),
+            (
+                r#"{"toolName":"x","params":{},"toolKind":3}"#,
+                "toolKind: expected a string",
+            ),
+            (
+                r#"{"toolName":"x","params":{},"extra":1}"#,
+                "request: unknown field `extra`",
+            ),
+            (
+                r#"{"toolName":"x","params":{},"derivedPaths":[1]}"#,
+                "derivedPaths[0]: expected a string",
+            ),
+            (
+                r#"{"toolName":"x","params":{},"nowMs":"1"}"#,
+                "nowMs: expected a number",
+            ),
+        ];
+        for (input, msg) in cases {
+            assert_eq!(
+                Call::parse(input),
+                Err(RequestError::Malformed(msg.into())),
+                "{input}"
+            );
+        }
+        assert!(matches!(
+            Call::parse(r#"{"toolName":"x","params":{"a":1,"a":2}}"#),
+            Err(RequestError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn refuses_oversized_requests_before_parsing() {
+        let big = format!(
+            r#"{{"toolName":"write","params":{{"content":"{}"}}}}"#,
+            "a".repeat(MAX_REQUEST_BYTES)
+        );
+        assert!(matches!(Call::parse(&big), Err(RequestError::TooLarge(_))));
+    }
+
+    #[test]
+    fn unwraps_the_tool_search_bridge() {
+        let c = Call::parse(
+            r#"{"toolName":"tool_call","params":{"id":"exec","args":{"command":"ls"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(c.tool_name, "exec");
+        assert_eq!(c.bridged_from.as_deref(), Some("tool_call"));
+        assert_eq!(c.destructive_kind(), Some("exec"));
+        assert_eq!(c.params.get("command"), Some(&Value::String("ls".into())));
+        // A bridge call it cannot read stays itself (and falls to the default mode).
+        let c =
+            Call::parse(r#"{"toolName":"tool_call","params":{"id":"exec","args":"x"}}"#).unwrap();
+        assert_eq!(c.tool_name, "tool_call");
+    }
+}

@@ -1,0 +1,749 @@
+//! Configuration: raw JSON as written → validated, compiled, immutable policy.
+//!
+//! Validation is the core's own (the JSON Schema in `schemas/config.schema.json` is the
+//! published contract, and tests check both agree on shared fixtures). Every problem becomes a
+//! path-qualified message such as `rules[2].paramMatcher.all[0]: unknown operator "eq"`.
+//! A broken config never disables the gate:
+//! - a bad top-level field falls back to its safe default;
+//! - a bad rule is dropped (it never matches) and evaluation continues with the next rule;
+//! - unknown keys are reported and ignored.
+//!
+//! Regexes are compiled here, once, with regex-lite (linear time, bounded size).
+
+use crate::call::short;
+use crate::decision::{Resolution, Severity};
+use crate::json::{is_scalar, parse_strict};
+use regex_lite::{Regex, RegexBuilder};
+use serde_json::{Map, Value};
+
+pub const MAX_RULES: usize = 256;
+pub const MAX_CONDITIONS: usize = 32;
+pub const MAX_IN_VALUES: usize = 64;
+pub const MAX_ID_CHARS: usize = 128;
+pub const MAX_REASON_CHARS: usize = 200;
+pub const MAX_PATTERN_CHARS: usize = 1024;
+pub const MIN_TIMEOUT_MS: u32 = 1_000;
+pub const MAX_TIMEOUT_MS: u32 = 600_000;
+pub const DEFAULT_TIMEOUT_MS: u32 = 120_000;
+const FORBIDDEN_KEYS: [&str; 3] = ["__proto__", "prototype", "constructor"];
+
+/// What a matched rule (or the default) does with a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Auto,
+    RequireApproval,
+    Block,
+}
+
+impl Mode {
+    fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "auto" => Some(Mode::Auto),
+            "require-approval" => Some(Mode::RequireApproval),
+            "block" => Some(Mode::Block),
+            _ => None,
+        }
+    }
+}
+
+/// One condition on a direct own key of `params`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Condition {
+    Equals { key: String, value: Value },
+    In { key: String, values: Vec<Value> },
+    Missing { key: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamMatcher {
+    All(Vec<Condition>),
+    Any(Vec<Condition>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub id: String,
+    pub tool_name: Option<String>,
+    pub tool_name_pattern: Option<Regex>,
+    pub tool_kind: Option<String>,
+    pub param_matcher: Option<ParamMatcher>,
+    pub mode: Mode,
+    pub severity: Option<Severity>,
+    pub allowed_decisions: Option<Vec<Resolution>>,
+    pub timeout_ms: Option<u32>,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub default_mode: Mode,
+    pub default_severity: Severity,
+    pub default_timeout_ms: u32,
+    pub use_classifiers: bool,
+    pub rules: Vec<Rule>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            default_mode: Mode::RequireApproval,
+            default_severity: Severity::Warning,
+            default_timeout_ms: DEFAULT_TIMEOUT_MS,
+            use_classifiers: true,
+            rules: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// Parses and validates a config. Always returns a usable config; the errors say what was
+    /// wrong and what was done about it.
+    pub fn from_json(text: &str) -> (Config, Vec<String>) {
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed == "null" {
+            return (Config::default(), Vec::new());
+        }
+        match parse_strict(trimmed) {
+            Ok(value) => Config::from_value(&value),
+            Err(e) => (
+                Config::default(),
+                vec![format!(
+                    "config: not valid JSON ({e}); using the safe defaults"
+                )],
+            ),
+        }
+    }
+
+    pub fn from_value(value: &Value) -> (Config, Vec<String>) {
+        let mut v = Validator { errors: Vec::new() };
+        let config = match value {
+            Value::Object(obj) => v.config(obj),
+            Value::Null => Config::default(),
+            _ => {
+                v.err("config", "expected a JSON object; using the safe defaults");
+                Config::default()
+            }
+        };
+        (config, v.errors)
+    }
+}
+
+struct Validator {
+    errors: Vec<String>,
+}
+
+impl Validator {
+    fn err(&mut self, path: &str, msg: &str) {
+        self.errors.push(format!("{path}: {msg}"));
+    }
+
+    fn config(&mut self, obj: &Map<String, Value>) -> Config {
+        let mut c = Config::default();
+        for (key, value) in obj {
+            match key.as_str() {
+                "defaultMode" => match value.as_str().and_then(Mode::parse) {
+                    Some(m) => c.default_mode = m,
+                    None => self.err(
+                        key,
+                        r#"expected one of "auto", "require-approval", "block"; using "require-approval""#,
+                    ),
+                },
+                "defaultSeverity" => match value.as_str().and_then(Severity::parse) {
+                    Some(s) => c.default_severity = s,
+                    None => self.err(
+                        key,
+                        r#"expected one of "info", "warning", "critical"; using "warning""#,
+                    ),
+                },
+                "defaultTimeoutMs" => {
+                    if let Some(t) = self.timeout(key, value, "; using 120000") {
+                        c.default_timeout_ms = t;
+                    }
+                }
+                "useClassifiers" => match value {
+                    Value::Bool(b) => c.use_classifiers = *b,
+                    _ => self.err(key, "expected true or false; using true"),
+                },
+                "rules" => c.rules = self.rules(value),
+                other => self.err(&short(other), "unknown field, ignored"),
+            }
+        }
+        c
+    }
+
+    fn rules(&mut self, value: &Value) -> Vec<Rule> {
+        let Value::Array(items) = value else {
+            self.err("rules", "expected an array of rules; no rules are used");
+            return Vec::new();
+        };
+        if items.len() > MAX_RULES {
+            self.err(
+                "rules",
+                &format!("at most {MAX_RULES} rules; only the first {MAX_RULES} are used"),
+            );
+        }
+        let mut rules: Vec<Rule> = Vec::new();
+        for (i, item) in items.iter().take(MAX_RULES).enumerate() {
+            let path = format!("rules[{i}]");
+            let before = self.errors.len();
+            let rule = self.rule(&path, item);
+            if let Some(rule) = rule {
+                if rules.iter().any(|r| r.id == rule.id) {
+                    self.err(
+                        &format!("{path}.id"),
+                        &format!(
+                            "duplicate rule id \"{}\"; this rule never matches",
+                            short(&rule.id)
+                        ),
+                    );
+                } else if self.errors.len() == before {
+                    rules.push(rule);
+                }
+            }
+            if self.errors.len() > before {
+                let last = self.errors.len() - 1;
+                if let Some(e) = self.errors.get_mut(last) {
+                    if !e.ends_with("this rule never matches") {
+                        e.push_str("; this rule never matches");
+                    }
+                }
+            }
+        }
+        rules
+    }
+
+    fn rule(&mut self, path: &str, value: &Value) -> Option<Rule> {
+        let Value::Object(obj) = value else {
+            self.err(path, "expected a rule object");
+            return None;
+        };
+        let mut ok = true;
+        let mut rule = Rule {
+            id: String::new(),
+            tool_name: None,
+            tool_name_pattern: None,
+            tool_kind: None,
+            param_matcher: None,
+            mode: Mode::RequireApproval,
+            severity: None,
+            allowed_decisions: None,
+            timeout_ms: None,
+            reason: None,
+        };
+        match obj.get("id") {
+            Some(Value::String(s)) if (1..=MAX_ID_CHARS).contains(&s.chars().count()) => {
+                rule.id = s.clone()
+            }
+            Some(_) => {
+                self.err(
+                    &format!("{path}.id"),
+                    "expected a string of 1 to 128 characters",
+                );
+                ok = false;
+            }
+            None => {
+                self.err(path, "missing \"id\"");
+                ok = false;
+            }
+        }
+        match obj.get("mode") {
+            Some(v) => match v.as_str().and_then(Mode::parse) {
+                Some(m) => rule.mode = m,
+                None => {
+                    self.err(
+                        &format!("{path}.mode"),
+                        r#"expected one of "auto", "require-approval", "block""#,
+                    );
+                    ok = false;
+                }
+            },
+            None => {
+                self.err(path, "missing \"mode\"");
+                ok = false;
+            }
+        }
+        for (key, v) in obj {
+            let field = format!("{path}.{key}");
+            match key.as_str() {
+                "id" | "mode" => {}
+                "toolName" => match v {
+                    Value::String(s) => rule.tool_name = Some(s.clone()),
+                    _ => ok &= self.fail(&field, "expected a string"),
+                },
+                "toolKind" => match v {
+                    Value::String(s) => rule.tool_kind = Some(s.clone()),
+                    _ => ok &= self.fail(&field, "expected a string"),
+                },
+                "toolNamePattern" => match v {
+                    Value::String(s) if s.chars().count() <= MAX_PATTERN_CHARS => {
+                        match RegexBuilder::new(s)
+                            .size_limit(1 << 20)
+                            .nest_limit(64)
+                            .build()
+                        {
+                            Ok(re) => rule.tool_name_pattern = Some(re),
+                            Err(_) => ok &= self.fail(&field, "not a valid regular expression"),
+                        }
+                    }
+                    Value::String(_) => ok &= self.fail(&field, "longer than 1024 characters"),
+                    _ => ok &= self.fail(&field, "expected a string"),
+                },
+                "paramMatcher" => match self.param_matcher(&field, v) {
+                    Some(m) => rule.param_matcher = Some(m),
+                    None => ok = false,
+                },
+                "severity" => match v.as_str().and_then(Severity::parse) {
+                    Some(s) => rule.severity = Some(s),
+                    None => {
+                        ok &= self.fail(&field, r#"expected one of "info", "warning", "critical""#)
+                    }
+                },
+                "allowedDecisions" => match self.allowed(&field, v) {
+                    Some(a) => rule.allowed_decisions = Some(a),
+                    None => ok = false,
+                },
+                "timeoutMs" => match self.timeout(&field, v, "") {
+                    Some(t) => rule.timeout_ms = Some(t),
+                    None => ok = false,
+                },
+                "reason" => match v {
+                    Value::String(s) if s.chars().count() <= MAX_REASON_CHARS => {
+                        rule.reason = Some(s.clone())
+                    }
+                    Value::String(_) => ok &= self.fail(&field, "longer than 200 characters"),
+                    _ => ok &= self.fail(&field, "expected a string"),
+                },
+                _ => ok &= self.fail(&format!("{path}.{}", short(key)), "unknown field"),
+            }
+        }
+        ok.then_some(rule)
+    }
+
+    /// Records an error and returns false, for `ok &= …`.
+    fn fail(&mut self, path: &str, msg: &str) -> bool {
+        self.err(path, msg);
+        false
+    }
+
+    fn timeout(&mut self, path: &str, v: &Value, fallback: &str) -> Option<u32> {
+        let n = v.as_f64().filter(|n| n.fract() == 0.0);
+        match n {
+            Some(n) if n >= f64::from(MIN_TIMEOUT_MS) && n <= f64::from(MAX_TIMEOUT_MS) => {
+                Some(n as u32)
+            }
+            _ => {
+                self.err(
+                    path,
+                    &format!("expected an integer from 1000 to 600000 (milliseconds){fallback}"),
+                );
+                None
+            }
+        }
+    }
+
+    fn allowed(&mut self, path: &str, v: &Value) -> Option<Vec<Resolution>> {
+        let Value::Array(items) = v else {
+            self.err(path, "expected an array");
+            return None;
+        };
+        if items.is_empty() {
+            self.err(path, "must not be empty");
+            return None;
+        }
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            match item.as_str().and_then(Resolution::parse) {
+                Some(r) if out.contains(&r) => {
+                    self.err(&format!("{path}[{i}]"), "duplicate decision");
+                    return None;
+                }
+                Some(r) => out.push(r),
+                None => {
+                    self.err(
+                        &format!("{path}[{i}]"),
+                        r#"expected one of "allow-once", "allow-always", "deny""#,
+                    );
+                    return None;
+                }
+            }
+        }
+        if !out.contains(&Resolution::Deny) {
+            self.err(path, "must include \"deny\": a human can always say no");
+            return None;
+        }
+        Some(out)
+    }
+
+    fn param_matcher(&mut self, path: &str, v: &Value) -> Option<ParamMatcher> {
+        let Value::Object(obj) = v else {
+            self.err(
+                path,
+                r#"expected an object with exactly one of "all" or "any""#,
+            );
+            return None;
+        };
+        let mut found = None;
+        for (key, list) in obj {
+            match key.as_str() {
+                "all" | "any" => {
+                    if found.is_some() {
+                        self.err(path, r#"expected exactly one of "all" or "any", not both"#);
+                        return None;
+                    }
+                    found = Some((key.as_str(), list));
+                }
+                other => {
+                    self.err(path, &format!("unknown field \"{}\"", short(other)));
+                    return None;
+                }
+            }
+        }
+        let Some((kind, list)) = found else {
+            self.err(path, r#"expected exactly one of "all" or "any""#);
+            return None;
+        };
+        let path = format!("{path}.{kind}");
+        let Value::Array(items) = list else {
+            self.err(&path, "expected an array of conditions");
+            return None;
+        };
+        if items.is_empty() || items.len() > MAX_CONDITIONS {
+            self.err(&path, "expected 1 to 32 conditions");
+            return None;
+        }
+        let mut conds = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            conds.push(self.condition(&format!("{path}[{i}]"), item)?);
+        }
+        Some(if kind == "all" {
+            ParamMatcher::All(conds)
+        } else {
+            ParamMatcher::Any(conds)
+        })
+    }
+
+    fn condition(&mut self, path: &str, v: &Value) -> Option<Condition> {
+        let Value::Object(obj) = v else {
+            self.err(path, "expected a condition object");
+            return None;
+        };
+        if obj.contains_key("all") || obj.contains_key("any") {
+            self.err(path, "nested groups are not supported");
+            return None;
+        }
+        for key in obj.keys() {
+            if !matches!(key.as_str(), "key" | "equals" | "in" | "missing") {
+                self.err(path, &format!("unknown operator \"{}\"", short(key)));
+                return None;
+            }
+        }
+        let key = match obj.get("key") {
+            Some(Value::String(k)) => k.clone(),
+            Some(_) => {
+                self.err(&format!("{path}.key"), "expected a string");
+                return None;
+            }
+            None => {
+                self.err(path, "missing \"key\"");
+                return None;
+            }
+        };
+        let key_path = format!("{path}.key");
+        if key.is_empty() || key.chars().count() > MAX_ID_CHARS {
+            self.err(&key_path, "expected 1 to 128 characters");
+            return None;
+        }
+        if key.contains(['.', '[', ']']) {
+            self.err(
+                &key_path,
+                "must be a direct own key of params (no \".\", \"[\" or \"]\")",
+            );
+            return None;
+        }
+        if FORBIDDEN_KEYS.contains(&key.as_str()) {
+            self.err(&key_path, &format!("\"{key}\" is not allowed"));
+            return None;
+        }
+        let ops: Vec<&str> = ["equals", "in", "missing"]
+            .into_iter()
+            .filter(|op| obj.contains_key(*op))
+            .collect();
+        if ops.len() != 1 {
+            self.err(
+                path,
+                r#"expected exactly one operator of "equals", "in", "missing""#,
+            );
+            return None;
+        }
+        if let Some(value) = obj.get("equals") {
+            if !is_scalar(value) {
+                self.err(
+                    &format!("{path}.equals"),
+                    "expected a JSON scalar (string, number, boolean or null)",
+                );
+                return None;
+            }
+            return Some(Condition::Equals {
+                key,
+                value: value.clone(),
+            });
+        }
+        if let Some(list) = obj.get("in") {
+            let in_path = format!("{path}.in");
+            let Value::Array(values) = list else {
+                self.err(&in_path, "expected an array of JSON scalars");
+                return None;
+            };
+            if values.is_empty() || values.len() > MAX_IN_VALUES {
+                self.err(&in_path, "expected 1 to 64 values");
+                return None;
+            }
+            for (i, value) in values.iter().enumerate() {
+                if !is_scalar(value) {
+                    self.err(&format!("{in_path}[{i}]"), "expected a JSON scalar");
+                    return None;
+                }
+            }
+            return Some(Condition::In {
+                key,
+                values: values.clone(),
+            });
+        }
+        match obj.get("missing") {
+            Some(Value::Bool(true)) => Some(Condition::Missing { key }),
+            _ => {
+                self.err(&format!("{path}.missing"), "must be true");
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(json: &str) -> Vec<String> {
+        Config::from_json(json).1
+    }
+
+    #[test]
+    fn empty_and_null_configs_are_the_defaults() {
+        for text in ["", "{}", "null", "  "] {
+            let (c, e) = Config::from_json(text);
+            assert!(e.is_empty(), "{text}: {e:?}");
+            assert_eq!(c.default_mode, Mode::RequireApproval);
+            assert_eq!(c.default_severity, Severity::Warning);
+            assert_eq!(c.default_timeout_ms, 120_000);
+            assert!(c.use_classifiers);
+            assert!(c.rules.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_issue_example_error_is_exact() {
+        let e = errors(
+            r#"{"rules":[{"id":"a","mode":"auto"},{"id":"b","mode":"auto"},
+               {"id":"c","mode":"block","paramMatcher":{"all":[{"key":"x","eq":1}]}}]}"#,
+        );
+        assert_eq!(e.len(), 1);
+        assert!(
+            e[0].starts_with(r#"rules[2].paramMatcher.all[0]: unknown operator "eq""#),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn bad_top_level_fields_fall_back_to_defaults_and_say_so() {
+        let (c, e) = Config::from_json(
+            r#"{"defaultMode":"yes","defaultSeverity":1,"defaultTimeoutMs":5,"useClassifiers":"no","rulez":[]}"#,
+        );
+        assert_eq!(c.default_mode, Mode::RequireApproval);
+        assert_eq!(c.default_timeout_ms, 120_000);
+        assert!(c.use_classifiers);
+        assert_eq!(e.len(), 5, "{e:?}");
+        assert!(e.iter().any(|m| m.starts_with("defaultMode: ")));
+        assert!(e.iter().any(|m| m.starts_with("rulez: unknown field")));
+    }
+
+    #[test]
+    fn broken_json_falls_back_whole() {
+        let (c, e) = Config::from_json(r#"{"defaultMode":"auto""#);
+        assert_eq!(c.default_mode, Mode::RequireApproval);
+        assert_eq!(e.len(), 1);
+        assert!(e[0].starts_with("config: not valid JSON"));
+        let (_, e) = Config::from_json(r#"{"defaultMode":"auto","defaultMode":"block"}"#);
+        assert!(e[0].contains("duplicate"), "{e:?}");
+        let (_, e) = Config::from_json("[1]");
+        assert_eq!(
+            e,
+            vec!["config: expected a JSON object; using the safe defaults"]
+        );
+    }
+
+    #[test]
+    fn a_bad_rule_is_dropped_and_the_rest_kept() {
+        let (c, e) = Config::from_json(
+            r#"{"rules":[{"id":"bad","mode":"block","toolNamePattern":"("},{"id":"good","mode":"block"}]}"#,
+        );
+        assert_eq!(c.rules.len(), 1);
+        assert_eq!(c.rules[0].id, "good");
+        assert_eq!(
+            e,
+            vec![
+                "rules[0].toolNamePattern: not a valid regular expression; this rule never matches"
+            ]
+        );
+    }
+
+    #[test]
+    fn rule_field_errors_are_path_qualified() {
+        let cases = [
+            (r#"{"mode":"auto"}"#, r#"rules[0]: missing "id""#),
+            (r#"{"id":"a"}"#, r#"rules[0]: missing "mode""#),
+            (
+                r#"{"id":"","mode":"auto"}"#,
+                "rules[0].id: expected a string of 1 to 128",
+            ),
+            (
+                r#"{"id":"a","mode":"ask"}"#,
+                "rules[0].mode: expected one of",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","severity":"high"}"#,
+                "rules[0].severity: expected one of",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","timeoutMs":999}"#,
+                "rules[0].timeoutMs: expected an integer",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","timeoutMs":600001}"#,
+                "rules[0].timeoutMs: expected an integer",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","timeoutMs":1500.5}"#,
+                "rules[0].timeoutMs: expected an integer",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","allowedDecisions":["allow-once"]}"#,
+                r#"rules[0].allowedDecisions: must include "deny""#,
+            ),
+            (
+                r#"{"id":"a","mode":"auto","allowedDecisions":[]}"#,
+                "rules[0].allowedDecisions: must not be empty",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","allowedDecisions":["deny","deny"]}"#,
+                "rules[0].allowedDecisions[1]: duplicate",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","allowedDecisions":["maybe","deny"]}"#,
+                "rules[0].allowedDecisions[0]: expected one of",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","reason":5}"#,
+                "rules[0].reason: expected a string",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","toolName":5}"#,
+                "rules[0].toolName: expected a string",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","when":1}"#,
+                "rules[0].when: unknown field",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{}}"#,
+                r#"rules[0].paramMatcher: expected exactly one of "all" or "any""#,
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"all":[{"key":"a","missing":true}],"any":[{"key":"a","missing":true}]}}"#,
+                "rules[0].paramMatcher: expected exactly one",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"all":[]}}"#,
+                "rules[0].paramMatcher.all: expected 1 to 32",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"all":[{"all":[]}]}}"#,
+                "rules[0].paramMatcher.all[0]: nested groups",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a","equals":1,"in":[1]}]}}"#,
+                "rules[0].paramMatcher.any[0]: expected exactly one operator",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a"}]}}"#,
+                "rules[0].paramMatcher.any[0]: expected exactly one operator",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a","equals":[1]}]}}"#,
+                "rules[0].paramMatcher.any[0].equals: expected a JSON scalar",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a","in":[]}]}}"#,
+                "rules[0].paramMatcher.any[0].in: expected 1 to 64",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a","in":[{}]}]}}"#,
+                "rules[0].paramMatcher.any[0].in[0]: expected a JSON scalar",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a","missing":false}]}}"#,
+                "rules[0].paramMatcher.any[0].missing: must be true",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a.b","missing":true}]}}"#,
+                "rules[0].paramMatcher.any[0].key: must be a direct own key",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"a[0]","missing":true}]}}"#,
+                "rules[0].paramMatcher.any[0].key: must be a direct own key",
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"__proto__","missing":true}]}}"#,
+                r#"rules[0].paramMatcher.any[0].key: "__proto__" is not allowed"#,
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"constructor","missing":true}]}}"#,
+                r#"rules[0].paramMatcher.any[0].key: "constructor" is not allowed"#,
+            ),
+            (
+                r#"{"id":"a","mode":"auto","paramMatcher":{"any":[{"key":"prototype","missing":true}]}}"#,
+                r#"rules[0].paramMatcher.any[0].key: "prototype" is not allowed"#,
+            ),
+        ];
+        for (rule, expected) in cases {
+            let (c, e) = Config::from_json(&format!(r#"{{"rules":[{rule}]}}"#));
+            assert!(c.rules.is_empty(), "{rule} should be dropped");
+            assert!(e.len() == 1 && e[0].starts_with(expected), "{rule}: {e:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_ids_keep_the_first() {
+        let (c, e) =
+            Config::from_json(r#"{"rules":[{"id":"a","mode":"auto"},{"id":"a","mode":"block"}]}"#);
+        assert_eq!(c.rules.len(), 1);
+        assert_eq!(c.rules[0].mode, Mode::Auto);
+        assert!(e[0].starts_with("rules[1].id: duplicate rule id \"a\""));
+    }
+
+    #[test]
+    fn too_many_rules_keeps_the_first_256() {
+        let rules: Vec<String> = (0..300)
+            .map(|i| format!(r#"{{"id":"r{i}","mode":"auto"}}"#))
+            .collect();
+        let (c, e) = Config::from_json(&format!(r#"{{"rules":[{}]}}"#, rules.join(",")));
+        assert_eq!(c.rules.len(), MAX_RULES);
+        assert_eq!(e.len(), 1);
+    }
+
+    #[test]
+    fn integral_floats_are_integers() {
+        let (c, e) = Config::from_json(r#"{"defaultTimeoutMs":5000.0}"#);
+        assert!(e.is_empty());
+        assert_eq!(c.default_timeout_ms, 5000);
+    }
+}

@@ -1,0 +1,236 @@
+//! The decision the gate hands back for one tool call, and the vocabulary it is made of.
+//!
+//! `Class` is ordered from most permissive to most restrictive, and [`Decision::raise`] is the
+//! one monotone combinator: anything that adds an opinion (a finding, an analyzer, a judge) can
+//! only move a decision up that order, never down. Serialization is the published contract
+//! (`schemas/decision.schema.json`).
+
+use crate::finding::Finding;
+use crate::risk::Risk;
+use serde::Serialize;
+
+/// What happens to the call, from most permissive to most restrictive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Runs without asking.
+    Auto,
+    /// Asks a human; allow-always may be offered; reusable by session authority.
+    Approval,
+    /// Asks a human; never allow-always, never reused, blocked when unattended.
+    Critical,
+    /// Refused without asking.
+    Block,
+}
+
+/// Severity, as OpenClaw's approval UI shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    Info,
+    Warning,
+    Critical,
+}
+
+impl Severity {
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s {
+            "info" => Some(Severity::Info),
+            "warning" => Some(Severity::Warning),
+            "critical" => Some(Severity::Critical),
+            _ => None,
+        }
+    }
+}
+
+/// An answer a human may give to an approval request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Resolution {
+    AllowOnce,
+    AllowAlways,
+    Deny,
+}
+
+impl Resolution {
+    pub const ALL: [Resolution; 3] = [
+        Resolution::AllowOnce,
+        Resolution::AllowAlways,
+        Resolution::Deny,
+    ];
+
+    pub fn parse(s: &str) -> Option<Resolution> {
+        match s {
+            "allow-once" => Some(Resolution::AllowOnce),
+            "allow-always" => Some(Resolution::AllowAlways),
+            "deny" => Some(Resolution::Deny),
+            _ => None,
+        }
+    }
+}
+
+/// Which step of the policy order produced the base decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    Rule,
+    ToolKind,
+    Classifier,
+    Default,
+    FailClosed,
+}
+
+/// The approval prompt as the host shows it, already bounded and sanitized.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    pub title: String,
+    pub description: String,
+}
+
+/// One decision, exactly as the shim maps it to the host and the CLI prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    pub decision: Class,
+    pub severity: Severity,
+    pub reason: String,
+    pub source: Source,
+    pub rule_id: Option<String>,
+    pub findings: Vec<Finding>,
+    pub reusable: bool,
+    pub allowed_decisions: Vec<Resolution>,
+    pub timeout_ms: u32,
+    pub risk: Risk,
+    pub preview: Preview,
+}
+
+impl Decision {
+    /// Moves the decision to at least `class` and `severity`; never lowers either. Raising to
+    /// critical drops allow-always; raising past approval clears reusability.
+    pub fn raise(&mut self, class: Class, severity: Severity) {
+        if class > self.decision {
+            self.decision = class;
+        }
+        if severity > self.severity {
+            self.severity = severity;
+        }
+        if self.decision == Class::Critical && self.severity < Severity::Critical {
+            self.severity = Severity::Critical;
+        }
+        self.normalize();
+    }
+
+    /// Re-establishes the class invariants: what may be offered and what may be reused.
+    pub fn normalize(&mut self) {
+        match self.decision {
+            Class::Auto | Class::Block => self.allowed_decisions.clear(),
+            Class::Approval => {
+                if self.allowed_decisions.is_empty() {
+                    self.allowed_decisions = Resolution::ALL.to_vec();
+                }
+            }
+            Class::Critical => {
+                self.allowed_decisions
+                    .retain(|r| *r != Resolution::AllowAlways);
+                if self.allowed_decisions.is_empty() {
+                    self.allowed_decisions = vec![Resolution::AllowOnce, Resolution::Deny];
+                }
+            }
+        }
+        if !self.allowed_decisions.contains(&Resolution::Deny) && !self.allowed_decisions.is_empty()
+        {
+            self.allowed_decisions.push(Resolution::Deny);
+        }
+        self.reusable = self.decision == Class::Approval
+            && self.source != Source::FailClosed
+            && self.findings.iter().all(|f| f.reusable());
+        if !self.reusable {
+            self.allowed_decisions
+                .retain(|r| *r != Resolution::AllowAlways);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::{self, Finding};
+    use crate::risk::Risk;
+
+    fn base(class: Class) -> Decision {
+        let mut d = Decision {
+            decision: class,
+            severity: Severity::Warning,
+            reason: String::new(),
+            source: Source::Default,
+            rule_id: None,
+            findings: vec![],
+            reusable: false,
+            allowed_decisions: Resolution::ALL.to_vec(),
+            timeout_ms: 120_000,
+            risk: Risk::unmatched(),
+            preview: Preview {
+                title: String::new(),
+                description: String::new(),
+            },
+        };
+        d.normalize();
+        d
+    }
+
+    #[test]
+    fn classes_are_ordered_by_restrictiveness() {
+        assert!(Class::Auto < Class::Approval);
+        assert!(Class::Approval < Class::Critical);
+        assert!(Class::Critical < Class::Block);
+    }
+
+    #[test]
+    fn raise_never_lowers() {
+        let mut d = base(Class::Critical);
+        d.raise(Class::Auto, Severity::Info);
+        assert_eq!(d.decision, Class::Critical);
+        assert_eq!(d.severity, Severity::Critical);
+        let mut b = base(Class::Block);
+        b.raise(Class::Approval, Severity::Warning);
+        assert_eq!(b.decision, Class::Block);
+    }
+
+    #[test]
+    fn critical_never_offers_allow_always_and_is_not_reusable() {
+        let mut d = base(Class::Approval);
+        assert!(d.allowed_decisions.contains(&Resolution::AllowAlways));
+        assert!(d.reusable);
+        d.raise(Class::Critical, Severity::Warning);
+        assert!(!d.allowed_decisions.contains(&Resolution::AllowAlways));
+        assert!(d.allowed_decisions.contains(&Resolution::Deny));
+        assert!(!d.reusable);
+        assert_eq!(d.severity, Severity::Critical);
+    }
+
+    #[test]
+    fn a_non_reusable_finding_makes_the_approval_non_reusable() {
+        let mut d = base(Class::Approval);
+        d.findings
+            .push(Finding::new(&finding::INPUT_MALFORMED, "x".into()));
+        d.normalize();
+        assert!(!d.reusable);
+        assert!(!d.allowed_decisions.contains(&Resolution::AllowAlways));
+    }
+
+    #[test]
+    fn deny_is_always_offered_when_asking() {
+        let mut d = base(Class::Approval);
+        d.allowed_decisions = vec![Resolution::AllowOnce];
+        d.normalize();
+        assert!(d.allowed_decisions.contains(&Resolution::Deny));
+    }
+
+    #[test]
+    fn auto_and_block_offer_nothing() {
+        assert!(base(Class::Auto).allowed_decisions.is_empty());
+        assert!(base(Class::Block).allowed_decisions.is_empty());
+        assert!(!base(Class::Block).reusable);
+        assert!(!base(Class::Auto).reusable);
+    }
+}

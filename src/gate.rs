@@ -1,0 +1,289 @@
+//! The pipeline that ties the rooms together for one call:
+//! parse → policy order → (analyzers, session authority: later issues, raise-only) → risk →
+//! preview. The `Gate` is the one long-lived handle: compiled config plus config errors.
+//! Nothing here can fail open: an unreadable call is an approval that cannot be reused.
+
+use crate::ask;
+use crate::call::{Call, RequestError};
+use crate::config::{Config, Mode};
+use crate::decision::{Class, Decision, Preview, Resolution, Severity, Source};
+use crate::finding::{self, Finding};
+use crate::policy;
+use crate::preview::{self, redact::Redactor};
+use crate::risk::Risk;
+
+/// The compiled policy and everything needed to decide.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    config: Config,
+    errors: Vec<String>,
+    redactor: Redactor,
+}
+
+/// Last-resort answer if serialization itself ever failed: approval, not reusable.
+const FAIL_CLOSED_JSON: &str = r#"{"decision":"approval","severity":"warning","reason":"the gate could not encode its decision; a human must review this call","source":"fail-closed","ruleId":null,"findings":[{"id":"internal-error","severity":"warning","detail":"decision encoding failed"}],"reusable":false,"allowedDecisions":["allow-once","deny"],"timeoutMs":120000,"risk":{"level":"medium","confidence":0.5,"recommendation":"review","evidence":["internal-error"]},"preview":{"title":"Human Gate could not evaluate this call","description":"The gate could not encode its decision; review the call before allowing it."}}"#;
+
+impl Gate {
+    /// Builds a gate from config JSON; a broken config yields the safe defaults plus errors.
+    pub fn new(config_json: &str) -> Gate {
+        let (config, errors) = Config::from_json(config_json);
+        Gate {
+            config,
+            errors,
+            redactor: Redactor::new(),
+        }
+    }
+
+    /// Path-qualified config problems, empty when the config was valid.
+    pub fn config_errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Decides one call given as request JSON.
+    pub fn decide(&self, request_json: &str) -> Decision {
+        match Call::parse(request_json) {
+            Ok(call) => self.decide_call(&call),
+            Err(RequestError::TooLarge(n)) => self.fail_closed(
+                Finding::new(
+                    &finding::INPUT_TOO_LARGE,
+                    format!(
+                        "{n} bytes; the gate inspects at most {}",
+                        crate::call::MAX_REQUEST_BYTES
+                    ),
+                ),
+                "the call is too large to inspect; a human must review it",
+            ),
+            Err(RequestError::Malformed(why)) => self.fail_closed(
+                Finding::new(&finding::INPUT_MALFORMED, why),
+                "the call could not be read; a human must review it",
+            ),
+        }
+    }
+
+    /// Decides one call and encodes the decision as JSON.
+    pub fn decide_json(&self, request_json: &str) -> String {
+        serde_json::to_string(&self.decide(request_json))
+            .unwrap_or_else(|_| FAIL_CLOSED_JSON.to_owned())
+    }
+
+    /// Renders the `human_gate_ask` tool result as JSON.
+    pub fn render_ask_json(&self, params_json: &str) -> String {
+        serde_json::to_string(&ask::render(params_json)).unwrap_or_else(|_| {
+            r#"{"ok":false,"error":"human_gate_ask: could not encode the result"}"#.to_owned()
+        })
+    }
+
+    pub fn decide_call(&self, call: &Call) -> Decision {
+        let verdict = policy::evaluate(&self.config, call);
+        let class = match (verdict.mode, verdict.severity) {
+            (Mode::Auto, _) => Class::Auto,
+            (Mode::Block, _) => Class::Block,
+            (Mode::RequireApproval, Severity::Critical) => Class::Critical,
+            (Mode::RequireApproval, _) => Class::Approval,
+        };
+        let mut findings = vec![verdict.finding];
+        if let Some(from) = &call.bridged_from {
+            findings.push(Finding::new(
+                &finding::TOOL_BRIDGE,
+                format!("{from} calling {}", call.tool_name),
+            ));
+        }
+        let mut d = Decision {
+            decision: class,
+            severity: verdict.severity,
+            reason: verdict.reason,
+            source: verdict.source,
+            rule_id: verdict.rule_id,
+            findings,
+            reusable: false,
+            allowed_decisions: verdict
+                .allowed_decisions
+                .unwrap_or_else(|| Resolution::ALL.to_vec()),
+            timeout_ms: verdict.timeout_ms,
+            risk: Risk::unmatched(),
+            preview: Preview {
+                title: String::new(),
+                description: String::new(),
+            },
+        };
+        d.normalize();
+        self.finish(d, Some(call))
+    }
+
+    fn fail_closed(&self, finding: Finding, reason: &str) -> Decision {
+        let d = Decision {
+            decision: Class::Approval,
+            severity: Severity::Warning,
+            reason: reason.to_owned(),
+            source: Source::FailClosed,
+            rule_id: None,
+            findings: vec![finding],
+            reusable: false,
+            allowed_decisions: vec![Resolution::AllowOnce, Resolution::Deny],
+            timeout_ms: self.config.default_timeout_ms,
+            risk: Risk::unmatched(),
+            preview: Preview {
+                title: String::new(),
+                description: String::new(),
+            },
+        };
+        self.finish(d, None)
+    }
+
+    /// Re-checks the class invariants, then attaches risk and preview.
+    fn finish(&self, mut d: Decision, call: Option<&Call>) -> Decision {
+        d.normalize();
+        d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+        d.preview = match call {
+            Some(call) => preview::render(call, d.decision, &d.reason, &d.findings, &self.redactor),
+            None => Preview {
+                title: "Human Gate could not read this call".to_owned(),
+                description: preview::sanitize::truncate_chars(
+                    &format!(
+                        "{}\n• {}",
+                        d.reason,
+                        d.findings.first().map(|f| f.detail.as_str()).unwrap_or("")
+                    ),
+                    preview::MAX_DESCRIPTION_CHARS,
+                ),
+            },
+        };
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn decide(config: &str, request: &str) -> Value {
+        serde_json::from_str(&Gate::new(config).decide_json(request)).unwrap()
+    }
+
+    #[test]
+    fn fail_closed_constant_is_a_valid_decision() {
+        let v: Value = serde_json::from_str(FAIL_CLOSED_JSON).unwrap();
+        assert_eq!(v["decision"], "approval");
+        assert_eq!(v["reusable"], false);
+        assert!(v["preview"]["title"].as_str().unwrap().chars().count() <= 80);
+    }
+
+    #[test]
+    fn read_is_auto_exec_asks_with_allow_always() {
+        let v = decide("{}", r#"{"toolName":"read","params":{"path":"a"}}"#);
+        assert_eq!(v["decision"], "auto");
+        assert_eq!(v["allowedDecisions"], serde_json::json!([]));
+        let v = decide(
+            "{}",
+            r#"{"toolName":"exec","params":{"command":"touch x"}}"#,
+        );
+        assert_eq!(v["decision"], "approval");
+        assert_eq!(v["severity"], "warning");
+        assert_eq!(v["reusable"], true);
+        assert_eq!(
+            v["allowedDecisions"],
+            serde_json::json!(["allow-once", "allow-always", "deny"])
+        );
+        assert_eq!(v["findings"][0]["id"], "tool-kind-destructive");
+        assert_eq!(v["preview"]["title"], "exec: touch x");
+    }
+
+    #[test]
+    fn critical_rule_drops_allow_always_even_if_configured() {
+        let v = decide(
+            r#"{"rules":[{"id":"c","toolName":"exec","mode":"require-approval","severity":"critical","allowedDecisions":["allow-once","allow-always","deny"]}]}"#,
+            r#"{"toolName":"exec","params":{"command":"deploy"}}"#,
+        );
+        assert_eq!(v["decision"], "critical");
+        assert_eq!(
+            v["allowedDecisions"],
+            serde_json::json!(["allow-once", "deny"])
+        );
+        assert_eq!(v["reusable"], false);
+        assert_eq!(v["risk"]["recommendation"], "deny");
+    }
+
+    #[test]
+    fn block_rule_carries_its_reason() {
+        let v = decide(
+            r#"{"rules":[{"id":"b","toolName":"exec","mode":"block","reason":"No shell here"}]}"#,
+            r#"{"toolName":"exec","params":{"command":"ls"}}"#,
+        );
+        assert_eq!(v["decision"], "block");
+        assert_eq!(v["reason"], "No shell here");
+        assert_eq!(v["ruleId"], "b");
+        assert_eq!(v["findings"][0]["id"], "user-rule");
+        assert_eq!(v["findings"][0]["severity"], "critical");
+    }
+
+    #[test]
+    fn malformed_and_oversized_input_fail_closed() {
+        for input in [
+            "not json",
+            "{}",
+            r#"{"toolName":"x","params":{},"toolName":"y"}"#,
+            "[]",
+        ] {
+            let v = decide("{}", input);
+            assert_eq!(v["decision"], "approval", "{input}");
+            assert_eq!(v["reusable"], false);
+            assert_eq!(v["findings"][0]["id"], "input-malformed");
+            assert_eq!(v["source"], "fail-closed");
+            assert!(!v["allowedDecisions"]
+                .as_array()
+                .unwrap()
+                .contains(&"allow-always".into()));
+        }
+        let big = format!(
+            r#"{{"toolName":"x","params":{{"a":"{}"}}}}"#,
+            "a".repeat(3 << 20)
+        );
+        assert_eq!(decide("{}", &big)["findings"][0]["id"], "input-too-large");
+    }
+
+    #[test]
+    fn auto_rule_can_pass_exec_and_default_block_blocks_unknown() {
+        let v = decide(
+            r#"{"rules":[{"id":"ls","toolName":"exec","paramMatcher":{"all":[{"key":"command","equals":"ls"}]},"mode":"auto"}]}"#,
+            r#"{"toolName":"exec","params":{"command":"ls"}}"#,
+        );
+        assert_eq!(v["decision"], "auto");
+        let v = decide(
+            r#"{"defaultMode":"block"}"#,
+            r#"{"toolName":"zzz","params":{}}"#,
+        );
+        assert_eq!(v["decision"], "block");
+    }
+
+    #[test]
+    fn broken_config_still_gates() {
+        let g = Gate::new(
+            r#"{"defaultMode":"off","rules":[{"id":"x","mode":"auto","toolNamePattern":"("}]}"#,
+        );
+        assert_eq!(g.config_errors().len(), 2);
+        let d = g.decide(r#"{"toolName":"exec","params":{}}"#);
+        assert_eq!(d.decision, Class::Approval);
+        let d = g.decide(r#"{"toolName":"mystery","params":{}}"#);
+        assert_eq!(d.decision, Class::Approval);
+    }
+
+    #[test]
+    fn bridge_calls_are_decided_as_the_bridged_tool() {
+        let v = decide(
+            "{}",
+            r#"{"toolName":"tool_call","params":{"id":"exec","args":{"command":"ls"}}}"#,
+        );
+        assert_eq!(v["decision"], "approval");
+        assert_eq!(v["findings"][1]["id"], "tool-bridge");
+        let v = decide(
+            "{}",
+            r#"{"toolName":"tool_call","params":{"id":"read","args":{"path":"x"}}}"#,
+        );
+        assert_eq!(v["decision"], "auto");
+    }
+}

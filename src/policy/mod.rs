@@ -1,0 +1,230 @@
+//! The policy order: first matching user rule → built-in destructive tool kinds → name-token
+//! classifier → `defaultMode` (fail-closed: `require-approval` unless configured otherwise).
+//!
+//! This step only produces the base verdict; analyzers and session authority act on it later
+//! and may only raise it.
+
+pub mod classifier;
+pub mod rules;
+
+use crate::call::Call;
+use crate::config::{Config, Mode};
+use crate::decision::{Resolution, Severity, Source};
+use crate::finding::{self, Finding};
+use classifier::NameClass;
+
+/// The base verdict of the policy order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub mode: Mode,
+    pub severity: Severity,
+    pub source: Source,
+    pub rule_id: Option<String>,
+    pub reason: String,
+    pub finding: Finding,
+    pub allowed_decisions: Option<Vec<Resolution>>,
+    pub timeout_ms: u32,
+}
+
+/// Runs the policy order over one call.
+pub fn evaluate(config: &Config, call: &Call) -> Verdict {
+    if let Some(rule) = config.rules.iter().find(|r| rules::matches(r, call)) {
+        let severity = rule.severity.unwrap_or(match rule.mode {
+            Mode::Block => Severity::Critical,
+            Mode::Auto => Severity::Info,
+            Mode::RequireApproval => config.default_severity,
+        });
+        let reason = match &rule.reason {
+            Some(r) if !r.trim().is_empty() => r.clone(),
+            _ => format!("rule \"{}\" matched {}", rule.id, call.tool_name),
+        };
+        return Verdict {
+            mode: rule.mode,
+            severity,
+            source: Source::Rule,
+            rule_id: Some(rule.id.clone()),
+            finding: Finding::new(&finding::USER_RULE, format!("rule \"{}\" matched", rule.id))
+                .with_severity(severity),
+            reason,
+            allowed_decisions: rule.allowed_decisions.clone(),
+            timeout_ms: rule.timeout_ms.unwrap_or(config.default_timeout_ms),
+        };
+    }
+    let base = |mode, severity, source, finding, reason: String| Verdict {
+        mode,
+        severity,
+        source,
+        rule_id: None,
+        reason,
+        finding,
+        allowed_decisions: None,
+        timeout_ms: config.default_timeout_ms,
+    };
+    if let Some(kind) = call.destructive_kind() {
+        let what = match kind {
+            "exec" => "runs a shell command on the host",
+            "apply_patch" => "changes files with a patch",
+            _ => "runs Code Mode code",
+        };
+        let reason = format!("{} {what}", call.tool_name);
+        return base(
+            Mode::RequireApproval,
+            config.default_severity,
+            Source::ToolKind,
+            Finding::new(&finding::TOOL_KIND_DESTRUCTIVE, format!("tool kind {kind}")),
+            reason,
+        );
+    }
+    if config.use_classifiers {
+        match classifier::classify(&call.tool_name) {
+            NameClass::Destructive(token) => {
+                return base(
+                    Mode::RequireApproval,
+                    config.default_severity,
+                    Source::Classifier,
+                    Finding::new(
+                        &finding::NAME_TOKEN_DESTRUCTIVE,
+                        format!("name token \"{token}\""),
+                    ),
+                    format!("{} may change something (\"{token}\")", call.tool_name),
+                )
+            }
+            NameClass::ReadOnly(token) => {
+                return base(
+                    Mode::Auto,
+                    Severity::Info,
+                    Source::Classifier,
+                    Finding::new(
+                        &finding::NAME_TOKEN_READ_ONLY,
+                        format!("name token \"{token}\""),
+                    ),
+                    format!("{} only reads (\"{token}\")", call.tool_name),
+                )
+            }
+            NameClass::Unknown => {}
+        }
+    }
+    let severity = match config.default_mode {
+        Mode::Auto => Severity::Info,
+        Mode::Block => Severity::Critical,
+        Mode::RequireApproval => config.default_severity,
+    };
+    let mode_name = match config.default_mode {
+        Mode::Auto => "auto",
+        Mode::RequireApproval => "require-approval",
+        Mode::Block => "block",
+    };
+    base(
+        config.default_mode,
+        severity,
+        Source::Default,
+        Finding::new(
+            &finding::TOOL_UNRECOGNIZED,
+            format!("defaultMode {mode_name}"),
+        ),
+        format!(
+            "{} is not a recognized tool; defaultMode is {mode_name}",
+            call.tool_name
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(json: &str) -> Call {
+        Call::parse(json).unwrap()
+    }
+    fn config(json: &str) -> Config {
+        let (c, e) = Config::from_json(json);
+        assert!(e.is_empty(), "{e:?}");
+        c
+    }
+
+    #[test]
+    fn order_is_rules_then_kinds_then_classifier_then_default() {
+        let c = config(r#"{"rules":[{"id":"ok-exec","toolName":"exec","mode":"auto"}]}"#);
+        let v = evaluate(&c, &call(r#"{"toolName":"exec","params":{}}"#));
+        assert_eq!((v.mode, v.source), (Mode::Auto, Source::Rule));
+        assert_eq!(v.rule_id.as_deref(), Some("ok-exec"));
+
+        let c = Config::default();
+        let v = evaluate(&c, &call(r#"{"toolName":"exec","params":{}}"#));
+        assert_eq!(
+            (v.mode, v.source),
+            (Mode::RequireApproval, Source::ToolKind)
+        );
+        let v = evaluate(&c, &call(r#"{"toolName":"read_file","params":{}}"#));
+        assert_eq!((v.mode, v.source), (Mode::Auto, Source::Classifier));
+        let v = evaluate(&c, &call(r#"{"toolName":"frobnicate","params":{}}"#));
+        assert_eq!((v.mode, v.source), (Mode::RequireApproval, Source::Default));
+        assert_eq!(v.finding.id, "tool-unrecognized");
+    }
+
+    #[test]
+    fn first_matching_rule_wins() {
+        let c = config(
+            r#"{"rules":[{"id":"a","toolName":"x","mode":"block"},{"id":"b","toolName":"x","mode":"auto"}]}"#,
+        );
+        assert_eq!(
+            evaluate(&c, &call(r#"{"toolName":"x","params":{}}"#))
+                .rule_id
+                .as_deref(),
+            Some("a")
+        );
+    }
+
+    #[test]
+    fn code_mode_is_destructive_by_host_kind_whatever_its_name() {
+        let v = evaluate(
+            &Config::default(),
+            &call(r#"{"toolName":"read_stuff","params":{},"toolKind":"code_mode_exec"}"#),
+        );
+        assert_eq!(
+            (v.mode, v.source),
+            (Mode::RequireApproval, Source::ToolKind)
+        );
+    }
+
+    #[test]
+    fn classifier_off_falls_to_default_mode() {
+        let c = config(r#"{"useClassifiers":false,"defaultMode":"block"}"#);
+        let v = evaluate(&c, &call(r#"{"toolName":"read","params":{}}"#));
+        assert_eq!((v.mode, v.source), (Mode::Block, Source::Default));
+        // Built-in kinds still apply with the classifier off.
+        let v = evaluate(&c, &call(r#"{"toolName":"exec","params":{}}"#));
+        assert_eq!(v.source, Source::ToolKind);
+    }
+
+    #[test]
+    fn rule_fields_flow_into_the_verdict() {
+        let c = config(
+            r#"{"rules":[{"id":"d","toolName":"deploy","mode":"require-approval","severity":"critical",
+                "allowedDecisions":["allow-once","deny"],"timeoutMs":30000,"reason":"Production deploy"}]}"#,
+        );
+        let v = evaluate(&c, &call(r#"{"toolName":"deploy","params":{}}"#));
+        assert_eq!(v.severity, Severity::Critical);
+        assert_eq!(v.timeout_ms, 30_000);
+        assert_eq!(v.reason, "Production deploy");
+        assert_eq!(
+            v.allowed_decisions,
+            Some(vec![Resolution::AllowOnce, Resolution::Deny])
+        );
+    }
+
+    #[test]
+    fn a_broken_rule_never_matches_and_evaluation_continues() {
+        let (c, e) = Config::from_json(
+            r#"{"rules":[{"id":"bad","toolNamePattern":"(","mode":"auto"},
+                         {"id":"bad2","mode":"auto","paramMatcher":{"all":[{"key":"__proto__","missing":true}]}}]}"#,
+        );
+        assert_eq!(e.len(), 2);
+        let v = evaluate(&c, &call(r#"{"toolName":"exec","params":{}}"#));
+        assert_eq!(
+            v.source,
+            Source::ToolKind,
+            "an invalid rule must never match-all"
+        );
+    }
+}

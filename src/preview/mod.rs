@@ -1,0 +1,140 @@
+//! Approval previews: what a human sees before deciding, bounded for the host.
+//!
+//! OpenClaw blocks the call when an approval title exceeds 80 code points or a description
+//! 512, so both are bounded here, after sanitizing (controls, ANSI, bidi/zero-width marks) and
+//! redaction (secrets) — a cut therefore never leaves half a secret.
+
+pub mod redact;
+pub mod sanitize;
+
+use crate::call::Call;
+use crate::decision::{Class, Preview};
+use crate::finding::Finding;
+use redact::Redactor;
+use sanitize::{sanitize, truncate_chars};
+use serde_json::Value;
+
+pub const MAX_TITLE_CHARS: usize = 80;
+pub const MAX_DESCRIPTION_CHARS: usize = 512;
+const MAX_SECTION_CHARS: usize = 220;
+const MAX_PARAMS_SHOWN: usize = 6;
+/// Keys whose string value says best what a call does, in priority order.
+const SUMMARY_KEYS: [&str; 8] = [
+    "command",
+    "code",
+    "path",
+    "file_path",
+    "filePath",
+    "file",
+    "url",
+    "query",
+];
+
+/// Renders the title and description for one decision.
+pub fn render(
+    call: &Call,
+    class: Class,
+    reason: &str,
+    findings: &[Finding],
+    redactor: &Redactor,
+) -> Preview {
+    let clean = |s: &str| redactor.redact(&sanitize(s));
+    let summary = SUMMARY_KEYS
+        .iter()
+        .find_map(|k| call.params.get(*k).and_then(Value::as_str))
+        .map(|s| one_line(&clean(s)))
+        .unwrap_or_default();
+    let label = match class {
+        Class::Critical => "CRITICAL ",
+        Class::Block => "Blocked ",
+        _ => "",
+    };
+    let tool = one_line(&sanitize(&call.tool_name));
+    let title = if summary.is_empty() {
+        format!("{label}{tool}")
+    } else {
+        format!("{label}{tool}: {summary}")
+    };
+
+    let mut desc = String::new();
+    desc.push_str(&one_line(&clean(reason)));
+    for f in findings {
+        desc.push_str("\n• ");
+        desc.push_str(&truncate_chars(&one_line(&clean(&f.detail)), 160));
+    }
+    if let Some(from) = &call.bridged_from {
+        desc.push_str(&format!("\n(via {})", one_line(&sanitize(from))));
+    }
+    for (shown, (key, value)) in call.params.iter().enumerate() {
+        if shown == MAX_PARAMS_SHOWN {
+            desc.push_str(&format!("\n… {} more", call.params.len() - shown));
+            break;
+        }
+        let rendered = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let rendered = if redact::is_secret_key(key) {
+            redact::REDACTED.to_owned()
+        } else {
+            clean(&rendered)
+        };
+        desc.push_str(&format!(
+            "\n{}: {}",
+            one_line(&sanitize(key)),
+            truncate_chars(&rendered, MAX_SECTION_CHARS)
+        ));
+    }
+    Preview {
+        title: truncate_chars(&title, MAX_TITLE_CHARS),
+        description: truncate_chars(&desc, MAX_DESCRIPTION_CHARS),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preview(json: &str) -> Preview {
+        let call = Call::parse(json).unwrap();
+        render(
+            &call,
+            Class::Approval,
+            "exec runs a shell command",
+            &[],
+            &Redactor::new(),
+        )
+    }
+
+    #[test]
+    fn bounds_hold_for_huge_input() {
+        let cmd = "x".repeat(100_000);
+        let p = preview(&format!(
+            r#"{{"toolName":"{}","params":{{"command":"{cmd}","b":"{cmd}"}}}}"#,
+            "t".repeat(500)
+        ));
+        assert!(p.title.chars().count() <= MAX_TITLE_CHARS);
+        assert!(p.description.chars().count() <= MAX_DESCRIPTION_CHARS);
+    }
+
+    #[test]
+    fn shows_the_command_in_the_title() {
+        let p = preview(r#"{"toolName":"exec","params":{"command":"ls   -la\n/tmp"}}"#);
+        assert_eq!(p.title, "exec: ls -la /tmp");
+        assert!(p.description.starts_with("exec runs a shell command"));
+    }
+
+    #[test]
+    fn secrets_never_reach_the_preview() {
+        let p = preview(
+            r#"{"toolName":"exec","params":{"command":"curl -H 'Authorization: Bearer abcdefghijklmnop1234' https://x","password":"hunter2hunter2"}}"#,
+        );
+        assert!(!p.title.contains("abcdefghijklmnop1234"), "{}", p.title);
+        assert!(!p.description.contains("abcdefghijklmnop1234"));
+        assert!(!p.description.contains("hunter2"));
+    }
+}

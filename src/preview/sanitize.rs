@@ -1,0 +1,94 @@
+//! Treats every string from a call as untrusted display text: strips ANSI escape sequences and
+//! control characters (keeping newline and tab), and marks bidirectional and zero-width controls
+//! visibly so a prompt cannot be made to read differently from what runs.
+
+/// Sanitizes `s` for display.
+pub fn sanitize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => skip_escape(&mut chars),
+            '\n' | '\t' => out.push(c),
+            c if is_invisible_control(c) => out.push_str(&format!("⟨U+{:04X}⟩", c as u32)),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Bidirectional overrides/isolates/marks and zero-width characters.
+pub fn is_invisible_control(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}' | '\u{061C}' | '\u{FEFF}' | '\u{180E}')
+}
+
+fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    match chars.peek() {
+        Some('[') => {
+            chars.next();
+            // CSI: parameters and intermediates, then one final byte in @..~.
+            for c in chars.by_ref() {
+                if ('@'..='~').contains(&c) {
+                    break;
+                }
+            }
+        }
+        Some(']') => {
+            chars.next();
+            // OSC: until BEL or ESC \.
+            while let Some(c) = chars.next() {
+                if c == '\u{7}' {
+                    break;
+                }
+                if c == '\u{1b}' {
+                    if chars.peek() == Some(&'\\') {
+                        chars.next();
+                    }
+                    break;
+                }
+            }
+        }
+        Some(_) => {
+            chars.next();
+        }
+        None => {}
+    }
+}
+
+/// Cuts `s` to at most `max` characters (code points), ending with `…` when cut.
+pub fn truncate_chars(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_ansi_and_controls() {
+        assert_eq!(sanitize("\u{1b}[31mred\u{1b}[0m"), "red");
+        assert_eq!(sanitize("a\u{1b}]0;title\u{7}b"), "ab");
+        assert_eq!(sanitize("a\u{0}b\rc\n\td"), "a\u{FFFD}b\u{FFFD}c\n\td");
+    }
+
+    #[test]
+    fn marks_bidi_and_zero_width() {
+        assert_eq!(sanitize("rm\u{202E}txt.exe"), "rm⟨U+202E⟩txt.exe");
+        assert_eq!(sanitize("a\u{200B}b"), "a⟨U+200B⟩b");
+    }
+
+    #[test]
+    fn truncation_counts_code_points() {
+        assert_eq!(truncate_chars("héllo", 5), "héllo");
+        assert_eq!(truncate_chars("héllo!", 5), "héll…");
+        assert_eq!(truncate_chars("😀😀😀", 2).chars().count(), 2);
+    }
+}

@@ -1,0 +1,44 @@
+//! The one boundary to JavaScript (wasm-bindgen). Strings in, strings out: the same JSON
+//! contract as [`crate::decide_json_str`], documented in `docs/core-api.md`. No policy here.
+
+use crate::gate::Gate;
+use wasm_bindgen::prelude::*;
+
+/// A compiled gate, owned by the shim (one per process, on `globalThis`).
+#[wasm_bindgen]
+pub struct Engine {
+    gate: Gate,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// Never throws for a bad config: see `configErrors()`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_json: &str) -> Engine {
+        Engine {
+            gate: Gate::new(config_json),
+        }
+    }
+
+    /// JSON array of path-qualified config problems.
+    #[wasm_bindgen(js_name = configErrors)]
+    pub fn config_errors(&self) -> String {
+        serde_json::to_string(self.gate.config_errors()).unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    /// Decides one call: request JSON in, decision JSON out.
+    pub fn decide(&self, request_json: &str) -> String {
+        self.gate.decide_json(request_json)
+    }
+
+    /// Renders the `human_gate_ask` tool result.
+    #[wasm_bindgen(js_name = renderAsk)]
+    pub fn render_ask(&self, params_json: &str) -> String {
+        self.gate.render_ask_json(params_json)
+    }
+}
+
+#[wasm_bindgen(js_name = coreVersion)]
+pub fn core_version() -> String {
+    crate::core_version().to_owned()
+}
