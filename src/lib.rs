@@ -7,6 +7,7 @@
 //!
 //! The contract itself is documented in `docs/core-api.md`.
 
+pub mod analysis;
 pub mod ask;
 pub mod call;
 pub mod config;

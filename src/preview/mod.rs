@@ -38,57 +38,72 @@ pub fn render(
     findings: &[Finding],
     redactor: &Redactor,
 ) -> Preview {
-    let clean = |s: &str| redactor.redact(&sanitize(s));
+    // Sanitize, then redact, then cut: a cut never leaves half a secret.
+    let clean = |s: &str, max: usize| {
+        truncate_chars(&redactor.redact_bounded(&sanitize(&head(s, max)), max), max)
+    };
     let summary = SUMMARY_KEYS
         .iter()
         .find_map(|k| call.params.get(*k).and_then(Value::as_str))
-        .map(|s| one_line(&clean(s)))
+        .map(|s| one_line(&clean(s, MAX_SECTION_CHARS)))
         .unwrap_or_default();
     let label = match class {
         Class::Critical => "CRITICAL ",
         Class::Block => "Blocked ",
         _ => "",
     };
-    let tool = one_line(&sanitize(&call.tool_name));
+    let tool = one_line(&sanitize(&head(&call.tool_name, MAX_TITLE_CHARS)));
     let title = if summary.is_empty() {
         format!("{label}{tool}")
     } else {
         format!("{label}{tool}: {summary}")
     };
 
-    let mut desc = String::new();
-    desc.push_str(&one_line(&clean(reason)));
+    let mut desc = one_line(&clean(reason, MAX_SECTION_CHARS));
     for f in findings {
         desc.push_str("\n• ");
-        desc.push_str(&truncate_chars(&one_line(&clean(&f.detail)), 160));
+        desc.push_str(&one_line(&clean(&f.detail, 160)));
     }
     if let Some(from) = &call.bridged_from {
         desc.push_str(&format!("\n(via {})", one_line(&sanitize(from))));
     }
     for (shown, (key, value)) in call.params.iter().enumerate() {
-        if shown == MAX_PARAMS_SHOWN {
+        if shown == MAX_PARAMS_SHOWN || desc.chars().count() >= MAX_DESCRIPTION_CHARS {
             desc.push_str(&format!("\n… {} more", call.params.len() - shown));
             break;
         }
-        let rendered = match value {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
         let rendered = if redact::is_secret_key(key) {
             redact::REDACTED.to_owned()
         } else {
-            clean(&rendered)
+            match value {
+                Value::String(s) => clean(s, MAX_SECTION_CHARS),
+                other => clean(&compact_json(other), MAX_SECTION_CHARS),
+            }
         };
         desc.push_str(&format!(
-            "\n{}: {}",
-            one_line(&sanitize(key)),
-            truncate_chars(&rendered, MAX_SECTION_CHARS)
+            "\n{}: {rendered}",
+            one_line(&sanitize(&head(key, 64)))
         ));
     }
     Preview {
         title: truncate_chars(&title, MAX_TITLE_CHARS),
         description: truncate_chars(&desc, MAX_DESCRIPTION_CHARS),
     }
+}
+
+/// The first `max` characters plus the redaction margin: all that can matter for display.
+fn head(s: &str, max: usize) -> String {
+    let limit = max.saturating_add(1024);
+    match s.char_indices().nth(limit) {
+        Some((at, _)) => s.get(..at).unwrap_or(s).to_owned(),
+        None => s.to_owned(),
+    }
+}
+
+/// JSON text of a non-string value, built only as far as it can be shown.
+fn compact_json(v: &Value) -> String {
+    let text = v.to_string();
+    head(&text, MAX_SECTION_CHARS)
 }
 
 fn one_line(s: &str) -> String {

@@ -26,48 +26,83 @@ pub fn is_secret_key(key: &str) -> bool {
     .any(|s| k.contains(s))
 }
 
-const PATTERNS: [(&str, &str); 7] = [
+/// A pattern, its replacement, and literals (lowercase) of which at least one must occur in
+/// the lowercased text for the pattern to possibly match: a cheap prefilter, since regex-lite
+/// has no literal optimizations of its own.
+type Pattern = (&'static str, &'static str, &'static [&'static str]);
+
+const PATTERNS: [Pattern; 7] = [
     // PEM private key blocks (to the end marker, or to the end of the text when cut).
     (
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
         "[REDACTED PRIVATE KEY]",
+        &["private key-----"],
     ),
     // Authorization headers.
     (
         r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}",
         "$1$2[REDACTED]",
+        &["bearer", "basic", "token"],
     ),
     // JSON Web Tokens.
     (
         r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}",
         "[REDACTED]",
+        &["eyj"],
     ),
     // Provider key shapes: OpenAI/Anthropic-style, GitHub, Slack, AWS, Google, Stripe.
     (
         r"\b(?:sk-(?:ant-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|[rs]k_live_[A-Za-z0-9]{16,})",
         "[REDACTED]",
+        &[
+            "sk-",
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "xox",
+            "akia",
+            "aiza",
+            "k_live_",
+        ],
     ),
     // Credentials in URLs and connection strings: scheme://user:pass@host.
     (
         r"([A-Za-z][A-Za-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@",
         "$1[REDACTED]@",
+        &["://"],
     ),
     // NAME=value / "name": "value" where the name says secret.
     (
         r#"(?i)([A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"',;}]+)"#,
         "$1[REDACTED]",
+        &[
+            "secret",
+            "token",
+            "passw",
+            "api",
+            "access",
+            "private",
+            "credential",
+        ],
     ),
-    // Long hex or base64 blobs after a secret-ish flag like --token.
+    // The value after a secret-ish flag like --token.
     (
         r"(?i)(--?(?:token|password|secret|api-?key)[= ])\S+",
         "$1[REDACTED]",
+        &["token", "password", "secret", "api"],
     ),
 ];
+
+/// Text longer than this is cut (with a margin) before redaction; see [`Redactor::redact_bounded`].
+const REDACTION_MARGIN_CHARS: usize = 1024;
 
 /// The compiled redaction patterns.
 #[derive(Debug, Clone)]
 pub struct Redactor {
-    patterns: Vec<(Regex, &'static str)>,
+    patterns: Vec<(Regex, &'static str, &'static [&'static str])>,
 }
 
 impl Default for Redactor {
@@ -82,19 +117,33 @@ impl Redactor {
         // skipped rather than crash the gate.
         let patterns = PATTERNS
             .iter()
-            .filter_map(|(p, r)| Regex::new(p).ok().map(|re| (re, *r)))
+            .filter_map(|(p, r, lits)| Regex::new(p).ok().map(|re| (re, *r, *lits)))
             .collect();
         Redactor { patterns }
     }
 
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_owned();
-        for (re, replacement) in &self.patterns {
-            if re.is_match(&out) {
-                out = re.replace_all(&out, *replacement).into_owned();
+        let mut lower = out.to_ascii_lowercase();
+        for (re, replacement, literals) in &self.patterns {
+            if !literals.iter().any(|l| lower.contains(l)) || !re.is_match(&out) {
+                continue;
             }
+            out = re.replace_all(&out, *replacement).into_owned();
+            lower = out.to_ascii_lowercase();
         }
         out
+    }
+
+    /// Redacts text that will be shown cut to `max_chars`: only the first `max_chars` plus a
+    /// margin are examined, so the cost is bounded, and a secret that starts inside the shown
+    /// part is still seen whole (up to the margin) before the cut.
+    pub fn redact_bounded(&self, text: &str, max_chars: usize) -> String {
+        let limit = max_chars.saturating_add(REDACTION_MARGIN_CHARS);
+        match text.char_indices().nth(limit) {
+            Some((at, _)) => self.redact(text.get(..at).unwrap_or(text)),
+            None => self.redact(text),
+        }
     }
 }
 

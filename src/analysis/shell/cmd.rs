@@ -1,0 +1,1 @@
+//! cmd lexer (in progress).

@@ -1,0 +1,7 @@
+//! Shell command analysis: one lexer per dialect (POSIX sh, PowerShell, CMD) producing the
+//! shared [`model`], analysed under all three because the host does not say which shell runs.
+
+pub mod cmd;
+pub mod model;
+pub mod posix;
+pub mod pwsh;

@@ -1,0 +1,181 @@
+//! The dialect-neutral shape of a shell command line, shared by the POSIX, PowerShell and CMD
+//! lexers (each its own state machine) and consumed by the command model and the rules.
+//!
+//! One lexer per dialect, one token stream, nobody re-tokenizes: analyzers work on these types
+//! only. Spans are byte offsets into the text the lexer was given (always on char boundaries),
+//! so findings can point at the dangerous part without copying input into messages.
+
+/// A byte range `[start, end)` in the analysed text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// One shell word after quote removal and escape decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Word {
+    /// The word's literal value after quote removal and escape decoding (`'r''m'` → `rm`,
+    /// `r\m` → `rm`, `$'\x72m'` → `rm`). Expansions are kept verbatim (`$HOME`, `$(…)`).
+    pub text: String,
+    pub span: Span,
+    /// Some part of the word was quoted (single, double, ANSI-C or dialect equivalent).
+    pub quoted: bool,
+    /// The word is entirely inside one pair of quotes or is a single escaped literal: its text
+    /// is data, never expanded or split by the shell.
+    pub fully_quoted: bool,
+    /// The word contains an unquoted or double-quoted expansion (`$VAR`, `${…}`, `$(…)`,
+    /// backticks, arithmetic, PowerShell `$var` / `$(…)`, CMD `%VAR%` / `!VAR!`): its runtime
+    /// value is not known statically.
+    pub dynamic: bool,
+    /// The word contains an unquoted glob (`*`, `?`, `[…]`) or brace expansion (`{a,b}`,
+    /// `{1..3}`): it may expand to other words.
+    pub glob: bool,
+}
+
+/// How a simple command is joined to the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Connector {
+    /// First command of the script, or after `;` / newline / `&` (background of the previous).
+    Sequence,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `|` (stdout of the previous command feeds this one)
+    Pipe,
+    /// `|&` (stdout and stderr feed this one)
+    PipeAll,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// `<`
+    Input,
+    /// `>`, `>|`, `1>`, PowerShell `>` / `Out-File` excluded (that is a command)
+    Output,
+    /// `>>`
+    Append,
+    /// `&>`, `&>>`, `>&` to a file
+    OutputAll,
+    /// `2>&1`, `>&2`, `<&3`: duplicating a descriptor, no file involved
+    Duplicate,
+    /// `<<`, `<<-` (body in [`SimpleCommand::heredocs`])
+    HereDoc,
+    /// `<<<`
+    HereString,
+    /// `<>`
+    ReadWrite,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    pub kind: RedirectKind,
+    /// Source descriptor if given (`2>`), else the default for the kind.
+    pub fd: Option<u32>,
+    /// Target word (file, descriptor, here-string text or heredoc delimiter).
+    pub target: Word,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HereDoc {
+    pub delimiter: String,
+    /// Quoted delimiter (`<<'EOF'`): the body is literal, no expansion.
+    pub quoted: bool,
+    /// `<<-`: leading tabs stripped.
+    pub strip_tabs: bool,
+    pub body: String,
+    pub body_span: Span,
+    /// False when the input ended before the delimiter line.
+    pub terminated: bool,
+}
+
+/// Where a nested script came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NestedKind {
+    /// `$(…)` or backticks
+    CommandSubstitution,
+    /// `<(…)`
+    ProcessSubstitutionIn,
+    /// `>(…)`
+    ProcessSubstitutionOut,
+    /// `( … )` subshell
+    Subshell,
+    /// `{ …; }` group (POSIX) or `{ … }` script block (PowerShell) or `( … )` block (CMD)
+    Group,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nested {
+    pub kind: NestedKind,
+    pub script: Script,
+    /// Index in `SimpleCommand::argv` of the word containing it, if it sits inside a word.
+    pub in_word: Option<usize>,
+}
+
+/// One simple command: assignments, words, redirections, and the scripts nested in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimpleCommand {
+    pub connector: Connector,
+    /// Leading `NAME=value` assignments (POSIX), as (name, value).
+    pub assignments: Vec<(String, Word)>,
+    /// Command word and arguments, in order. May be empty (bare assignment or redirect).
+    pub argv: Vec<Word>,
+    pub redirects: Vec<Redirect>,
+    pub heredocs: Vec<HereDoc>,
+    /// Command/process substitutions, subshells and groups found in this command.
+    pub nested: Vec<Nested>,
+    /// Ends with `&` (runs in the background).
+    pub background: bool,
+    pub span: Span,
+}
+
+/// Why a script is not completely understood. Any of these means "needs a human".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LexProblem {
+    /// A quote opened at `span.start` never closed.
+    UnterminatedQuote { span: Span },
+    /// `$(`, `(`, `{`, backtick or similar never closed.
+    UnterminatedGroup { span: Span },
+    /// Heredoc delimiter line never found.
+    UnterminatedHereDoc { span: Span },
+    /// Nesting deeper than the limit.
+    TooDeep { span: Span },
+    /// More tokens/commands than the limit.
+    TooLong { span: Span },
+    /// Syntax the lexer does not model (e.g. `case`, `function` bodies, `[[ ]]`): analysed
+    /// as plain words, flagged incomplete.
+    Unsupported { span: Span, what: &'static str },
+}
+
+/// A lexed command line in one dialect.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Script {
+    pub commands: Vec<SimpleCommand>,
+    pub problems: Vec<LexProblem>,
+}
+
+impl Script {
+    /// True when the lexer understood every byte.
+    pub fn complete(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Shared limits for every dialect lexer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LexLimits {
+    /// Nesting of `$()`, groups, subshells, script blocks.
+    pub max_depth: usize,
+    /// Words plus operators in one script (all levels together).
+    pub max_tokens: usize,
+}
+
+impl Default for LexLimits {
+    fn default() -> Self {
+        LexLimits {
+            max_depth: 32,
+            max_tokens: 4096,
+        }
+    }
+}

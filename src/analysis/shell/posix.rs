@@ -1,0 +1,1 @@
+//! posix lexer (in progress).

@@ -1,0 +1,1 @@
+//! pwsh lexer (in progress).
