@@ -1,0 +1,159 @@
+// Benchmark skeleton (issue 2, section 8). Reports, never asserts: timings depend on the machine.
+//
+//   load_ms     median over LOAD_RUNS fresh child processes of import("../js-shim/index.js") +
+//               register(fakeApi) (which loads and instantiates the WASM core synchronously)
+//   p50/p99/max per-decision latency of the shim's gate hook (the before_tool_call handler
+//               registered at priority 60), called as the host calls it, with (event, ctx),
+//               over bench/corpus.jsonl: WARMUP_PASSES untimed, then PASSES timed passes
+//   calls       timed calls
+//   wasm_bytes  size of pkg/openclaw_human_gate_bg.wasm
+//
+// Prints a short summary, then ends with exactly one JSON line. Full figures (per-class
+// breakdown, every run) also go to bench/out/last.json (git-ignored).
+// Env: BENCH_PASSES (default 200, minimum 200), BENCH_LOAD_RUNS (default 7).
+import { readFileSync, statSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { makeFakeApi } from "./fake-api.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SHIM = `${ROOT}js-shim/index.js`;
+const WASM = `${ROOT}pkg/openclaw_human_gate_bg.wasm`;
+const GATE_PRIORITY = 60;
+const PASSES = Math.max(200, Number(process.env.BENCH_PASSES) || 200);
+const WARMUP_PASSES = 20;
+const LOAD_RUNS = Math.max(1, Number(process.env.BENCH_LOAD_RUNS) || 7);
+
+const config = JSON.parse(readFileSync(`${ROOT}bench/config.json`, "utf8"));
+const corpus = readFileSync(`${ROOT}bench/corpus.jsonl`, "utf8")
+  .split("\n")
+  .filter((l) => l.trim() !== "")
+  .map((l, i) => {
+    try {
+      return JSON.parse(l);
+    } catch (e) {
+      throw new Error(`bench/corpus.jsonl line ${i + 1}: ${e.message}`);
+    }
+  });
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+// Nearest-rank percentile over a sorted array.
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const round1 = (x) => Math.round(x * 10) / 10;
+
+// ---- 1. plugin load time, in fresh processes ----
+const LOAD_SCRIPT = `
+import { makeFakeApi } from ${JSON.stringify(pathToFileURL(`${ROOT}bench/fake-api.mjs`).href)};
+const { api, hooks } = makeFakeApi(${JSON.stringify(config)});
+const t0 = process.hrtime.bigint();
+const mod = await import(${JSON.stringify(pathToFileURL(SHIM).href)});
+mod.default.register(api);
+const t1 = process.hrtime.bigint();
+if (!hooks.some((h) => h.hookName === "before_tool_call" && h.priority === ${GATE_PRIORITY})) {
+  throw new Error("register(api) did not register the gate hook");
+}
+process.stdout.write(String(Number(t1 - t0) / 1e6));
+`;
+const loadRuns = [];
+for (let i = 0; i < LOAD_RUNS; i++) {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", LOAD_SCRIPT], { encoding: "utf8" });
+  loadRuns.push(Number(out));
+}
+const loadMs = median(loadRuns);
+
+// ---- 2. per-decision latency through the gate hook ----
+const { api, hooks, logs } = makeFakeApi(config);
+const shim = (await import(pathToFileURL(SHIM).href)).default;
+shim.register(api);
+const gateHook = hooks.find((h) => h.hookName === "before_tool_call" && h.priority === GATE_PRIORITY);
+if (!gateHook) throw new Error(`no before_tool_call hook at priority ${GATE_PRIORITY}`);
+// Every other before_tool_call hook (the sealing hook) runs untimed after the gate, as the host
+// would (unless the gate blocked), so the shim's per-call state stays in its steady state.
+const laterHooks = hooks
+  .filter((h) => h.hookName === "before_tool_call" && h !== gateHook)
+  .sort((a, b) => b.priority - a.priority);
+const configProblems = logs.filter(([level, m]) => level === "warn" && m.includes("config:"));
+
+// The host's view of one corpus request: the event and ctx of before_tool_call.
+function hostCall(req, callId) {
+  const event = { toolName: req.toolName, params: req.params, runId: "run-bench", toolCallId: callId };
+  const ctx = { toolName: req.toolName, agentId: "main", sessionKey: req.sessionKey ?? "agent:main:bench",
+    sessionId: "session-bench", runId: "run-bench", toolCallId: callId };
+  for (const k of ["toolKind", "toolInputKind"]) if (req[k] !== undefined) { event[k] = req[k]; ctx[k] = req[k]; }
+  if (req.derivedPaths !== undefined) event.derivedPaths = req.derivedPaths;
+  return { event, ctx };
+}
+
+function classOf(result) {
+  if (result === undefined) return "auto";
+  if (result?.block) return "block";
+  if (result?.requireApproval) return result.requireApproval.severity === "critical" ? "critical" : "approval";
+  return "other";
+}
+
+const samples = [];
+const perClass = {};
+let failClosed = 0;
+let seq = 0;
+for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
+  const timed = pass >= WARMUP_PASSES;
+  for (const req of corpus) {
+    const { event, ctx } = hostCall(req, `bench:${seq++}`);
+    const t0 = process.hrtime.bigint();
+    let result = gateHook.handler(event, ctx);
+    if (result instanceof Promise) result = await result;
+    const t1 = process.hrtime.bigint();
+    if (!result?.block) {
+      // The host stops at a block; otherwise the later hooks see the call too.
+      for (const h of laterHooks) {
+        const r = h.handler(event, ctx);
+        if (r instanceof Promise) await r;
+      }
+    }
+    if (!timed) continue;
+    const us = Number(t1 - t0) / 1000;
+    samples.push(us);
+    const cls = classOf(result);
+    (perClass[cls] ??= []).push(us);
+    if (pass === WARMUP_PASSES && /could not evaluate|fail closed|failed/i.test(result?.requireApproval?.title ?? "")) failClosed++;
+  }
+}
+samples.sort((a, b) => a - b);
+const result = {
+  p50_us: round1(percentile(samples, 50)),
+  p99_us: round1(percentile(samples, 99)),
+  max_us: round1(samples[samples.length - 1]),
+  calls: samples.length,
+  wasm_bytes: statSync(WASM).size,
+  load_ms: round1(loadMs),
+};
+
+// ---- report ----
+const classLines = Object.entries(perClass)
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([cls, xs]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `  ${cls.padEnd(9)} ${String(xs.length / PASSES).padStart(3)} calls/pass  p50 ${round1(percentile(s, 50))} µs  p99 ${round1(percentile(s, 99))} µs`;
+  });
+console.log(`human-gate bench: ${corpus.length} corpus calls × ${PASSES} passes (after ${WARMUP_PASSES} warm-up), node ${process.version}`);
+console.log(`  plugin load (import + register, fresh process): median ${round1(loadMs)} ms over ${LOAD_RUNS} runs [${loadRuns.map(round1).join(", ")}]`);
+console.log(`  gate hook latency: p50 ${result.p50_us} µs, p99 ${result.p99_us} µs, max ${result.max_us} µs over ${result.calls} calls`);
+console.log(classLines.join("\n"));
+console.log(`  wasm: ${result.wasm_bytes} bytes`);
+if (configProblems.length > 0) console.log(`  WARNING: the bench config has problems: ${configProblems.map(([, m]) => m).join("; ")}`);
+if (failClosed > 0) console.log(`  WARNING: ${failClosed} corpus calls answered fail-closed; the figures do not measure real decisions`);
+
+mkdirSync(`${ROOT}bench/out`, { recursive: true });
+writeFileSync(`${ROOT}bench/out/last.json`, JSON.stringify({
+  ...result, node: process.version, passes: PASSES, warmupPasses: WARMUP_PASSES, corpusCalls: corpus.length,
+  loadRunsMs: loadRuns.map(round1),
+  perClass: Object.fromEntries(Object.entries(perClass).map(([cls, xs]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return [cls, { calls: xs.length, p50_us: round1(percentile(s, 50)), p99_us: round1(percentile(s, 99)) }];
+  })),
+}, null, 2) + "\n");
+console.log(JSON.stringify(result));
