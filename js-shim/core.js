@@ -1,0 +1,317 @@
+// The one place that loads the WebAssembly policy core and keeps its engine.
+//
+// Owns: loading `pkg/openclaw_human_gate.js` synchronously (OpenClaw's `register` must be
+// synchronous), the one process-wide Engine on `globalThis[Symbol.for("openclaw-human-gate")]`
+// (plugin registrations run in separate module instances and must share it), rebuilding it
+// when the config JSON or the package version changes or after a WebAssembly trap, the
+// fail-closed decision used when anything fails, text bounding for the host, and the fault
+// injection seam the tests use. Shared by the plugin shim (index.js) and the CLI (cli.js).
+//
+// Non-goals: policy. Every decision comes from the core; this file only checks that the
+// answer has a known class and turns failures into "a person must decide".
+//
+// Invariants: nothing here throws past `decideOrFailClosed`; a trap poisons the whole WASM
+// instance (its stack pointer and allocator may be mid-update), so the module is re-required
+// and instantiated afresh on the next call, never reused.
+
+import { createRequire } from "node:module";
+
+const STATE_KEY = Symbol.for("openclaw-human-gate");
+/** Bumped when the shape of the process-wide state changes between package versions. */
+const STATE_LAYOUT = 1;
+const CORE_SPECIFIER = "../pkg/openclaw_human_gate.js";
+const localRequire = createRequire(import.meta.url);
+
+/** Host bounds for approval text, in code points (longer text makes the host block the call). */
+export const TITLE_MAX = 80;
+export const DESCRIPTION_MAX = 512;
+/** Same default as the core's `defaultTimeoutMs`; used only by the fail-closed answer. */
+export const FAIL_CLOSED_TIMEOUT_MS = 120000;
+/** Decision classes of the contract (docs/core-api.md). */
+export const DECISION_CLASSES = Object.freeze(["auto", "approval", "critical", "block"]);
+/** Test-only faults: set HUMAN_GATE_FAULT to one of these, or call `__setFaultForTests`. */
+export const FAULTS = Object.freeze(["decide-throw", "decide-trap", "bad-json", "bad-decision", "load-fail"]);
+
+const PACKAGE_VERSION = readPackageVersion();
+
+function readPackageVersion() {
+  try {
+    const pkg = localRequire("../package.json");
+    return typeof pkg?.version === "string" ? pkg.version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** The process-wide state shared by every module instance of this package. */
+export function processState() {
+  let state = globalThis[STATE_KEY];
+  if (state === null || typeof state !== "object" || state.layout !== STATE_LAYOUT) {
+    state = {
+      layout: STATE_LAYOUT,
+      core: null, // the loaded pkg module (exports Engine, coreVersion)
+      coreVersion: null,
+      corePackageVersion: null,
+      reloadCore: false, // set after a trap: the next load instantiates a fresh module
+      engine: null,
+      engineKey: null, // package version + "\n" + config JSON
+      configErrors: [],
+      loggedConfigKeys: new Set(),
+      builds: 0, // engines built in this process (tests and diagnostics)
+      traps: 0, // traps seen (each poisons the instance)
+      fault: null, // test fault override; null = read HUMAN_GATE_FAULT
+      seals: new Map(), // index.js: parameter snapshots awaiting the sealing hook
+    };
+    globalThis[STATE_KEY] = state;
+  }
+  return state;
+}
+
+/** Sets (or clears with null) a test fault for every module instance in this process. */
+export function __setFaultForTests(fault) {
+  if (fault !== null && !FAULTS.includes(fault)) throw new Error(`unknown fault ${JSON.stringify(fault)}`);
+  processState().fault = fault;
+}
+
+function activeFault(state) {
+  if (state.fault !== null) return state.fault;
+  const env = process.env.HUMAN_GATE_FAULT;
+  return env && FAULTS.includes(env) ? env : null;
+}
+
+/** A trap (Rust panic or abort), a stack overflow inside the module, or wasm-bindgen's
+ * borrow flag left set by one: the instance can no longer be trusted. */
+export function isTrap(err) {
+  if (err instanceof WebAssembly.RuntimeError || err instanceof RangeError) return true;
+  return err instanceof Error && /recursive use of an object|unsafe aliasing/.test(err.message);
+}
+
+function loadCore(state) {
+  if (activeFault(state) === "load-fail") throw new Error("injected fault load-fail: the core could not be loaded");
+  if (state.core !== null && !state.reloadCore && state.corePackageVersion === PACKAGE_VERSION) return state.core;
+  const path = localRequire.resolve(CORE_SPECIFIER);
+  if (state.reloadCore) delete localRequire.cache[path];
+  const core = localRequire(path);
+  if (typeof core?.Engine !== "function") throw new Error(`${CORE_SPECIFIER} does not export Engine`);
+  state.core = core;
+  state.coreVersion = typeof core.coreVersion === "function" ? String(core.coreVersion()) : "unknown";
+  state.corePackageVersion = PACKAGE_VERSION;
+  state.reloadCore = false;
+  return core;
+}
+
+function dropEngine(state) {
+  const engine = state.engine;
+  state.engine = null;
+  state.engineKey = null;
+  if (engine !== null) {
+    // free() unregisters the engine from wasm-bindgen's FinalizationRegistry first, so a
+    // poisoned instance is never touched from a finalizer (an uncaught error there would
+    // take the whole host process down).
+    try {
+      engine.free();
+    } catch {
+      // the instance is poisoned or already gone; nothing left to release
+    }
+  }
+}
+
+function poison(state) {
+  state.traps += 1;
+  dropEngine(state);
+  state.core = null;
+  state.reloadCore = true;
+}
+
+function parseConfigErrors(raw) {
+  try {
+    const list = JSON.parse(raw);
+    if (Array.isArray(list) && list.every((e) => typeof e === "string")) return list;
+  } catch {
+    // fall through
+  }
+  return [`the core reported its config errors in an unreadable form: ${boundText(String(raw), 200)}`];
+}
+
+/**
+ * Returns the process engine for this config, building it when the config JSON or the package
+ * version changed (or after a trap). `firstTime` is true once per distinct config per process,
+ * so callers log config errors once. Throws when the core cannot be loaded.
+ */
+export function acquireEngine(configJson) {
+  const state = processState();
+  const key = `${PACKAGE_VERSION}\n${configJson}`;
+  if (state.engine !== null && state.engineKey === key && activeFault(state) !== "load-fail") {
+    return { engine: state.engine, errors: state.configErrors, firstTime: false, state };
+  }
+  const core = loadCore(state);
+  let engine;
+  let errors;
+  try {
+    engine = new core.Engine(configJson);
+    errors = parseConfigErrors(engine.configErrors());
+  } catch (err) {
+    if (isTrap(err)) poison(state);
+    throw err;
+  }
+  dropEngine(state);
+  state.engine = engine;
+  state.engineKey = key;
+  state.configErrors = errors;
+  state.builds += 1;
+  const firstTime = !state.loggedConfigKeys.has(key);
+  if (firstTime) {
+    if (state.loggedConfigKeys.size >= 64) state.loggedConfigKeys.clear();
+    state.loggedConfigKeys.add(key);
+  }
+  return { engine, errors, firstTime, state };
+}
+
+/** Calls the engine, turning a trap into a poisoned (dropped) instance before rethrowing. */
+function callEngine(state, fn) {
+  try {
+    return fn();
+  } catch (err) {
+    if (isTrap(err)) poison(state);
+    throw err;
+  }
+}
+
+/**
+ * One decision from the core, parsed and shape-checked. Throws on any failure (load, trap,
+ * non-JSON answer, unknown class); `decideOrFailClosed` is the non-throwing wrapper.
+ */
+export function decide(configJson, requestJson) {
+  const { engine, state } = acquireEngine(configJson);
+  const fault = activeFault(state);
+  const raw = callEngine(state, () => {
+    if (fault === "decide-throw") throw new Error("injected fault decide-throw: the core threw");
+    if (fault === "decide-trap") throw new WebAssembly.RuntimeError("unreachable (injected fault decide-trap)");
+    if (fault === "bad-json") return "{\"decision\": \"appro";
+    return engine.decide(requestJson);
+  });
+  if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);
+  let decision;
+  try {
+    decision = JSON.parse(raw);
+  } catch (err) {
+    throw new Error(`the core answered text that is not JSON (${err.message})`);
+  }
+  if (fault === "bad-decision" && decision !== null && typeof decision === "object") decision.decision = "maybe";
+  if (decision === null || typeof decision !== "object" || Array.isArray(decision)) {
+    throw new Error("the core answered JSON that is not a decision object");
+  }
+  if (!DECISION_CLASSES.includes(decision.decision)) {
+    throw new Error(`the core answered an unknown decision ${boundText(JSON.stringify(decision.decision) ?? "undefined", 40)}`);
+  }
+  return decision;
+}
+
+/**
+ * Never throws: the core's decision, or the fail-closed approval with the reason.
+ * Returns `{ decision, error }` where `error` is the caught failure (or null).
+ */
+export function decideOrFailClosed(configJson, requestJson, toolName) {
+  try {
+    return { decision: decide(configJson, requestJson), error: null };
+  } catch (err) {
+    return { decision: failClosedDecision(toolName, describeError(err)), error: err };
+  }
+}
+
+/**
+ * `human_gate_ask`: the core renders the question. Returns `{ text, details }` or throws an
+ * Error whose message the host shows as the tool failure.
+ */
+export function renderAsk(configJson, params) {
+  const { engine, state } = acquireEngine(configJson);
+  const paramsJson = JSON.stringify(params ?? {});
+  let raw;
+  try {
+    raw = callEngine(state, () => engine.renderAsk(paramsJson));
+  } catch (err) {
+    throw new Error(`human_gate_ask: the gate failed while rendering the question (${describeError(err)})`);
+  }
+  let answer;
+  try {
+    answer = JSON.parse(raw);
+  } catch {
+    throw new Error("human_gate_ask: the core answered text that is not JSON");
+  }
+  if (answer?.ok === true && typeof answer.text === "string") {
+    return { text: answer.text, details: answer.details ?? {} };
+  }
+  const why = typeof answer?.error === "string" && answer.error ? answer.error : "the question could not be rendered";
+  throw new Error(why.startsWith("human_gate_ask") ? why : `human_gate_ask: ${why}`);
+}
+
+/** Package and core versions (the core is loaded if needed; "unavailable" when it cannot be). */
+export function versions() {
+  const state = processState();
+  let core = "unavailable";
+  try {
+    loadCore(state);
+    core = state.coreVersion;
+  } catch {
+    // reported as unavailable
+  }
+  return { package: PACKAGE_VERSION, core };
+}
+
+// Control characters (C0, C1), zero-width and bidi controls, BOM: never shown to a person.
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]+/g;
+
+/** One line a person can read: control, zero-width and bidi characters become spaces. */
+export function sanitizeLine(text) {
+  return String(text).replace(UNSAFE_TEXT, " ").replace(/ {2,}/g, " ").trim();
+}
+
+/** Truncates to at most `max` code points (ending in "…" when cut). Cheap on huge strings. */
+export function boundText(text, max) {
+  const s = String(text);
+  if (s.length <= max) return s; // UTF-16 length >= code point count
+  const cps = Array.from(s.slice(0, max * 2));
+  if (cps.length <= max && s.length <= max * 2) return s;
+  return cps.slice(0, max - 1).join("") + "…";
+}
+
+/** A short, single-line, bounded description of any thrown value. */
+export function describeError(err) {
+  let text;
+  try {
+    text = err instanceof Error ? `${err.name}: ${err.message}` : `non-error value thrown: ${String(err)}`;
+  } catch {
+    text = "an unprintable error";
+  }
+  return boundText(sanitizeLine(text), 300);
+}
+
+/**
+ * The fail-closed answer (docs/core-api.md): an approval a person must give, never reusable,
+ * without allow-always, with the reason. Same shape as a core decision (schemas/decision.schema.json);
+ * the finding id is the core table's `internal-error` unless another table id is given.
+ */
+export function failClosedDecision(toolName, why, findingId = "internal-error") {
+  const name = boundText(sanitizeLine(typeof toolName === "string" && toolName ? toolName : "this call"), 48) || "this call";
+  const detail = boundText(sanitizeLine(why), 300) || "unknown failure";
+  const reason = `the gate could not evaluate ${name}, so a human must look: ${detail}`;
+  return {
+    decision: "approval",
+    severity: "warning",
+    reason: boundText(reason, 400),
+    source: "fail-closed",
+    ruleId: null,
+    findings: [{ id: findingId, severity: "warning", detail }],
+    reusable: false,
+    allowedDecisions: ["allow-once", "deny"],
+    timeoutMs: FAIL_CLOSED_TIMEOUT_MS,
+    risk: { level: "medium", confidence: 0, recommendation: "review", evidence: [findingId] },
+    preview: {
+      title: boundText(`Human Gate could not evaluate ${name}`, TITLE_MAX),
+      description: boundText(
+        `The Human Gate failed while deciding about this call (${detail}). Its parameters were not checked; allow it only if you know it is safe.`,
+        DESCRIPTION_MAX,
+      ),
+    },
+  };
+}

@@ -1,0 +1,365 @@
+// The OpenClaw plugin shim: the only code that knows the host exists.
+//
+// Owns: `register(api)` (synchronous, idempotent, cheap: it may run several times per process
+// in separate module instances), the request built from the host's `before_tool_call`
+// event/ctx, the decision → host mapping of docs/core-api.md, parameter sealing (the exact
+// params the gate inspected are what runs), the optional `human_gate_ask` tool, and failing
+// closed: any exception or trap becomes an approval a person must give, never reusable.
+//
+// Non-goals: policy (the WASM core decides everything), session authority (a later issue).
+//
+// Limits: at most SEAL_MAX pending snapshots, each kept at most SEAL_TTL_MS.
+
+import {
+  acquireEngine,
+  boundText,
+  decideOrFailClosed,
+  describeError,
+  DESCRIPTION_MAX,
+  failClosedDecision,
+  processState,
+  renderAsk,
+  sanitizeLine,
+  TITLE_MAX,
+} from "./core.js";
+
+const PLUGIN_ID = "human-gate";
+export const GATE_PRIORITY = 60;
+/** Lowest priority: the sealing hook runs after every other plugin's before_tool_call. */
+export const SEAL_PRIORITY = -10000;
+export const SEAL_MAX = 1024;
+export const SEAL_TTL_MS = 10 * 60 * 1000;
+/** Snapshots kept under one fallback key (calls without a toolCallId). */
+const SEAL_PER_KEY_MAX = 16;
+export const NOT_INSPECTED_REASON = "human-gate: this call was not inspected by the gate; blocked (fail closed)";
+
+const ANSWERS = new Set(["allow-once", "allow-always", "deny"]);
+const SEVERITIES = new Set(["info", "warning", "critical"]);
+
+const ASK_TOOL_PARAMETERS = {
+  type: "object",
+  properties: {
+    question: { type: "string", description: "The question for the human, one or two sentences." },
+    choices: { type: "array", items: { type: "string" }, description: "Answers to offer, if any." },
+    allowFreeText: { type: "boolean", description: "Whether the human may answer in their own words." },
+    context: { type: "string", description: "Why you are asking: what you are about to do and what depends on it." },
+  },
+  required: ["question"],
+  additionalProperties: false,
+};
+
+function isObject(v) {
+  return v !== null && typeof v === "object";
+}
+
+function isPlainObject(v) {
+  return isObject(v) && !Array.isArray(v);
+}
+
+/** Logger calls guarded against odd hosts: a missing or throwing logger never breaks the gate. */
+function makeLog(api) {
+  const logger = isObject(api) ? api.logger : undefined;
+  const call = (levels, msg) => {
+    for (const level of levels) {
+      try {
+        const fn = logger?.[level];
+        if (typeof fn === "function") {
+          fn.call(logger, msg);
+          return;
+        }
+      } catch {
+        return;
+      }
+    }
+  };
+  return {
+    debug: (msg) => call(["debug"], msg),
+    info: (msg) => call(["info"], msg),
+    warn: (msg) => call(["warn", "info"], msg),
+    error: (msg) => call(["error", "warn", "info"], msg),
+  };
+}
+
+function hostOn(api, log, hook, handler, opts) {
+  try {
+    if (typeof api?.on !== "function") {
+      log.error(`human-gate: this host has no api.on; the ${hook} hook is not registered`);
+      return;
+    }
+    api.on(hook, handler, opts);
+  } catch (err) {
+    log.error(`human-gate: registering ${hook} (priority ${opts.priority}) failed: ${describeError(err)}`);
+  }
+}
+
+// ---- request -------------------------------------------------------------------------------
+
+function resolvedToolName(ev, ctx) {
+  const name = ev.toolName ?? ctx.toolName;
+  return typeof name === "string" ? name : undefined;
+}
+
+/** The core request (docs/core-api.md): only defined fields with the right types. */
+export function buildRequest(event, ctx, params, nowMs = Date.now()) {
+  const ev = isObject(event) ? event : {};
+  const c = isObject(ctx) ? ctx : {};
+  const req = {};
+  const toolName = resolvedToolName(ev, c);
+  if (toolName !== undefined) req.toolName = toolName;
+  if (params !== undefined) req.params = params;
+  for (const field of ["toolKind", "toolInputKind"]) {
+    const v = ev[field] ?? c[field];
+    if (typeof v === "string") req[field] = v;
+  }
+  const sessionKey = c.sessionKey ?? ev.sessionKey;
+  if (typeof sessionKey === "string") req.sessionKey = sessionKey;
+  const paths = ev.derivedPaths ?? c.derivedPaths;
+  if (Array.isArray(paths) && paths.every((p) => typeof p === "string")) req.derivedPaths = [...paths];
+  req.nowMs = nowMs;
+  return req;
+}
+
+// ---- sealing -------------------------------------------------------------------------------
+
+/** The key that ties the gate's snapshot to the sealing hook's view of the same call. */
+function sealKey(ev, ctx) {
+  const id = ev.toolCallId ?? ctx.toolCallId;
+  if (typeof id === "string" && id !== "") return `id:${id}`;
+  const runId = ev.runId ?? ctx.runId;
+  const sessionKey = ctx.sessionKey ?? ev.sessionKey;
+  const part = (v) => (typeof v === "string" ? v : "");
+  return `run:${part(runId)}|${part(sessionKey)}|${part(resolvedToolName(ev, ctx))}`;
+}
+
+function pruneSeals(seals, now) {
+  for (const [key, entry] of seals) {
+    if (seals.size <= SEAL_MAX && now - entry.at <= SEAL_TTL_MS) break;
+    seals.delete(key);
+  }
+}
+
+function putSeal(key, snapshot) {
+  const seals = processState().seals;
+  const now = Date.now();
+  const existing = seals.get(key);
+  const snaps = existing ? existing.snaps : [];
+  snaps.push(snapshot);
+  if (snaps.length > SEAL_PER_KEY_MAX) snaps.shift();
+  seals.delete(key); // re-insert: Map order stays oldest-first
+  seals.set(key, { at: now, snaps });
+  pruneSeals(seals, now);
+}
+
+function jsonOrNull(v) {
+  try {
+    return JSON.stringify(v) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Takes the snapshot for this call: `{found: true, snapshot}` or `{found: false}`. */
+function takeSeal(key, currentParams) {
+  const seals = processState().seals;
+  const now = Date.now();
+  pruneSeals(seals, now);
+  const entry = seals.get(key);
+  if (!entry || now - entry.at > SEAL_TTL_MS) {
+    seals.delete(key);
+    return { found: false };
+  }
+  let index = 0;
+  if (entry.snaps.length > 1) {
+    // Several calls share a fallback key: only an exact match is certainly this call's.
+    const current = jsonOrNull(currentParams);
+    index = current === null ? -1 : entry.snaps.findIndex((s) => jsonOrNull(s) === current);
+    if (index < 0) return { found: false };
+  }
+  const [snapshot] = entry.snaps.splice(index, 1);
+  if (entry.snaps.length === 0) seals.delete(key);
+  return { found: true, snapshot };
+}
+
+// ---- decision → host -----------------------------------------------------------------------
+
+function resolutionLogger(log, toolName, decisionClass) {
+  const name = boundText(sanitizeLine(toolName), 64);
+  return (resolution) => {
+    try {
+      const what = typeof resolution === "string" ? boundText(sanitizeLine(resolution), 32) : typeof resolution;
+      log.info(`human-gate: approval for ${name} (${decisionClass}) resolved: ${what}`);
+    } catch {
+      // never throws into the host
+    }
+    return undefined;
+  };
+}
+
+/** Maps one decision to the host's before_tool_call return (docs/core-api.md "Host mapping"). */
+export function toHostResult(decision, toolName, log) {
+  switch (decision.decision) {
+    case "auto":
+      return undefined;
+    case "block":
+      return {
+        block: true,
+        blockReason: typeof decision.reason === "string" && decision.reason ? decision.reason : `human-gate: ${toolName} is blocked by policy`,
+      };
+    case "approval":
+    case "critical": {
+      const critical = decision.decision === "critical";
+      let allowed = Array.isArray(decision.allowedDecisions) ? decision.allowedDecisions.filter((a) => ANSWERS.has(a)) : [];
+      if (critical) allowed = allowed.filter((a) => a !== "allow-always");
+      if (allowed.length === 0) allowed = ["allow-once", "deny"];
+      else if (!allowed.includes("deny")) allowed.push("deny");
+      const preview = isObject(decision.preview) ? decision.preview : {};
+      const title = typeof preview.title === "string" && preview.title ? preview.title : `Human Gate: approve ${sanitizeLine(toolName)}?`;
+      const description = typeof preview.description === "string" ? preview.description : String(decision.reason ?? "");
+      const timeoutMs = Number.isInteger(decision.timeoutMs) && decision.timeoutMs >= 1000 && decision.timeoutMs <= 600000 ? decision.timeoutMs : undefined;
+      const requireApproval = {
+        // The core bounds both already; bounding again is idempotent and keeps the host from
+        // blocking the call outright should the core ever slip.
+        title: boundText(title, TITLE_MAX),
+        description: boundText(description, DESCRIPTION_MAX),
+        severity: critical ? "critical" : SEVERITIES.has(decision.severity) ? decision.severity : "warning",
+        allowedDecisions: [...new Set(allowed)],
+        onResolution: resolutionLogger(log, toolName, decision.decision),
+      };
+      if (timeoutMs !== undefined) requireApproval.timeoutMs = timeoutMs;
+      return { requireApproval };
+    }
+    default:
+      throw new Error(`unknown decision ${JSON.stringify(decision.decision)}`);
+  }
+}
+
+// ---- hooks ---------------------------------------------------------------------------------
+
+function makeGate(configJson, log) {
+  return function humanGate(event, ctx) {
+    let toolName = "this call";
+    try {
+      const ev = isObject(event) ? event : {};
+      const c = isObject(ctx) ? ctx : {};
+      toolName = resolvedToolName(ev, c) ?? "this call";
+      let snapshot;
+      try {
+        snapshot = structuredClone(ev.params);
+      } catch (err) {
+        const why = describeError(err);
+        log.error(`human-gate: the parameters of ${sanitizeLine(toolName)} cannot be snapshotted (${why}); blocked`);
+        return {
+          block: true,
+          blockReason: boundText(`human-gate: the parameters of ${sanitizeLine(toolName)} cannot be snapshotted (${why}); blocked (fail closed)`, 400),
+        };
+      }
+      let requestJson;
+      let decision;
+      try {
+        requestJson = JSON.stringify(buildRequest(ev, c, snapshot));
+      } catch (err) {
+        decision = failClosedDecision(toolName, `the call cannot be serialized for inspection: ${describeError(err)}`);
+        log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
+      }
+      if (decision === undefined) {
+        const answer = decideOrFailClosed(configJson, requestJson, toolName);
+        decision = answer.decision;
+        if (answer.error !== null) log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${describeError(answer.error)}`);
+      }
+      let result;
+      try {
+        result = toHostResult(decision, toolName, log);
+      } catch (err) {
+        log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
+        result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
+      }
+      if (decision.decision !== "block") putSeal(sealKey(ev, c), snapshot);
+      return result;
+    } catch (err) {
+      // Last resort. Without a stored snapshot the sealing hook blocks this call anyway.
+      log.error(`human-gate: gate failed for ${sanitizeLine(toolName)}: ${describeError(err)}`);
+      return toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
+    }
+  };
+}
+
+function makeSeal(log) {
+  return function humanGateSeal(event, ctx) {
+    try {
+      const ev = isObject(event) ? event : {};
+      const c = isObject(ctx) ? ctx : {};
+      const taken = takeSeal(sealKey(ev, c), ev.params);
+      if (!taken.found) {
+        log.warn(`human-gate: ${sanitizeLine(resolvedToolName(ev, c) ?? "a call")} reached the sealing hook without a snapshot; blocked`);
+        return { block: true, blockReason: NOT_INSPECTED_REASON };
+      }
+      return isPlainObject(taken.snapshot) ? { params: structuredClone(taken.snapshot) } : undefined;
+    } catch (err) {
+      log.error(`human-gate: sealing failed: ${describeError(err)}`);
+      return { block: true, blockReason: NOT_INSPECTED_REASON };
+    }
+  };
+}
+
+function makeAskTool(configJson) {
+  return {
+    name: "human_gate_ask",
+    label: "Ask a human",
+    description:
+      "Ask the human operator a question and wait for the answer. Use it when you need a decision, a missing fact or a confirmation only a person can give. Offer choices when the answer is one of a few options.",
+    parameters: ASK_TOOL_PARAMETERS,
+    async execute(toolCallId, params) {
+      const { text, details } = renderAsk(configJson, params);
+      return { content: [{ type: "text", text }], details };
+    },
+  };
+}
+
+function configJsonOf(api, log) {
+  try {
+    return JSON.stringify(api?.pluginConfig ?? {}) ?? "{}";
+  } catch (err) {
+    log.error(`human-gate: config: the plugin config cannot be read (${describeError(err)}); using the safe defaults`);
+    return "{}";
+  }
+}
+
+function logConfig(log, configJson) {
+  try {
+    const { errors, firstTime, state } = acquireEngine(configJson);
+    if (!firstTime) return;
+    for (const e of errors) log.warn(`human-gate: config: ${e}`);
+    if (errors.length > 0) {
+      log.warn(`human-gate: ${errors.length} config problem(s) above; the broken parts fall back to the safe defaults`);
+    }
+    log.debug(`human-gate: core ${state.coreVersion} ready`);
+  } catch (err) {
+    log.error(`human-gate: the policy core failed to load (${describeError(err)}); every tool call will ask a person (fail closed)`);
+  }
+}
+
+function register(api) {
+  const log = makeLog(api);
+  try {
+    const configJson = configJsonOf(api, log);
+    logConfig(log, configJson);
+    hostOn(api, log, "before_tool_call", makeGate(configJson, log), { priority: GATE_PRIORITY });
+    hostOn(api, log, "before_tool_call", makeSeal(log), { priority: SEAL_PRIORITY });
+    if (typeof api?.registerTool === "function") {
+      try {
+        api.registerTool(makeAskTool(configJson), { optional: true });
+      } catch (err) {
+        log.error(`human-gate: registering human_gate_ask failed: ${describeError(err)}`);
+      }
+    }
+  } catch (err) {
+    log.error(`human-gate: registration failed: ${describeError(err)}`);
+  }
+}
+
+export default {
+  id: PLUGIN_ID,
+  name: "Human Gate",
+  description: "Parameter-aware approval firewall: decides auto / approval / critical / block for every tool call before it runs.",
+  register,
+};
