@@ -25,6 +25,10 @@ pub const MAX_PATTERN_CHARS: usize = 1024;
 pub const MIN_TIMEOUT_MS: u32 = 1_000;
 pub const MAX_TIMEOUT_MS: u32 = 600_000;
 pub const DEFAULT_TIMEOUT_MS: u32 = 120_000;
+pub const MIN_COMMAND_LENGTH: u64 = 256;
+pub const MAX_COMMAND_LENGTH: u64 = 1_048_576;
+pub const MAX_WRAPPER_DEPTH: u64 = 8;
+pub const MAX_FINDINGS: u64 = 64;
 const FORBIDDEN_KEYS: [&str; 3] = ["__proto__", "prototype", "constructor"];
 
 /// What a matched rule (or the default) does with a call.
@@ -74,6 +78,22 @@ pub struct Rule {
     pub reason: Option<String>,
 }
 
+/// `semanticAnalysis`: parameter analysis and its limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SemanticAnalysis {
+    pub enabled: bool,
+    pub limits: crate::analysis::Limits,
+}
+
+impl Default for SemanticAnalysis {
+    fn default() -> Self {
+        SemanticAnalysis {
+            enabled: true,
+            limits: crate::analysis::Limits::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub default_mode: Mode,
@@ -81,6 +101,9 @@ pub struct Config {
     pub default_timeout_ms: u32,
     pub use_classifiers: bool,
     pub rules: Vec<Rule>,
+    pub semantic_analysis: SemanticAnalysis,
+    /// `readOnlyExec: "auto"`: completely analysed read-only commands pass without a prompt.
+    pub read_only_exec_auto: bool,
 }
 
 impl Default for Config {
@@ -91,6 +114,8 @@ impl Default for Config {
             default_timeout_ms: DEFAULT_TIMEOUT_MS,
             use_classifiers: true,
             rules: Vec::new(),
+            semantic_analysis: SemanticAnalysis::default(),
+            read_only_exec_auto: false,
         }
     }
 }
@@ -165,10 +190,58 @@ impl Validator {
                     _ => self.err(key, "expected true or false; using true"),
                 },
                 "rules" => c.rules = self.rules(value),
+                "semanticAnalysis" => c.semantic_analysis = self.semantic(key, value),
+                "readOnlyExec" => match value.as_str() {
+                    Some("auto") => c.read_only_exec_auto = true,
+                    Some("require-approval") => c.read_only_exec_auto = false,
+                    _ => self.err(
+                        key,
+                        r#"expected "auto" or "require-approval"; using "require-approval""#,
+                    ),
+                },
                 other => self.err(&short(other), "unknown field, ignored"),
             }
         }
         c
+    }
+
+    fn semantic(&mut self, path: &str, value: &Value) -> SemanticAnalysis {
+        let mut out = SemanticAnalysis::default();
+        let Value::Object(obj) = value else {
+            self.err(path, "expected an object; using the defaults");
+            return out;
+        };
+        for (key, v) in obj {
+            let field = format!("{path}.{}", short(key));
+            let int = |v: &Value, min: u64, max: u64| {
+                v.as_f64()
+                    .filter(|n| n.fract() == 0.0 && *n >= min as f64 && *n <= max as f64)
+                    .map(|n| n as usize)
+            };
+            match key.as_str() {
+                "enabled" => match v {
+                    Value::Bool(b) => out.enabled = *b,
+                    _ => self.err(&field, "expected true or false; using true"),
+                },
+                "maxCommandLength" => match int(v, MIN_COMMAND_LENGTH, MAX_COMMAND_LENGTH) {
+                    Some(n) => out.limits.max_command_length = n,
+                    None => self.err(
+                        &field,
+                        "expected an integer from 256 to 1048576; using 16384",
+                    ),
+                },
+                "maxWrapperDepth" => match int(v, 0, MAX_WRAPPER_DEPTH) {
+                    Some(n) => out.limits.max_wrapper_depth = n,
+                    None => self.err(&field, "expected an integer from 0 to 8; using 3"),
+                },
+                "maxFindings" => match int(v, 1, MAX_FINDINGS) {
+                    Some(n) => out.limits.max_findings = n,
+                    None => self.err(&field, "expected an integer from 1 to 64; using 8"),
+                },
+                _ => self.err(&field, "unknown field, ignored"),
+            }
+        }
+        out
     }
 
     fn rules(&mut self, value: &Value) -> Vec<Rule> {
@@ -738,6 +811,32 @@ mod tests {
         let (c, e) = Config::from_json(&format!(r#"{{"rules":[{}]}}"#, rules.join(",")));
         assert_eq!(c.rules.len(), MAX_RULES);
         assert_eq!(e.len(), 1);
+    }
+
+    #[test]
+    fn semantic_analysis_and_read_only_exec() {
+        let (c, e) = Config::from_json(
+            r#"{"semanticAnalysis":{"enabled":false,"maxCommandLength":4096,"maxWrapperDepth":2,"maxFindings":4},"readOnlyExec":"auto"}"#,
+        );
+        assert!(e.is_empty(), "{e:?}");
+        assert!(!c.semantic_analysis.enabled);
+        assert_eq!(c.semantic_analysis.limits.max_command_length, 4096);
+        assert_eq!(c.semantic_analysis.limits.max_wrapper_depth, 2);
+        assert_eq!(c.semantic_analysis.limits.max_findings, 4);
+        assert!(c.read_only_exec_auto);
+        let (c, e) = Config::from_json(
+            r#"{"semanticAnalysis":{"enabled":1,"maxCommandLength":10,"maxWrapperDepth":9,"maxFindings":0,"x":1},"readOnlyExec":"yes"}"#,
+        );
+        assert_eq!(e.len(), 6, "{e:?}");
+        assert!(c.semantic_analysis.enabled);
+        assert_eq!(
+            c.semantic_analysis.limits,
+            crate::analysis::Limits::default()
+        );
+        assert!(!c.read_only_exec_auto);
+        assert!(e
+            .iter()
+            .any(|m| m.starts_with("semanticAnalysis.x: unknown field")));
     }
 
     #[test]

@@ -77,6 +77,100 @@ findings! {
         "the call is larger than the gate inspects, so a human must look";
     INTERNAL_ERROR = "internal-error", Warning, false,
         "the gate failed while deciding, so a human must look";
+
+    // ---- semantic analysis: what the parameters do (critical) ----
+    REMOTE_SCRIPT_EXECUTION = "remote-script-execution", Critical, false,
+        "downloads content and runs it as code";
+    RECURSIVE_DELETE_BROAD = "recursive-delete-broad", Critical, false,
+        "recursively deletes a root, home, system or unverifiable location";
+    GIT_FORCE_PUSH = "git-force-push", Critical, false,
+        "force-pushes or deletes remote history";
+    GIT_HISTORY_DESTRUCTION = "git-history-destruction", Critical, false,
+        "discards commits, branches or uncommitted work";
+    INFRASTRUCTURE_DESTRUCTION = "infrastructure-destruction", Critical, false,
+        "destroys infrastructure, cluster or cloud resources";
+    CONTAINER_DATA_DESTRUCTION = "container-data-destruction", Critical, false,
+        "removes containers, images or volumes wholesale";
+    PRODUCTION_DEPLOYMENT = "production-deployment", Critical, false,
+        "deploys or publishes to production";
+    DYNAMIC_CODE_EXECUTION = "dynamic-code-execution", Critical, false,
+        "runs code that is encoded, decoded or built at run time";
+    CREDENTIAL_EXFILTRATION = "credential-exfiltration", Critical, false,
+        "reads secrets and sends data over the network";
+    DISK_OR_PERMISSION_WIPE = "disk-or-permission-wipe", Critical, false,
+        "wipes a disk or rewrites permissions or ownership broadly";
+    DATABASE_DESTRUCTION = "database-destruction", Critical, false,
+        "drops, truncates or flushes a database";
+    SYSTEM_LOCATION_WRITE = "system-location-write", Critical, false,
+        "writes to a credential or system location";
+    SELF_PROTECTION = "self-protection", Critical, false,
+        "touches the gate's own configuration or the OpenClaw control plane";
+
+    // ---- semantic analysis: what the parameters do (warning) ----
+    RECURSIVE_DELETE_SCOPED = "recursive-delete-scoped", Warning, false,
+        "recursively deletes a project-scoped location";
+    FILE_DELETE = "file-delete", Warning, false,
+        "deletes files";
+    GIT_FORCE_WITH_LEASE = "git-force-with-lease", Warning, false,
+        "force-pushes guarded by a lease";
+    GIT_PUSH = "git-push", Warning, true,
+        "publishes commits to a remote";
+    PRIVILEGE_ELEVATION = "privilege-elevation", Warning, false,
+        "runs with elevated privileges";
+    OUTPUT_REDIRECTION = "output-redirection", Warning, true,
+        "writes command output to a file";
+    DYNAMIC_EXPANSION = "dynamic-expansion", Warning, false,
+        "its effect depends on values only known at run time";
+    PACKAGE_INSTALL = "package-install", Warning, true,
+        "installs packages that may run install scripts";
+    NETWORK_MUTATION = "network-mutation", Warning, true,
+        "sends data to or changes state on a network service";
+    REMOTE_ACCESS = "remote-access", Warning, true,
+        "opens or uses a remote shell or file transfer";
+    CONTROL_PLANE_CHANGE = "control-plane-change", Warning, true,
+        "changes services, schedules, firewall or cluster state";
+    INTERPRETER_FILE = "interpreter-file", Warning, true,
+        "runs a script file whose content the gate cannot see";
+    INLINE_INTERPRETER = "inline-interpreter", Warning, false,
+        "runs inline interpreter code";
+    HISTORY_TAMPERING = "history-tampering", Warning, false,
+        "erases or rewrites shell history";
+    LOADER_INJECTION = "loader-injection", Warning, false,
+        "changes how programs are loaded (preload, PATH, interpreter options)";
+    CREDENTIAL_READ = "credential-read", Warning, false,
+        "reads a credential file: its content goes to the model";
+    CLOUD_METADATA = "cloud-metadata", Warning, false,
+        "reaches a cloud metadata or local admin endpoint";
+    FILE_WRITE = "file-write", Warning, true,
+        "creates or changes files";
+    FILE_MOVE = "file-move", Warning, false,
+        "moves or renames files";
+    PATH_OUTSIDE_WORKSPACE = "path-outside-workspace", Warning, false,
+        "changes a relative path that climbs out of the working directory";
+
+    // ---- semantic analysis: categories (info) ----
+    CATEGORY_READ_ONLY = "category-read-only", Info, true,
+        "only reads";
+    CATEGORY_DEV_BUILD = "category-dev-build", Info, true,
+        "builds the project";
+    CATEGORY_DEV_TEST = "category-dev-test", Info, true,
+        "runs the project's tests";
+    CATEGORY_DEV_FORMAT = "category-dev-format", Info, true,
+        "formats or lints the project";
+    CATEGORY_SOURCE_CONTROL = "category-source-control", Info, true,
+        "works with local source control";
+
+    // ---- semantic analysis: what the analysis could not do ----
+    ANALYSIS_INCOMPLETE = "analysis-incomplete", Warning, false,
+        "part of the input could not be analysed";
+    COMMAND_TOO_LONG = "command-too-long", Warning, false,
+        "longer than the analysis limit";
+    WRAPPER_DEPTH_EXCEEDED = "wrapper-depth-exceeded", Warning, false,
+        "nested shells deeper than the analysis limit";
+    FINDINGS_TRUNCATED = "findings-truncated", Warning, false,
+        "more findings than the limit; the rest are not shown";
+    ANALYZER_FAILURE = "analyzer-failure", Warning, false,
+        "an analyzer failed";
 }
 
 /// Looks a finding up by ID.

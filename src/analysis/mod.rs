@@ -1,5 +1,81 @@
 //! Semantic analysis of a call's parameters (shell commands in three dialects, Code Mode
-//! source, file mutations). Analyzers only ever add findings; the reducer may only raise the
-//! policy decision. (Work in progress: the lexers land first; wiring into the gate follows.)
+//! source, file mutations, reads of credentials). Analyzers only ever add findings; the
+//! reducer may only raise the policy decision, never lower it.
+//!
+//! Work in progress (issue 3): the pieces land module by module with their own tests; the
+//! reducer that wires them into the gate comes last.
 
+pub mod paths;
 pub mod shell;
+
+use crate::finding::Finding;
+
+/// Analysis limits (`semanticAnalysis` config).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest command / source text analysed, in bytes (16384).
+    pub max_command_length: usize,
+    /// Nested `sh -c` / `cmd /c` / `pwsh -Command` / `eval` levels followed (3).
+    pub max_wrapper_depth: usize,
+    /// Findings kept per call (8); more adds `findings-truncated`.
+    pub max_findings: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_command_length: 16_384,
+            max_wrapper_depth: 3,
+            max_findings: 8,
+        }
+    }
+}
+
+/// What one analyzer found in one call.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    /// False when anything was not understood (unsupported syntax, a limit, a dynamic value
+    /// that decides the effect). An incomplete report always carries a finding saying why.
+    pub complete: bool,
+    /// True when everything analysed only reads (no writes, no network mutation, no
+    /// redirection, no substitution).
+    pub read_only: bool,
+    /// Verified absolute targets (files or directories) the call acts on, normalized.
+    pub targets: Vec<String>,
+}
+
+impl Report {
+    /// An empty, complete report.
+    pub fn clean() -> Report {
+        Report {
+            complete: true,
+            ..Report::default()
+        }
+    }
+
+    /// Adds a finding unless one with the same id and detail is already there.
+    pub fn add(&mut self, finding: Finding) {
+        if !self
+            .findings
+            .iter()
+            .any(|f| f.id == finding.id && f.detail == finding.detail)
+        {
+            self.findings.push(finding);
+        }
+    }
+
+    /// Folds another report into this one (for nested payloads and multi-part calls).
+    pub fn merge(&mut self, other: Report) {
+        for f in other.findings {
+            self.add(f);
+        }
+        self.complete &= other.complete;
+        self.read_only &= other.read_only;
+        for t in other.targets {
+            if !self.targets.contains(&t) {
+                self.targets.push(t);
+            }
+        }
+    }
+}

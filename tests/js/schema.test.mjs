@@ -125,8 +125,12 @@ test("every config property has a description; top-level ones carry the core-api
     Object.entries(schemas.config.properties).map(([k, v]) => [k, v.default]));
   assert.deepEqual(defaults, {
     defaultMode: "require-approval", defaultSeverity: "warning", defaultTimeoutMs: 120000,
-    useClassifiers: true, rules: [],
+    useClassifiers: true, rules: [], readOnlyExec: "require-approval", semanticAnalysis: undefined,
   });
+  const sa = schemas.config.properties.semanticAnalysis.properties;
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(sa).map(([k, v]) => [k, v.default])),
+    { enabled: true, maxCommandLength: 16384, maxWrapperDepth: 3, maxFindings: 8 });
   // OpenClaw fills schema defaults into the config it hands the plugin, so a rule-level
   // "default" would override the inherited top-level one (e.g. defaultSeverity): none allowed.
   assert.ok(!JSON.stringify(schemas.config.definitions).includes('"default"'),

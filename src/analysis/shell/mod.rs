@@ -2,6 +2,8 @@
 //! shared [`model`], analysed under all three because the host does not say which shell runs.
 
 pub mod cmd;
+pub mod command;
 pub mod model;
 pub mod posix;
 pub mod pwsh;
+pub mod rules;

@@ -1,0 +1,725 @@
+//! Lexical path classification shared by every analyzer (shell, Code Mode, file mutations,
+//! reads): is a target a root, a home, a system directory, a credential, the gate's own
+//! configuration, or a project-scoped location?
+//!
+//! Purely lexical: no filesystem access, no cwd (the host gives none authoritatively), no
+//! variable values. `~`, `$HOME`, `${HOME}`, `%USERPROFILE%` and `$env:USERPROFILE` are homes;
+//! any other unresolved expansion makes a target unverifiable. `..` is resolved lexically and a
+//! relative path that climbs out of the working directory is treated as unverifiable.
+
+/// How risky a target of a recursive delete or bulk permission change is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Breadth {
+    /// `/`, a drive root, a home, a system directory or the working directory itself
+    /// (`.`, `*`, `./*`), or anything whose value is not known statically.
+    Broad(&'static str),
+    /// Strictly inside the working directory or inside a non-system absolute directory.
+    Scoped,
+}
+
+/// A lexically normalized path: forward slashes, no `.` segments, `..` resolved where possible.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NormPath {
+    /// The anchor: "/" (absolute), "~" (home), "c:" (drive, lowercase), or "" (relative).
+    pub anchor: String,
+    pub segments: Vec<String>,
+    /// A relative path climbed above its start (`../x`), or `..` went above an anchor.
+    pub escapes: bool,
+}
+
+const HOME_PREFIXES: [&str; 8] = [
+    "~",
+    "$HOME",
+    "${HOME}",
+    "%USERPROFILE%",
+    "%HOMEPATH%",
+    "$env:USERPROFILE",
+    "$env:HOME",
+    "${env:USERPROFILE}",
+];
+
+/// Top-level directories of a Unix system (and a few Windows ones, lowercase).
+const SYSTEM_DIRS: [&str; 24] = [
+    "bin",
+    "boot",
+    "dev",
+    "etc",
+    "lib",
+    "lib32",
+    "lib64",
+    "libx32",
+    "opt",
+    "proc",
+    "root",
+    "run",
+    "sbin",
+    "srv",
+    "sys",
+    "usr",
+    "var",
+    "home",
+    "users",
+    "system",
+    "library",
+    "applications",
+    "windows",
+    "program files",
+];
+
+impl NormPath {
+    /// The normalized path as text: `/etc/hosts`, `~/.ssh/id_rsa`, `c:/Users/me`, `src/a.rs`,
+    /// an escaping relative path starting with `../`.
+    pub fn render(&self) -> String {
+        let body = self.segments.join("/");
+        match self.anchor.as_str() {
+            "" if self.escapes => format!("../{body}"),
+            "" if body.is_empty() => ".".to_owned(),
+            "" => body,
+            "/" => format!("/{body}"),
+            a if body.is_empty() => format!("{a}/"),
+            a => format!("{a}/{body}"),
+        }
+    }
+}
+
+/// Normalizes a path lexically. Backslashes are separators (Windows forms).
+pub fn normalize(raw: &str) -> NormPath {
+    let mut s = raw.trim().replace('\\', "/");
+    let mut anchor = String::new();
+    for h in HOME_PREFIXES {
+        if s == h
+            || (s.len() > h.len()
+                && s.get(..h.len()).is_some_and(|p| p.eq_ignore_ascii_case(h))
+                && s.get(h.len()..h.len() + 1) == Some("/"))
+        {
+            anchor = "~".into();
+            s = s.get(h.len()..).unwrap_or("").to_owned();
+            break;
+        }
+    }
+    if anchor.is_empty() {
+        let b = s.as_bytes();
+        if b.len() >= 2 && b.first().is_some_and(u8::is_ascii_alphabetic) && b.get(1) == Some(&b':')
+        {
+            anchor = s.get(..2).unwrap_or("").to_ascii_lowercase();
+            s = s.get(2..).unwrap_or("").to_owned();
+        } else if s.starts_with('/') {
+            anchor = "/".into();
+        } else if let Some(rest) = s.strip_prefix("~") {
+            // ~user/...: another user's home.
+            anchor = "~".into();
+            s = rest
+                .split_once('/')
+                .map(|(_, r)| format!("/{r}"))
+                .unwrap_or_default();
+        }
+    }
+    let mut segments: Vec<String> = Vec::new();
+    let mut escapes = false;
+    for seg in s.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if segments.pop().is_none() {
+                    escapes = true;
+                }
+            }
+            other => segments.push(other.to_owned()),
+        }
+    }
+    NormPath {
+        anchor,
+        segments,
+        escapes,
+    }
+}
+
+fn has_unresolved_expansion(raw: &str) -> bool {
+    let mut s = raw.to_owned();
+    for h in HOME_PREFIXES {
+        if let Some(rest) = s.strip_prefix(h) {
+            s = rest.to_owned();
+            break;
+        }
+    }
+    s.contains('$')
+        || s.contains('`')
+        || s.contains('%')
+        || s.contains("!") && s.matches('!').count() >= 2
+}
+
+/// Classifies the target of a recursive delete / recursive chmod-chown.
+/// `dynamic` and `glob` come from the lexer's word flags.
+pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
+    if dynamic || has_unresolved_expansion(raw) {
+        return Breadth::Broad("a target only known at run time");
+    }
+    let p = normalize(raw);
+    if p.escapes {
+        return Breadth::Broad("a target outside the working directory");
+    }
+    let first = p.segments.first().map(|s| s.to_ascii_lowercase());
+    let all_glob = |segs: &[String]| {
+        segs.iter()
+            .all(|s| s.chars().all(|c| matches!(c, '*' | '?' | '.')))
+    };
+    match p.anchor.as_str() {
+        "/" => {
+            if p.segments.is_empty() || all_glob(&p.segments) {
+                return Breadth::Broad("the filesystem root");
+            }
+            let Some(first) = first else {
+                return Breadth::Broad("the filesystem root");
+            };
+            if SYSTEM_DIRS.contains(&first.as_str()) {
+                // /home/u/project/build is scoped; /home, /home/u, /etc/x, /usr/lib are not.
+                let user_home = matches!(first.as_str(), "home" | "users");
+                if user_home
+                    && p.segments.len() >= 3
+                    && !all_glob(p.segments.get(2..).unwrap_or(&[]))
+                {
+                    return Breadth::Scoped;
+                }
+                if first == "var"
+                    && p.segments.get(1).is_some_and(|s| s == "tmp")
+                    && p.segments.len() >= 3
+                {
+                    return Breadth::Scoped;
+                }
+                return Breadth::Broad("a system or home directory");
+            }
+            if first == "tmp"
+                && (p.segments.len() == 1 || all_glob(p.segments.get(1..).unwrap_or(&[])))
+            {
+                return Breadth::Broad("the temporary directory itself");
+            }
+            if p.segments.len() == 1 && all_glob(&p.segments) {
+                return Breadth::Broad("the filesystem root");
+            }
+            Breadth::Scoped
+        }
+        "~" => {
+            if p.segments.is_empty() || all_glob(&p.segments) {
+                return Breadth::Broad("the home directory");
+            }
+            // Dot-directories directly in home hold credentials and configuration.
+            if p.segments.len() == 1 && first.as_deref().is_some_and(|f| f.starts_with('.')) {
+                return Breadth::Broad("a configuration directory in home");
+            }
+            if p.segments.len() == 1
+                && matches!(
+                    first.as_deref(),
+                    Some(
+                        "documents"
+                            | "desktop"
+                            | "downloads"
+                            | "pictures"
+                            | "projects"
+                            | "src"
+                            | "code"
+                            | "work"
+                            | "library"
+                    )
+                )
+            {
+                return Breadth::Broad("a top-level home directory");
+            }
+            Breadth::Scoped
+        }
+        "" => {
+            if p.segments.is_empty() || all_glob(&p.segments) {
+                return Breadth::Broad("the working directory itself");
+            }
+            if glob
+                && p.segments.len() == 1
+                && p.segments.first().is_some_and(|s| s.starts_with('*'))
+            {
+                return Breadth::Broad("everything in the working directory");
+            }
+            Breadth::Scoped
+        }
+        _ => {
+            // Drive: c:/ or c:/windows etc.
+            if p.segments.is_empty() || all_glob(&p.segments) {
+                return Breadth::Broad("a drive root");
+            }
+            let first = first.unwrap_or_default();
+            if p.segments.len() == 1
+                || SYSTEM_DIRS.contains(&first.as_str())
+                    && !(first == "users" && p.segments.len() >= 3)
+            {
+                return Breadth::Broad("a system or top-level directory");
+            }
+            Breadth::Scoped
+        }
+    }
+}
+
+/// Paths whose content is a credential: reading them hands the secret to the model.
+pub fn is_credential_path(raw: &str) -> bool {
+    let p = normalize(raw);
+    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+    let name = lower.last().map(String::as_str).unwrap_or("");
+    let parent = lower
+        .len()
+        .checked_sub(2)
+        .and_then(|i| lower.get(i))
+        .map(String::as_str)
+        .unwrap_or("");
+    let in_dir = |d: &str| lower.iter().any(|s| s == d);
+    // Private keys and key stores.
+    if (name.starts_with("id_") && !name.ends_with(".pub"))
+        || name.ends_with(".pem")
+        || name.ends_with(".key")
+        || name.ends_with(".p12")
+        || name.ends_with(".pfx")
+        || name.ends_with(".keystore")
+        || name.ends_with(".jks")
+        || name == "private.key"
+    {
+        return true;
+    }
+    // Dotenv files (but not .env.example / .env.sample / .env.template).
+    if (name == ".env" || name.starts_with(".env.") || name.ends_with(".env"))
+        && !name.ends_with(".example")
+        && !name.ends_with(".sample")
+        && !name.ends_with(".template")
+        && !name.ends_with(".dist")
+    {
+        return true;
+    }
+    if matches!(
+        name,
+        ".netrc"
+            | "_netrc"
+            | ".pgpass"
+            | ".npmrc"
+            | ".pypirc"
+            | ".git-credentials"
+            | "credentials"
+            | "credentials.json"
+            | "credentials.db"
+            | "access_tokens.db"
+            | "secrets.yaml"
+            | "secrets.yml"
+            | "secrets.json"
+            | "shadow"
+            | "gshadow"
+            | "master.key"
+            | "auth.json"
+            | "hosts.yml"
+            | "kubeconfig"
+            | "token"
+            | ".vault-token"
+            | "service-account.json"
+            | "keyring"
+    ) {
+        if name == "hosts.yml" {
+            return parent == "gh";
+        }
+        if name == "token" || name == "keyring" {
+            return in_dir(".config") || in_dir(".docker") || parent.starts_with('.');
+        }
+        if name == "auth.json" {
+            return in_dir(".codex")
+                || in_dir(".docker")
+                || in_dir(".openclaw")
+                || parent.starts_with('.');
+        }
+        return true;
+    }
+    if parent == ".ssh" && !name.ends_with(".pub") && name != "known_hosts" && name != "config" {
+        return true;
+    }
+    if (parent == ".aws" && matches!(name, "credentials" | "config"))
+        || (parent == ".kube" && name == "config")
+        || (parent == ".docker" && name == "config.json")
+    {
+        return true;
+    }
+    if in_dir(".gnupg")
+        || in_dir(".password-store")
+        || (in_dir("gcloud") && (name.ends_with(".json") || name.ends_with(".db")))
+    {
+        return true;
+    }
+    // Process environments: /proc/<pid>/environ holds every secret variable.
+    if p.anchor == "/"
+        && lower.len() == 3
+        && lower.first().is_some_and(|s| s == "proc")
+        && name == "environ"
+    {
+        return true;
+    }
+    is_openclaw_secret(&lower)
+}
+
+/// OpenClaw's own secret stores: `openclaw.json` (gateway, channel and provider tokens) and its
+/// backups, and under `.openclaw/`: `credentials/`, `secrets/`, `gateway.token`, and the SQLite
+/// auth stores (`state/*.sqlite`, `agents/*/agent/*.sqlite`, legacy `auth-profiles.json`).
+fn is_openclaw_secret(lower: &[String]) -> bool {
+    let name = lower.last().map(String::as_str).unwrap_or("");
+    let example =
+        name.ends_with(".example") || name.ends_with(".sample") || name.ends_with(".template");
+    if (name == "openclaw.json" || name.starts_with("openclaw.json.")) && !example {
+        return true;
+    }
+    let Some(i) = lower.iter().position(|s| s == ".openclaw") else {
+        return false;
+    };
+    let rest = lower.get(i + 1..).unwrap_or(&[]);
+    let sqlite = name.ends_with(".sqlite") || name.contains(".sqlite-") || name.ends_with(".db");
+    match rest.first().map(String::as_str) {
+        Some("credentials" | "secrets") => rest.len() >= 2,
+        Some("gateway.token") => rest.len() == 1,
+        Some("state") => sqlite,
+        Some("agents") => sqlite || name == "auth-profiles.json",
+        _ => false,
+    }
+}
+
+/// Directories whose files are credentials (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`,
+/// `~/.docker`, `~/.password-store`, `gcloud`, `.openclaw/credentials`, `.openclaw/secrets`), or
+/// a root or home that contains them: searching file contents there returns secrets.
+pub fn is_credential_dir(raw: &str) -> bool {
+    let p = normalize(raw);
+    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+    let holds = |s: &String| {
+        matches!(
+            s.as_str(),
+            ".ssh" | ".aws" | ".gnupg" | ".kube" | ".docker" | ".password-store" | "gcloud"
+        )
+    };
+    if lower.iter().any(holds) {
+        return true;
+    }
+    if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
+        match lower.get(i + 1).map(String::as_str) {
+            None => return true,
+            Some("credentials" | "secrets" | "state" | "agents") => return true,
+            _ => {}
+        }
+    }
+    // A root or home is an ancestor of every credential directory above.
+    let first = lower.first().map(String::as_str);
+    match p.anchor.as_str() {
+        "~" => lower.is_empty() || lower == [".config"],
+        "/" => {
+            lower.is_empty()
+                || first == Some("root") && lower.len() == 1
+                || matches!(first, Some("home" | "users")) && lower.len() <= 2
+        }
+        "" => false,
+        _ => lower.is_empty() || first == Some("users") && lower.len() <= 2,
+    }
+}
+
+/// Writing here changes who can log in, what runs as root, or how the system boots.
+pub fn is_system_write_target(raw: &str) -> bool {
+    let p = normalize(raw);
+    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+    let name = lower.last().map(String::as_str).unwrap_or("");
+    if matches!(
+        name,
+        "authorized_keys"
+            | "authorized_keys2"
+            | "sudoers"
+            | "crontab"
+            | "passwd"
+            | "shadow"
+            | "known_hosts"
+    ) || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
+    {
+        return true;
+    }
+    match (p.anchor.as_str(), lower.first().map(String::as_str)) {
+        (
+            "/",
+            Some(
+                "etc" | "boot" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "sys" | "proc" | "dev"
+                | "root",
+            ),
+        ) => true,
+        ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+        (
+            "~",
+            Some(
+                ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" | ".zprofile" | ".zshenv"
+                | ".bash_login" | ".gitconfig",
+            ),
+        ) => true,
+        ("~", Some(".config")) => lower
+            .get(1)
+            .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
+        (d, Some("windows")) if d.ends_with(':') => true,
+        _ => false,
+    }
+}
+
+/// The gate's own configuration and OpenClaw's control plane: `openclaw.json` anywhere, and any
+/// `.openclaw` path that is not the agent workspace (`.openclaw/workspace…`).
+pub fn is_self_protected(raw: &str) -> bool {
+    let p = normalize(raw);
+    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+    if lower
+        .iter()
+        .any(|s| s == "openclaw.json" || s.starts_with("openclaw.json."))
+    {
+        return true;
+    }
+    if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
+        let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
+        return !next.starts_with("workspace");
+    }
+    false
+}
+
+/// Absolute (or home-anchored) after normalization.
+pub fn is_absolute(raw: &str) -> bool {
+    !normalize(raw).anchor.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn broad(p: &str) -> bool {
+        matches!(delete_breadth(p, false, p.contains('*')), Breadth::Broad(_))
+    }
+
+    #[test]
+    fn normalizes_lexically() {
+        assert_eq!(normalize("/tmp/../home/u").segments, ["home", "u"]);
+        assert_eq!(normalize("./a//b/./c/").segments, ["a", "b", "c"]);
+        assert!(normalize("../x").escapes);
+        assert_eq!(normalize("C:\\Users\\me").anchor, "c:");
+        assert_eq!(normalize("$HOME/x").anchor, "~");
+        assert_eq!(normalize("${HOME}").anchor, "~");
+        assert_eq!(normalize("~bob/x").anchor, "~");
+    }
+
+    #[test]
+    fn broad_delete_targets() {
+        for p in [
+            "/",
+            "/*",
+            "//",
+            "/.",
+            "~",
+            "~/",
+            "~/*",
+            "$HOME",
+            "${HOME}",
+            "$HOME/",
+            ".",
+            "./",
+            "..",
+            "../",
+            "*",
+            "./*",
+            "/etc",
+            "/etc/nginx",
+            "/usr/lib",
+            "/home",
+            "/home/u",
+            "/home/u/*",
+            "/Users/me",
+            "/var",
+            "/tmp",
+            "/tmp/../home/u",
+            "C:\\",
+            "C:/",
+            "c:\\Windows",
+            "C:\\Users",
+            "~/.ssh",
+            "~/.config",
+            "~/Documents",
+            "../project",
+            "/root",
+            "/boot/efi",
+            "%USERPROFILE%",
+            "$env:USERPROFILE",
+        ] {
+            assert!(broad(p), "{p} should be broad");
+        }
+        assert!(matches!(
+            delete_breadth("$TMPDIR/../x", false, false),
+            Breadth::Broad(_)
+        ));
+        assert!(matches!(
+            delete_breadth("build", true, false),
+            Breadth::Broad(_)
+        ));
+    }
+
+    #[test]
+    fn scoped_delete_targets() {
+        for p in [
+            "./dist",
+            "dist",
+            "build/",
+            "node_modules",
+            "target/debug",
+            "/tmp/build-123",
+            "/var/tmp/x/y",
+            "/home/u/project/build",
+            "~/project/build",
+            "/opt2/x",
+            "/srv2",
+            "C:\\Users\\me\\proj\\out",
+            "a/../b",
+        ] {
+            assert!(!broad(p), "{p} should be scoped");
+        }
+    }
+
+    #[test]
+    fn credential_paths() {
+        for p in [
+            "~/.ssh/id_rsa",
+            "/home/u/.ssh/id_ed25519",
+            ".env",
+            "app/.env.production",
+            "~/.aws/credentials",
+            "~/.kube/config",
+            "~/.netrc",
+            "server.pem",
+            "~/.config/gh/hosts.yml",
+            "~/.docker/config.json",
+            "/etc/shadow",
+            "~/.git-credentials",
+            "~/.gnupg/private-keys-v1.d/x.key",
+            "~/.npmrc",
+        ] {
+            assert!(is_credential_path(p), "{p}");
+        }
+        for p in [
+            "~/.ssh/id_rsa.pub",
+            ".env.example",
+            "README.md",
+            "src/env.rs",
+            "~/.ssh/known_hosts",
+            "tokens.md",
+            "config.json",
+        ] {
+            assert!(!is_credential_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn openclaw_secret_stores_and_process_environments_are_credentials() {
+        for p in [
+            "~/.openclaw/openclaw.json",
+            "/srv/x/openclaw.json.bak",
+            "~/.openclaw/credentials/oauth.json",
+            "~/.openclaw/credentials/whatsapp/biz/creds.json",
+            "~/.openclaw/secrets/xai-api-key.txt",
+            "~/.openclaw/gateway.token",
+            "~/.openclaw/state/openclaw.sqlite",
+            "~/.openclaw/agents/main/agent/openclaw-agent.sqlite",
+            "~/.openclaw/agents/main/agent/auth-profiles.json",
+            "~/.openclaw/.env",
+            "/proc/self/environ",
+            "/proc/1234/environ",
+        ] {
+            assert!(is_credential_path(p), "{p}");
+        }
+        for p in [
+            "~/.openclaw/workspace/notes.md",
+            "~/.openclaw/logs/commands.log",
+            "~/.openclaw/credentials",
+            "docs/openclaw.json.example",
+            "openclaw.plugin.json",
+            "/proc/cpuinfo",
+            "src/environ",
+        ] {
+            assert!(!is_credential_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn credential_directories_and_their_ancestors() {
+        for p in [
+            "~/.ssh",
+            "~/.ssh/",
+            "/home/u/.aws",
+            "~/.gnupg/private-keys-v1.d",
+            "~",
+            "/",
+            "/root",
+            "/home/u",
+            "/Users/me",
+            "~/.openclaw",
+            "~/.openclaw/credentials",
+            "C:\\Users\\me",
+            "~/.config",
+        ] {
+            assert!(is_credential_dir(p), "{p}");
+        }
+        for p in [
+            ".",
+            "src",
+            "/home/u/project",
+            "~/project",
+            "/tmp",
+            "~/.openclaw/workspace",
+            "/etc",
+        ] {
+            assert!(!is_credential_dir(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn renders_normalized_paths() {
+        for (raw, want) in [
+            ("/etc/../etc/hosts", "/etc/hosts"),
+            ("$HOME/.ssh/id_rsa", "~/.ssh/id_rsa"),
+            ("~", "~/"),
+            ("C:\\Users\\me", "c:/Users/me"),
+            ("./src//a.rs", "src/a.rs"),
+            ("../x", "../x"),
+            (".", "."),
+            ("/", "/"),
+        ] {
+            assert_eq!(normalize(raw).render(), want, "{raw}");
+        }
+    }
+
+    #[test]
+    fn system_write_targets() {
+        for p in [
+            "~/.ssh/authorized_keys",
+            "/etc/sudoers",
+            "/etc/sudoers.d/x",
+            "/etc/hosts",
+            "/usr/local/bin/x",
+            "~/.bashrc",
+            "/root/.profile",
+            "C:\\Windows\\System32\\x",
+        ] {
+            assert!(is_system_write_target(p), "{p}");
+        }
+        for p in ["./etc/x", "src/main.rs", "/tmp/x", "~/project/.bashrc.md"] {
+            assert!(!is_system_write_target(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn self_protection() {
+        for p in [
+            "~/.openclaw/openclaw.json",
+            "/x/openclaw.json",
+            "~/.openclaw/extensions/human-gate/index.js",
+            "/home/u/.openclaw/state/x",
+        ] {
+            assert!(is_self_protected(p), "{p}");
+        }
+        for p in [
+            "~/.openclaw/workspace/notes.md",
+            "/home/u/.openclaw/workspace-2/a",
+            "src/openclaw.ts",
+        ] {
+            assert!(!is_self_protected(p), "{p}");
+        }
+    }
+}

@@ -1,0 +1,739 @@
+//! The command model: from a lexed simple command to the program that really runs.
+//!
+//! Wrappers are peeled with their option values (sudo, doas, env, command/builtin/exec, nohup,
+//! nice, time, timeout, stdbuf, ionice, setsid, busybox, chroot, flock, …) so the rules see the
+//! effective program and its arguments; what was stripped is kept (`wrappers`, `elevated`,
+//! `env`). Programs that run *another* command with arguments only known at run time (`xargs`,
+//! `parallel`, `find -exec`) yield that command with `args_unknown`. Programs that run a
+//! *command line* (`sh -c`, `cmd /c`, `pwsh -Command`, `eval`, `su -c`, `env -S`, …) yield a
+//! [`Payload`] for the analyzer to lex again, one level deeper.
+//!
+//! Non-goals: variable values, aliases and functions are not resolved; a command word that is
+//! dynamic (`$R -rf x`) is reported as such, never guessed.
+
+use super::model::Word;
+
+/// Which lexer a payload must go through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Posix,
+    PowerShell,
+    Cmd,
+}
+
+/// A command line one level down, to be lexed and analysed again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payload {
+    pub dialect: Dialect,
+    pub text: String,
+    /// How it was reached, e.g. `sh -c`, `eval`, `pwsh -EncodedCommand`.
+    pub via: &'static str,
+    /// The payload was decoded from an encoding (base64 `-EncodedCommand`).
+    pub encoded: bool,
+}
+
+/// The effective command after peeling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cmd<'w> {
+    /// Effective argv; `argv[0]` is the program as written.
+    pub argv: Vec<&'w Word>,
+    /// Lowercase basename of the program, without `.exe` (empty when there is no command).
+    pub program: String,
+    /// Wrappers peeled off, outermost first.
+    pub wrappers: Vec<&'static str>,
+    /// Run through sudo / doas / su / runas / pkexec.
+    pub elevated: bool,
+    /// Environment assignments from leading `NAME=value` and `env NAME=value`.
+    pub env: Vec<(String, String)>,
+    /// More arguments are appended at run time (xargs, parallel, find -exec `{}`).
+    pub args_unknown: bool,
+    /// A wrapper's options could not be understood (e.g. `env -S`): the effect is unknown.
+    pub opaque: bool,
+}
+
+impl<'w> Cmd<'w> {
+    /// Argument `i` (0 = program) as text.
+    pub fn arg(&self, i: usize) -> Option<&str> {
+        self.argv.get(i).map(|w| w.text.as_str())
+    }
+
+    /// Arguments after the program.
+    pub fn args(&self) -> impl Iterator<Item = &'w Word> + '_ {
+        self.argv.iter().skip(1).copied()
+    }
+
+    /// True when any argument (not the program) is exactly `flag`.
+    pub fn has_arg(&self, flag: &str) -> bool {
+        self.args().any(|w| w.text == flag)
+    }
+}
+
+/// Lowercase basename without directories or a `.exe` suffix: `/usr/bin/SUDO.exe` → `sudo`.
+pub fn program_name(word: &str) -> String {
+    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    let lower = base.to_ascii_lowercase();
+    lower
+        .strip_suffix(".exe")
+        .map(str::to_owned)
+        .unwrap_or(lower)
+}
+
+/// The result of peeling one simple command: the commands it runs and the payloads it carries.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Peeled<'w> {
+    pub commands: Vec<Cmd<'w>>,
+    pub payloads: Vec<Payload>,
+    /// Some wrapper elevated privileges (also when it runs only a payload, like `su -c`).
+    pub elevated: bool,
+}
+
+/// Bound on wrapper peeling steps for one command (each step consumes at least one word).
+const MAX_PEEL_STEPS: usize = 64;
+
+const SHELLS: [&str; 12] = [
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "mksh",
+    "yash",
+    "fish",
+    "busybox-sh",
+    "rbash",
+    "tcsh",
+];
+
+/// True for `bash`, `bash5`, `bash-5.2`, `zsh-5.9`: version-suffixed shells count.
+pub fn is_shell(program: &str) -> bool {
+    SHELLS.iter().any(|s| {
+        program == *s
+            || program.strip_prefix(s).is_some_and(|rest| {
+                rest.chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
+            })
+    }) || program == "csh"
+}
+
+/// PowerShell hosts: `powershell`, `pwsh`, `pwsh-preview`, `powershell_ise`.
+pub fn is_powershell(program: &str) -> bool {
+    program == "powershell" || program.starts_with("pwsh") || program.starts_with("powershell")
+}
+
+/// Peels wrappers off `argv` (with leading `assignments`) and returns the effective commands
+/// and payloads. Never fails; unknown shapes keep the words as they are.
+pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w> {
+    let mut out = Peeled::default();
+    let mut cmd = Cmd {
+        argv: argv.to_vec(),
+        program: String::new(),
+        wrappers: Vec::new(),
+        elevated: false,
+        env: assignments
+            .iter()
+            .map(|(k, v)| (k.clone(), v.text.clone()))
+            .collect(),
+        args_unknown: false,
+        opaque: false,
+    };
+    for _ in 0..MAX_PEEL_STEPS {
+        let Some(first) = cmd.argv.first() else {
+            break;
+        };
+        cmd.program = program_name(&first.text);
+        match step(&mut cmd, &mut out) {
+            Step::Peeled => continue,
+            Step::Done => break,
+            Step::NoCommand => {
+                cmd.argv.clear();
+                cmd.program.clear();
+                break;
+            }
+        }
+    }
+    out.elevated |= cmd.elevated;
+    if !cmd.argv.is_empty() || !cmd.env.is_empty() {
+        out.commands.push(cmd);
+    }
+    out
+}
+
+enum Step {
+    /// A wrapper was removed from the front; look again.
+    Peeled,
+    /// `cmd` is the effective command.
+    Done,
+    /// The wrapper runs no command (`command -v x`, `sudo -l`, `env --help`).
+    NoCommand,
+}
+
+/// Removes `n` leading words and records the wrapper.
+fn drop_front(cmd: &mut Cmd<'_>, n: usize, wrapper: &'static str) -> Step {
+    let n = n.min(cmd.argv.len());
+    cmd.argv.drain(..n);
+    cmd.wrappers.push(wrapper);
+    if cmd.argv.is_empty() {
+        Step::NoCommand
+    } else {
+        Step::Peeled
+    }
+}
+
+/// Index of the first non-option word after the program, skipping options; `with_value` lists
+/// short options that take a value (`-u root`), long ones may use `--opt=value` or
+/// `--opt value` when listed in `long_with_value`. `--` ends options.
+fn skip_options(argv: &[&Word], with_value: &[char], long_with_value: &[&str]) -> usize {
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text.as_str();
+        if t == "--" {
+            return i + 1;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            if !long.contains('=') && long_with_value.contains(&long) {
+                i += 2;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        if t.len() > 1 && t.starts_with('-') {
+            // Clustered short options: the first one that takes a value consumes the rest of
+            // the word, or the next word when it is last.
+            let chars: Vec<char> = t.chars().skip(1).collect();
+            let mut consumed_next = false;
+            for (j, c) in chars.iter().enumerate() {
+                if with_value.contains(c) {
+                    consumed_next = j + 1 == chars.len();
+                    break;
+                }
+            }
+            i += if consumed_next { 2 } else { 1 };
+            continue;
+        }
+        return i;
+    }
+    i
+}
+
+fn any_short_flag(argv: &[&Word], upto: usize, flags: &[char]) -> bool {
+    argv.iter().take(upto).skip(1).any(|w| {
+        let t = w.text.as_str();
+        t.starts_with('-') && !t.starts_with("--") && t.chars().skip(1).any(|c| flags.contains(&c))
+    })
+}
+
+fn any_long_flag(argv: &[&Word], upto: usize, flags: &[&str]) -> bool {
+    argv.iter().take(upto).skip(1).any(|w| {
+        flags
+            .iter()
+            .any(|f| w.text == *f || w.text.starts_with(&format!("{f}=")))
+    })
+}
+
+fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
+    let program = cmd.program.clone();
+    let argv = cmd.argv.clone();
+    match program.as_str() {
+        "sudo" => {
+            let i = skip_options(
+                &argv,
+                &['u', 'g', 'h', 'p', 'C', 'T', 'r', 't', 'U', 'D', 'R'],
+                &[
+                    "user",
+                    "group",
+                    "host",
+                    "prompt",
+                    "close-from",
+                    "command-timeout",
+                    "role",
+                    "type",
+                    "other-user",
+                    "chdir",
+                    "chroot",
+                ],
+            );
+            cmd.elevated = true;
+            if any_short_flag(&argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
+                return Step::NoCommand;
+            }
+            if any_long_flag(&argv, i, &["--help", "--version", "--list", "--validate"]) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "sudo")
+        }
+        "doas" => {
+            let i = skip_options(&argv, &['u', 'C'], &[]);
+            cmd.elevated = true;
+            if any_short_flag(&argv, i, &['C']) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "doas")
+        }
+        "pkexec" | "runas" | "gosu" | "su-exec" => {
+            cmd.elevated = true;
+            let i = if program == "pkexec" {
+                skip_options(&argv, &[], &["user"])
+            } else if program == "runas" {
+                // runas /user:admin "cmd" → payload in cmd dialect.
+                let rest: Vec<&str> = argv
+                    .iter()
+                    .skip(1)
+                    .map(|w| w.text.as_str())
+                    .filter(|t| !t.starts_with('/'))
+                    .collect();
+                if let Some(last) = rest.last() {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Cmd,
+                        text: (*last).to_owned(),
+                        via: "runas",
+                        encoded: false,
+                    });
+                }
+                return Step::NoCommand;
+            } else {
+                2 // gosu USER cmd…, su-exec USER cmd…
+            };
+            drop_front(cmd, i, "elevate")
+        }
+        "su" | "runuser" => {
+            cmd.elevated = true;
+            // su [opts] [user] -c 'command'
+            let mut payload = None;
+            let mut k = 1;
+            while let Some(w) = argv.get(k) {
+                let t = w.text.as_str();
+                if t == "-c" || t == "--command" {
+                    payload = argv.get(k + 1).map(|w| w.text.clone());
+                    break;
+                }
+                if let Some(v) = t.strip_prefix("--command=") {
+                    payload = Some(v.to_owned());
+                    break;
+                }
+                k += 1;
+            }
+            match payload {
+                Some(text) => {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text,
+                        via: "su -c",
+                        encoded: false,
+                    });
+                    Step::NoCommand
+                }
+                // Interactive root shell: keep `su` as the command (elevation is the finding).
+                None => Step::Done,
+            }
+        }
+        "env" => {
+            let mut i = 1;
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if t == "--" {
+                    i += 1;
+                    break;
+                }
+                if matches!(t, "--help" | "--version") {
+                    return Step::NoCommand;
+                }
+                if t == "-S"
+                    || t.starts_with("--split-string")
+                    || (t.starts_with("-S") && !t.starts_with("--"))
+                {
+                    // env -S 'cmd args': a command line split by env itself.
+                    let text = if t == "-S" || t == "--split-string" {
+                        argv.get(i + 1).map(|w| w.text.clone())
+                    } else {
+                        t.split_once('=')
+                            .map(|(_, v)| v.to_owned())
+                            .or_else(|| t.get(2..).map(str::to_owned))
+                    };
+                    cmd.opaque = true;
+                    if let Some(text) = text {
+                        out.payloads.push(Payload {
+                            dialect: Dialect::Posix,
+                            text,
+                            via: "env -S",
+                            encoded: false,
+                        });
+                    }
+                    return Step::NoCommand;
+                }
+                if matches!(t, "-u" | "--unset" | "-C" | "--chdir") {
+                    i += 2;
+                    continue;
+                }
+                if t.starts_with('-') && t.len() > 1 {
+                    i += 1;
+                    continue;
+                }
+                if let Some((k, v)) = t.split_once('=') {
+                    if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        cmd.env.push((k.to_owned(), v.to_owned()));
+                        i += 1;
+                        continue;
+                    }
+                }
+                break;
+            }
+            drop_front(cmd, i, "env")
+        }
+        "command" | "builtin" => {
+            let i = skip_options(&argv, &[], &[]);
+            if any_short_flag(&argv, i, &['v', 'V']) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "command")
+        }
+        "exec" => {
+            let i = skip_options(&argv, &['a'], &[]);
+            drop_front(cmd, i, "exec")
+        }
+        "nohup" | "setsid" | "time" | "caffeinate" | "unbuffer" | "catchsegv" | "chrt"
+        | "taskset" | "cgexec" | "firejail" | "proxychains" | "proxychains4" | "torsocks"
+        | "tsocks" | "trickle" | "faketime" => {
+            let with_value: &[char] = match program.as_str() {
+                "time" => &['o', 'f'],
+                "taskset" => &['c'],
+                "cgexec" => &['g'],
+                "trickle" => &['u', 'd'],
+                _ => &[],
+            };
+            let mut i = skip_options(&argv, with_value, &["output", "format"]);
+            // chrt PRIORITY cmd, taskset MASK cmd, faketime TIME cmd
+            if matches!(program.as_str(), "chrt" | "faketime")
+                || (program == "taskset" && !any_short_flag(&argv, i, &['c']))
+            {
+                i += 1;
+            }
+            if any_long_flag(&argv, i, &["--help", "--version"]) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "wrapper")
+        }
+        "nice" => {
+            // nice -n 10 cmd, nice -10 cmd, nice --adjustment=5 cmd
+            let mut i = 1;
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if t == "-n" || t == "--adjustment" {
+                    i += 2;
+                } else if t.starts_with('-') && t.len() > 1 && t != "--" {
+                    i += 1;
+                } else {
+                    if t == "--" {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+            drop_front(cmd, i, "nice")
+        }
+        "ionice" => {
+            let i = skip_options(
+                &argv,
+                &['c', 'n', 'p', 'P', 'u'],
+                &["class", "classdata", "pid", "pgid", "uid"],
+            );
+            if any_short_flag(&argv, i, &['p', 'P', 'u']) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "ionice")
+        }
+        "timeout" => {
+            let i = skip_options(&argv, &['s', 'k'], &["signal", "kill-after"]);
+            // then DURATION
+            drop_front(cmd, i + 1, "timeout")
+        }
+        "stdbuf" => {
+            let i = skip_options(&argv, &['i', 'o', 'e'], &["input", "output", "error"]);
+            drop_front(cmd, i, "stdbuf")
+        }
+        "busybox" | "toybox" => {
+            if argv.get(1).is_some_and(|w| w.text.starts_with('-')) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, 1, "busybox")
+        }
+        "chroot" => {
+            let i = skip_options(&argv, &[], &["userspec", "groups"]);
+            cmd.elevated = true;
+            drop_front(cmd, i + 1, "chroot")
+        }
+        "unshare" | "nsenter" | "systemd-run" | "strace" | "ltrace" | "valgrind" | "gdb"
+        | "flatpak-spawn" | "dbus-run-session" | "xvfb-run" | "with-contenv" | "s6-setuidgid"
+        | "chpst" | "daemonize" | "start-stop-daemon" => {
+            let (short, long): (&[char], &[&str]) = match program.as_str() {
+                "strace" | "ltrace" => (
+                    &['o', 'e', 'p', 's', 'u', 'E', 'a', 'P', 'I', 'b', 'X'],
+                    &["output", "trace", "signal", "string-limit"],
+                ),
+                "nsenter" => (&['t', 'S', 'G'], &["target", "setuid", "setgid"]),
+                "systemd-run" => (
+                    &['u', 'p', 'E', 'M', 'H'],
+                    &[
+                        "unit",
+                        "property",
+                        "setenv",
+                        "machine",
+                        "host",
+                        "uid",
+                        "gid",
+                        "description",
+                        "slice",
+                        "working-directory",
+                    ],
+                ),
+                "gdb" => (&['x', 'p'], &[]),
+                "xvfb-run" => (
+                    &['n', 's', 'f', 'e'],
+                    &["server-num", "server-args", "auth-file", "error-file"],
+                ),
+                _ => (&[], &[]),
+            };
+            let i = skip_options(&argv, short, long);
+            if program == "gdb" && !any_long_flag(&argv, i, &["--args"]) {
+                // Only `gdb --args prog …` runs a command.
+                return Step::Done;
+            }
+            drop_front(cmd, i, "wrapper")
+        }
+        "flock" => {
+            // flock [opts] FILE cmd… | flock [opts] FILE -c 'cmd'
+            let i = skip_options(&argv, &['w', 'E'], &["timeout", "conflict-exit-code"]);
+            if let Some(pos) = argv
+                .iter()
+                .position(|w| w.text == "-c" || w.text == "--command")
+            {
+                if let Some(w) = argv.get(pos + 1) {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text: w.text.clone(),
+                        via: "flock -c",
+                        encoded: false,
+                    });
+                }
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i + 1, "flock")
+        }
+        "watch" => {
+            let i = skip_options(&argv, &['n', 'd', 'q'], &["interval", "differences"]);
+            let text: Vec<&str> = argv.iter().skip(i).map(|w| w.text.as_str()).collect();
+            if !text.is_empty() {
+                out.payloads.push(Payload {
+                    dialect: Dialect::Posix,
+                    text: text.join(" "),
+                    via: "watch",
+                    encoded: false,
+                });
+            }
+            Step::NoCommand
+        }
+        "script" => {
+            if let Some(pos) = argv
+                .iter()
+                .position(|w| w.text == "-c" || w.text == "--command")
+            {
+                if let Some(w) = argv.get(pos + 1) {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text: w.text.clone(),
+                        via: "script -c",
+                        encoded: false,
+                    });
+                }
+                return Step::NoCommand;
+            }
+            Step::Done
+        }
+        "xargs" => {
+            let i = skip_options(
+                &argv,
+                &['I', 'n', 'L', 'P', 'd', 'E', 's', 'a'],
+                &[
+                    "replace",
+                    "max-args",
+                    "max-lines",
+                    "max-procs",
+                    "delimiter",
+                    "eof",
+                    "max-chars",
+                    "arg-file",
+                    "process-slot-var",
+                ],
+            );
+            cmd.args_unknown = true;
+            if argv.get(i).is_none() {
+                // xargs alone runs echo.
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "xargs")
+        }
+        "parallel" => {
+            let i = skip_options(
+                &argv,
+                &['j', 'S', 'N', 'n'],
+                &["jobs", "sshlogin", "max-args", "joblog", "results"],
+            );
+            // Everything before ::: is the command template.
+            let end = argv
+                .iter()
+                .position(|w| w.text == ":::" || w.text == "::::")
+                .unwrap_or(argv.len());
+            cmd.args_unknown = true;
+            if end <= i {
+                return Step::NoCommand;
+            }
+            if end - i == 1 {
+                // parallel 'rm -rf {}' ::: … : a quoted command line.
+                if let Some(w) = argv.get(i) {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text: w.text.clone(),
+                        via: "parallel",
+                        encoded: false,
+                    });
+                }
+            }
+            cmd.argv.truncate(end);
+            drop_front(cmd, i, "parallel")
+        }
+        _ => Step::Done,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<Word> {
+        s.split_whitespace()
+            .map(|t| Word {
+                text: t.to_owned(),
+                ..Word::default()
+            })
+            .collect()
+    }
+
+    fn peeled(s: &str) -> (Vec<String>, Vec<&'static str>, bool, Vec<Payload>, bool) {
+        let ws = words(s);
+        let refs: Vec<&Word> = ws.iter().collect();
+        let p = peel(&refs, &[]);
+        let c = p.commands.first();
+        (
+            c.map(|c| c.argv.iter().map(|w| w.text.clone()).collect())
+                .unwrap_or_default(),
+            c.map(|c| c.wrappers.clone()).unwrap_or_default(),
+            p.elevated,
+            p.payloads,
+            c.is_some_and(|c| c.args_unknown),
+        )
+    }
+
+    fn argv(s: &str) -> Vec<String> {
+        peeled(s).0
+    }
+
+    #[test]
+    fn program_names() {
+        assert_eq!(program_name("/usr/bin/sudo"), "sudo");
+        assert_eq!(program_name("C:\\Windows\\System32\\CMD.EXE"), "cmd");
+        assert_eq!(program_name("rm"), "rm");
+        assert!(is_shell("bash5"));
+        assert!(is_shell("zsh-5.9"));
+        assert!(!is_shell("bashful"));
+        assert!(is_powershell("pwsh-preview"));
+    }
+
+    #[test]
+    fn peels_sudo_with_option_values() {
+        assert_eq!(argv("sudo rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("sudo -u root rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("sudo --user=root -- rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("sudo -E -H -u admin -g wheel rm x"), ["rm", "x"]);
+        assert_eq!(argv("sudo -uroot rm x"), ["rm", "x"]);
+        assert!(peeled("sudo rm x").2, "elevated");
+        assert_eq!(argv("doas -u root rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("sudo -l"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn peels_env_and_keeps_assignments() {
+        assert_eq!(argv("env FOO=1 rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("env -i -u PATH -C /tmp BAR=2 rm x"), ["rm", "x"]);
+        assert_eq!(argv("env --help rm -rf /"), Vec::<String>::new());
+        let (_, _, _, payloads, _) = peeled("env -S rm");
+        assert_eq!(payloads[0].via, "env -S");
+    }
+
+    #[test]
+    fn command_v_is_a_query_not_a_run() {
+        assert_eq!(argv("command -v rm -rf /"), Vec::<String>::new());
+        assert_eq!(argv("command -V rm"), Vec::<String>::new());
+        assert_eq!(argv("command rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("builtin rm x"), ["rm", "x"]);
+        assert_eq!(argv("busybox --help rm -rf /"), Vec::<String>::new());
+        assert_eq!(argv("busybox rm -rf /"), ["rm", "-rf", "/"]);
+    }
+
+    #[test]
+    fn peels_process_wrappers() {
+        for s in [
+            "nohup rm -rf /",
+            "nice -n 19 rm -rf /",
+            "nice -5 rm -rf /",
+            "time rm -rf /",
+            "time -p rm -rf /",
+            "timeout 5s rm -rf /",
+            "timeout -s KILL -k 2 5 rm -rf /",
+            "stdbuf -oL rm -rf /",
+            "stdbuf -o L rm -rf /",
+            "ionice -c 3 rm -rf /",
+            "setsid rm -rf /",
+            "exec rm -rf /",
+            "exec -a name rm -rf /",
+            "/usr/bin/nohup /usr/bin/nice rm -rf /",
+            "sudo nohup nice -n 5 timeout 10 rm -rf /",
+            "strace -f -o /tmp/x rm -rf /",
+            "systemd-run --user rm -rf /",
+            "chroot / rm -rf /",
+            "flock /tmp/lock rm -rf /",
+        ] {
+            assert_eq!(argv(s), ["rm", "-rf", "/"], "{s}");
+        }
+    }
+
+    #[test]
+    fn xargs_and_parallel_run_a_command_with_unknown_args() {
+        let (a, _, _, _, unknown) = peeled("xargs -0 -I {} rm -rf {}");
+        assert_eq!(a, ["rm", "-rf", "{}"]);
+        assert!(unknown);
+        assert_eq!(argv("xargs -n1 rm -rf"), ["rm", "-rf"]);
+        assert_eq!(argv("xargs"), Vec::<String>::new());
+        assert_eq!(argv("parallel rm -rf ::: a b"), ["rm", "-rf"]);
+    }
+
+    #[test]
+    fn command_line_payloads() {
+        let (_, _, el, p, _) = peeled("su root -c reboot");
+        assert!(el);
+        assert_eq!(p[0].text, "reboot");
+        let (_, _, _, p, _) = peeled("flock /tmp/l -c reboot");
+        assert_eq!(p[0].via, "flock -c");
+        let (_, _, _, p, _) = peeled("watch -n 1 rm -rf /x");
+        assert_eq!(p[0].text, "rm -rf /x");
+        let (_, _, _, p, _) = peeled("script -q -c reboot /dev/null");
+        assert_eq!(p[0].text, "reboot");
+    }
+
+    #[test]
+    fn plain_commands_stay() {
+        assert_eq!(argv("git status"), ["git", "status"]);
+        assert!(peeled("git status").1.is_empty());
+        assert_eq!(argv("nohup"), Vec::<String>::new());
+    }
+}
