@@ -1,8 +1,9 @@
 //! The pipeline that ties the rooms together for one call:
-//! parse → policy order → (analyzers, session authority: later issues, raise-only) → risk →
-//! preview. The `Gate` is the one long-lived handle: compiled config plus config errors.
+//! parse → policy order → semantic analysis (raise-only reducer) → (session authority: a later
+//! issue) → risk → preview. The `Gate` is the one long-lived handle: compiled config plus config errors.
 //! Nothing here can fail open: an unreadable call is an approval that cannot be reused.
 
+use crate::analysis::dispatch;
 use crate::ask;
 use crate::call::{Call, RequestError};
 use crate::config::{Config, Mode};
@@ -111,6 +112,12 @@ impl Gate {
             },
         };
         d.normalize();
+        let semantic = self.config.semantic_analysis;
+        if semantic.enabled {
+            if let Some(analysis) = dispatch::analyze_call(call, &semantic.limits) {
+                dispatch::reduce(&mut d, &analysis, &self.config);
+            }
+        }
         self.finish(d, Some(call))
     }
 

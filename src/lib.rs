@@ -27,7 +27,7 @@ pub use gate::Gate;
 /// One request in, one decision out, both as JSON text: the native twin of `Engine.decide`.
 ///
 /// ```
-/// let out = openclaw_human_gate::decide_json_str("{}", r#"{"toolName":"read","params":{}}"#);
+/// let out = openclaw_human_gate::decide_json_str("{}", r#"{"toolName":"read","params":{"path":"README.md"}}"#);
 /// assert!(out.contains(r#""decision":"auto""#));
 /// ```
 pub fn decide_json_str(config_json: &str, request_json: &str) -> String {

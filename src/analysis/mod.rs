@@ -5,7 +5,11 @@
 //! Work in progress (issue 3): the pieces land module by module with their own tests; the
 //! reducer that wires them into the gate comes last.
 
+pub mod code;
+pub mod dispatch;
+pub mod files;
 pub mod paths;
+pub mod reads;
 pub mod shell;
 
 use crate::finding::Finding;

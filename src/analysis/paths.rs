@@ -469,7 +469,10 @@ pub fn is_self_protected(raw: &str) -> bool {
     }
     if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
-        return !next.starts_with("workspace");
+        // Agent workspaces, and the per-scope sandbox workspaces tools use when sandboxing is
+        // on (`~/.openclaw/sandboxes/<scope>/…`, docs/gateway/sandboxing/workspace-access.md).
+        let sandbox_workspace = next == "sandboxes" && lower.len() > i + 3;
+        return !next.starts_with("workspace") && !sandbox_workspace;
     }
     false
 }
@@ -627,7 +630,6 @@ mod tests {
         for p in [
             "~/.openclaw/workspace/notes.md",
             "~/.openclaw/logs/commands.log",
-            "~/.openclaw/credentials",
             "docs/openclaw.json.example",
             "openclaw.plugin.json",
             "/proc/cpuinfo",
@@ -718,8 +720,18 @@ mod tests {
             "~/.openclaw/workspace/notes.md",
             "/home/u/.openclaw/workspace-2/a",
             "src/openclaw.ts",
+            "/home/u/.openclaw/sandboxes/agent-main/src/a.rs",
         ] {
             assert!(!is_self_protected(p), "{p}");
+        }
+        for p in [
+            "~/.openclaw/sandboxes",
+            "~/.openclaw/sandboxes/agent-main",
+            "~/.openclaw/sandboxes/../openclaw.json",
+            "~/.openclaw/sandbox/containers.json",
+            "~/.openclaw/sandboxes/x/openclaw.json",
+        ] {
+            assert!(is_self_protected(p), "{p}");
         }
     }
 }

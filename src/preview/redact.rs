@@ -29,32 +29,94 @@ pub fn is_secret_key(key: &str) -> bool {
 /// A pattern, its replacement, and literals (lowercase) of which at least one must occur in
 /// the lowercased text for the pattern to possibly match: a cheap prefilter, since regex-lite
 /// has no literal optimizations of its own.
-type Pattern = (&'static str, &'static str, &'static [&'static str]);
+type Pattern = (&'static str, &'static str, Precheck);
+
+/// A cheap test on the lowercased text that must pass for the pattern to possibly match.
+#[derive(Debug, Clone, Copy)]
+enum Precheck {
+    /// One of these literals occurs.
+    Any(&'static [&'static str]),
+    /// One of these words is followed by whitespace and 8 token characters.
+    WordThenToken(&'static [&'static str]),
+    /// One of these words sits in a name followed by `=` or `:` (an assignment).
+    NameAssigned(&'static [&'static str]),
+    /// One of these words follows a `-` and is followed by `=` or a space (a flag).
+    Flag(&'static [&'static str]),
+}
+
+impl Precheck {
+    fn passes(self, lower: &str) -> bool {
+        let bytes = lower.as_bytes();
+        let after = |at: usize| bytes.get(at..).unwrap_or(&[]);
+        match self {
+            Precheck::Any(lits) => lits.iter().any(|l| lower.contains(l)),
+            Precheck::WordThenToken(words) => words.iter().any(|w| {
+                lower.match_indices(w).any(|(i, _)| {
+                    let rest = after(i + w.len());
+                    let ws = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+                    ws > 0
+                        && rest
+                            .iter()
+                            .skip(ws)
+                            .take(8)
+                            .filter(|b| b.is_ascii_alphanumeric() || b"._~+/=-".contains(b))
+                            .count()
+                            == 8
+                })
+            }),
+            Precheck::NameAssigned(words) => words.iter().any(|w| {
+                lower.match_indices(w).any(|(i, _)| {
+                    let rest = after(i + w.len());
+                    let name = rest
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric() || b"_.-".contains(b))
+                        .count();
+                    let rest = after(i + w.len() + name);
+                    let quote =
+                        usize::from(rest.first().is_some_and(|b| *b == b'"' || *b == b'\''));
+                    rest.iter()
+                        .skip(quote)
+                        .find(|b| !b.is_ascii_whitespace())
+                        .is_some_and(|b| *b == b'=' || *b == b':')
+                })
+            }),
+            Precheck::Flag(words) => words.iter().any(|w| {
+                lower.match_indices(w).any(|(i, _)| {
+                    i > 0
+                        && bytes.get(i - 1) == Some(&b'-')
+                        && after(i + w.len())
+                            .first()
+                            .is_some_and(|b| *b == b'=' || *b == b' ')
+                })
+            }),
+        }
+    }
+}
 
 const PATTERNS: [Pattern; 7] = [
     // PEM private key blocks (to the end marker, or to the end of the text when cut).
     (
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
         "[REDACTED PRIVATE KEY]",
-        &["private key-----"],
+        Precheck::Any(&["private key-----"]),
     ),
     // Authorization headers.
     (
         r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}",
         "$1$2[REDACTED]",
-        &["bearer", "basic", "token"],
+        Precheck::WordThenToken(&["bearer", "basic", "token"]),
     ),
     // JSON Web Tokens.
     (
         r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}",
         "[REDACTED]",
-        &["eyj"],
+        Precheck::Any(&["eyj"]),
     ),
     // Provider key shapes: OpenAI/Anthropic-style, GitHub, Slack, AWS, Google, Stripe.
     (
         r"\b(?:sk-(?:ant-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|[rs]k_live_[A-Za-z0-9]{16,})",
         "[REDACTED]",
-        &[
+        Precheck::Any(&[
             "sk-",
             "ghp_",
             "gho_",
@@ -66,19 +128,19 @@ const PATTERNS: [Pattern; 7] = [
             "akia",
             "aiza",
             "k_live_",
-        ],
+        ]),
     ),
     // Credentials in URLs and connection strings: scheme://user:pass@host.
     (
         r"([A-Za-z][A-Za-z0-9+.-]*://)[^/\s:@]+:[^/\s@]+@",
         "$1[REDACTED]@",
-        &["://"],
+        Precheck::Any(&["://"]),
     ),
     // NAME=value / "name": "value" where the name says secret.
     (
         r#"(?i)([A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"',;}]+)"#,
         "$1[REDACTED]",
-        &[
+        Precheck::NameAssigned(&[
             "secret",
             "token",
             "passw",
@@ -86,13 +148,13 @@ const PATTERNS: [Pattern; 7] = [
             "access",
             "private",
             "credential",
-        ],
+        ]),
     ),
     // The value after a secret-ish flag like --token.
     (
         r"(?i)(--?(?:token|password|secret|api-?key)[= ])\S+",
         "$1[REDACTED]",
-        &["token", "password", "secret", "api"],
+        Precheck::Flag(&["token", "password", "secret", "api"]),
     ),
 ];
 
@@ -102,7 +164,7 @@ const REDACTION_MARGIN_CHARS: usize = 1024;
 /// The compiled redaction patterns.
 #[derive(Debug, Clone)]
 pub struct Redactor {
-    patterns: Vec<(Regex, &'static str, &'static [&'static str])>,
+    patterns: Vec<(Regex, &'static str, Precheck)>,
 }
 
 impl Default for Redactor {
@@ -117,7 +179,7 @@ impl Redactor {
         // skipped rather than crash the gate.
         let patterns = PATTERNS
             .iter()
-            .filter_map(|(p, r, lits)| Regex::new(p).ok().map(|re| (re, *r, *lits)))
+            .filter_map(|(p, r, pre)| Regex::new(p).ok().map(|re| (re, *r, *pre)))
             .collect();
         Redactor { patterns }
     }
@@ -125,8 +187,8 @@ impl Redactor {
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_owned();
         let mut lower = out.to_ascii_lowercase();
-        for (re, replacement, literals) in &self.patterns {
-            if !literals.iter().any(|l| lower.contains(l)) || !re.is_match(&out) {
+        for (re, replacement, precheck) in &self.patterns {
+            if !precheck.passes(&lower) || !re.is_match(&out) {
                 continue;
             }
             out = re.replace_all(&out, *replacement).into_owned();

@@ -86,7 +86,7 @@ describe("check", () => {
   });
 
   test("the last line without a trailing newline is answered; empty input gives no output", () => {
-    const r = run(["check"], `${line({ toolName: "read", params: {} })}\n${line({ toolName: "exec", params: { command: "x" } })}`);
+    const r = run(["check"], `${line({ toolName: "read", params: { path: "README.md" } })}\n${line({ toolName: "exec", params: { command: "x" } })}`);
     assert.equal(r.code, 0);
     assert.deepEqual(decisions(r.stdout).map((d) => d.decision), ["auto", "approval"]);
     const empty = run(["check"], "");
@@ -102,9 +102,17 @@ describe("check", () => {
     const inspected = line({ toolName: "exec", params: { command: `echo ${"x😀".repeat(300_000)}` } });
     const overCore = line({ toolName: "exec", params: { command: `echo ${"😀x".repeat(1_500_000)}` } });
     const overCli = line({ toolName: "read", params: { content: "y".repeat(17 * 1024 * 1024) } });
-    const special = { 500: [inspected, "tool-kind-destructive"], 1500: [overCore, "input-too-large"], 2500: [overCli, "input-too-large"] };
+    // The 600 000-character command is over semanticAnalysis.maxCommandLength: analysed up to
+    // the limit, then it asks (command-too-long).
+    const special = {
+      500: [inspected, ["tool-kind-destructive", "command-too-long"]],
+      1500: [overCore, ["input-too-large"]],
+      2500: [overCli, ["input-too-large"]],
+    };
     const lines = [];
-    for (let i = 0; i < 3000; i += 1) lines.push(special[i]?.[0] ?? line({ toolName: i % 2 ? "read" : "exec", params: { i } }));
+    for (let i = 0; i < 3000; i += 1) {
+      lines.push(special[i]?.[0] ?? line(i % 2 ? { toolName: "read", params: { path: `f${i}.txt` } } : { toolName: "exec", params: { command: `echo ${i}` } }));
+    }
     const r = run(["check"], lines.join("\r\n"));
     assert.equal(r.code, 0, r.stderr);
     const out = decisions(r.stdout);
@@ -113,8 +121,8 @@ describe("check", () => {
       const expected = special[i] || i % 2 === 0 ? "approval" : "auto";
       assert.equal(d.decision, expected, `line ${i}`);
     });
-    for (const [i, [, finding]] of Object.entries(special)) {
-      assert.deepEqual(ids(out[i]), [finding], `line ${i}`);
+    for (const [i, [, findings]] of Object.entries(special)) {
+      assert.deepEqual(ids(out[i]), findings, `line ${i}`);
       assert.ok(Array.from(out[i].preview.title).length <= 80);
       assert.ok(Array.from(out[i].preview.description).length <= 512);
     }
@@ -153,7 +161,7 @@ describe("check", () => {
   });
 
   test("an unreadable or unparseable config file is reported and the safe defaults decide", () => {
-    const input = `${line({ toolName: "exec", params: { command: "ls" } })}\n${line({ toolName: "read", params: {} })}\n`;
+    const input = `${line({ toolName: "exec", params: { command: "ls" } })}\n${line({ toolName: "read", params: { path: "README.md" } })}\n`;
     const missing = run(["check", "--config", join(tmpdir(), "human-gate-does-not-exist.json")], input);
     assert.equal(missing.code, 0);
     assert.match(missing.stderr, /^human-gate: config: cannot read .*does-not-exist\.json/m);
@@ -193,7 +201,7 @@ describe("check", () => {
 
 describe("explain", () => {
   test("prints a readable summary from an argument or stdin", () => {
-    const call = line({ toolName: "exec", params: { command: "rm -rf ./build" } });
+    const call = line({ toolName: "exec", params: { command: "touch ./build/stamp" } });
     const byArg = run(["explain", call]);
     assert.equal(byArg.code, 0, byArg.stderr);
     for (const re of [/^decision: +approval \(severity warning/m, /^reason: +exec/m, /^findings:/m, /tool-kind-destructive/, /^risk: +medium/m, /^approval prompt:/m, /title: +exec/, /description: /, /answers: +allow-once, allow-always, deny/]) {

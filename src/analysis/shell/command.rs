@@ -379,6 +379,10 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
                 }
                 break;
             }
+            if i >= argv.len() {
+                // `env`, `env -i`, `env FOO=1`: prints the environment.
+                return Step::Done;
+            }
             drop_front(cmd, i, "env")
         }
         "command" | "builtin" => {

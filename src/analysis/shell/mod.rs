@@ -1,6 +1,7 @@
 //! Shell command analysis: one lexer per dialect (POSIX sh, PowerShell, CMD) producing the
 //! shared [`model`], analysed under all three because the host does not say which shell runs.
 
+pub mod analyze;
 pub mod cmd;
 pub mod command;
 pub mod model;

@@ -1,0 +1,211 @@
+//! Which analyzer looks at which call, and the upgrade-only reducer that folds the analysis
+//! into the policy decision.
+//!
+//! - `exec` (by name or kind): the `command` string through the shell driver, plus the exec
+//!   tool's own `env` overrides (loader injection) and `elevated` flag;
+//! - Code Mode (`code_mode_exec`): the source through the Code Mode analyzer, whose literal
+//!   `child_process` commands go through the shell driver;
+//! - `process` writes/pastes into a running process: the text through the shell driver (the
+//!   process may be a shell);
+//! - write / edit / apply_patch: the file-mutation analyzer;
+//! - read-like tools: the credential-target check.
+//!
+//! The reducer never lowers a decision, with one documented, opt-in exception:
+//! `readOnlyExec: "auto"` lets an `exec` that the built-in tool kind would ask for pass when the
+//! analysis is complete, read-only and found nothing.
+
+use super::shell::analyze as shell;
+use super::shell::command::Dialect;
+use super::shell::rules::Category;
+use super::{code, files, reads, Limits, Report};
+use crate::call::Call;
+use crate::config::Config;
+use crate::decision::{Class, Decision, Severity, Source};
+use crate::finding::{self, Finding};
+use serde_json::Value;
+
+/// The analysis of one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallAnalysis {
+    pub report: Report,
+    pub category: Option<Category>,
+    /// The call is a shell command (`exec`), for the read-only auto-pass.
+    pub exec: bool,
+}
+
+/// `process` actions that send text to a running process.
+const PROCESS_WRITES: [&str; 4] = ["write", "paste", "send-keys", "submit"];
+
+/// Runs the analyzers that apply to `call`; `None` when none does.
+pub fn analyze_call(call: &Call, limits: &Limits) -> Option<CallAnalysis> {
+    let shell_fn =
+        |text: &str, depth: usize| shell::analyze(text, Dialect::Posix, limits, depth).report;
+    let kind = call.destructive_kind();
+    let mut out = if let Some(report) = code::analyze_call(call, limits, &shell_fn) {
+        CallAnalysis {
+            report,
+            category: None,
+            exec: false,
+        }
+    } else if kind == Some("exec") {
+        let mut analysis = match call.params.get("command") {
+            Some(Value::String(cmd)) => {
+                let a = shell::analyze(cmd, Dialect::Posix, limits, 0);
+                CallAnalysis {
+                    report: a.report,
+                    category: a.category,
+                    exec: true,
+                }
+            }
+            _ => CallAnalysis {
+                report: incomplete("exec without a command string"),
+                category: None,
+                exec: true,
+            },
+        };
+        exec_params(call, &mut analysis.report);
+        analysis
+    } else if call.tool_name == "process" {
+        let action = call
+            .params
+            .get("action")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !PROCESS_WRITES.contains(&action) {
+            return None;
+        }
+        let mut report = Report::clean();
+        for key in ["data", "text", "literal"] {
+            if let Some(text) = call.params.get(key).and_then(Value::as_str) {
+                report.merge(shell_fn(text, 0));
+            }
+        }
+        report.read_only = false;
+        CallAnalysis {
+            report,
+            category: None,
+            exec: false,
+        }
+    } else if let Some(report) = files::analyze(call) {
+        CallAnalysis {
+            report,
+            category: None,
+            exec: false,
+        }
+    } else {
+        let report = reads::analyze(call)?;
+        CallAnalysis {
+            report,
+            category: None,
+            exec: false,
+        }
+    };
+    truncate(&mut out.report, limits.max_findings);
+    Some(out)
+}
+
+fn incomplete(why: &str) -> Report {
+    let mut r = Report::clean();
+    r.complete = false;
+    r.add(Finding::new(&finding::ANALYSIS_INCOMPLETE, why.to_owned()));
+    r
+}
+
+/// The exec tool's own parameters: `env` overrides and `elevated`.
+fn exec_params(call: &Call, report: &mut Report) {
+    if let Some(Value::Object(env)) = call.params.get("env") {
+        for key in env.keys() {
+            if super::shell::rules::is_loader_variable(key) {
+                report.add(Finding::new(
+                    &finding::LOADER_INJECTION,
+                    format!("exec env sets {}", crate::call::short(key)),
+                ));
+                report.read_only = false;
+            }
+        }
+    }
+    if call.params.get("elevated") == Some(&Value::Bool(true)) {
+        report.add(Finding::new(
+            &finding::PRIVILEGE_ELEVATION,
+            "exec asks for host elevation".to_owned(),
+        ));
+        report.read_only = false;
+    }
+}
+
+/// Keeps at most `max` findings, most severe first; when some are dropped the last slot says so.
+fn truncate(report: &mut Report, max: usize) {
+    if report.findings.len() <= max {
+        return;
+    }
+    report
+        .findings
+        .sort_by_key(|f| std::cmp::Reverse(f.severity));
+    let dropped = report.findings.len() + 1 - max.max(1);
+    report.findings.truncate(max.saturating_sub(1));
+    report.findings.push(Finding::new(
+        &finding::FINDINGS_TRUNCATED,
+        format!("{dropped} more not shown"),
+    ));
+    report.complete = false;
+}
+
+/// Folds an analysis into a decision: raise only (see the module docs for the one exception).
+pub fn reduce(decision: &mut Decision, analysis: &CallAnalysis, config: &Config) {
+    let report = &analysis.report;
+    let base = decision.decision;
+    let explicit_auto = decision.source == Source::Rule && base == Class::Auto;
+    let mut top: Option<&Finding> = None;
+    for f in &report.findings {
+        match f.severity {
+            Severity::Critical => decision.raise(Class::Critical, Severity::Critical),
+            Severity::Warning if !explicit_auto => {
+                decision.raise(Class::Approval, Severity::Warning)
+            }
+            _ => {}
+        }
+        if f.severity > Severity::Info && top.is_none_or(|t| f.severity > t.severity) {
+            top = Some(f);
+        }
+    }
+    if !report.complete {
+        decision.raise(Class::Approval, Severity::Warning);
+    }
+    decision.findings.extend(report.findings.iter().cloned());
+    if decision.decision > base {
+        if let Some(f) = top {
+            let reason = finding::spec(f.id).map(|s| s.reason).unwrap_or("");
+            decision.reason = format!("{} ({})", capitalize(reason), decision_subject(&f.detail));
+        }
+    }
+    let clean = report.complete
+        && report.read_only
+        && report.findings.iter().all(|f| f.severity == Severity::Info);
+    if config.read_only_exec_auto
+        && analysis.exec
+        && clean
+        && decision.source == Source::ToolKind
+        && decision.decision == Class::Approval
+    {
+        decision.decision = Class::Auto;
+        decision.severity = Severity::Info;
+        decision.reason = "read-only command, completely analysed (readOnlyExec: auto)".to_owned();
+    }
+    decision.normalize();
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn decision_subject(detail: &str) -> String {
+    let mut s: String = detail.chars().take(120).collect();
+    if detail.chars().count() > 120 {
+        s.push('…');
+    }
+    s
+}

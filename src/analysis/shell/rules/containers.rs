@@ -1,0 +1,526 @@
+//! Containers: `docker`/`podman`/`nerdctl` and compose.
+//! - `container-data-destruction`: `system prune -a|--volumes`, `volume prune|rm`, `image
+//!   prune -a`, `container prune`, `compose down -v|--rmi`, `rm -v`, `rm -a`, wholesale
+//!   `rm -f`/`rmi -f` (several or run-time targets);
+//! - commands run inside containers (`run`, `exec`, `compose exec|run`) become payloads; paths
+//!   under a host mount are rewritten to the host's (`-v /:/host … rm -rf /host` is `rm -rf /`,
+//!   `-v $PWD:/w … rm -rf /w` is `rm -rf .`); privileged runs and broad host mounts are
+//!   `privilege-elevation`; `exec` is `remote-access`;
+//! - `docker push` is `network-mutation` only, unless the image names production: image tags
+//!   are mutable and routinely pushed to private registries by CI, unlike a registry version,
+//!   and the registry's audience cannot be seen in the command.
+
+use super::infra::{control, destroy};
+use super::{cluster, long, parse, parse_head, plain_words, shown, Call, Category, Out};
+use crate::analysis::shell::command::Dialect;
+use crate::analysis::shell::model::Word;
+use crate::finding;
+
+pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
+    let p = parse(
+        args,
+        "Hcl",
+        &[
+            "host",
+            "context",
+            "config",
+            "log-level",
+            "tlscacert",
+            "tlscert",
+            "tlskey",
+        ],
+    );
+    let Some(sub_word) = p.pos.first() else {
+        return;
+    };
+    let at = args
+        .iter()
+        .position(|w| std::ptr::eq(*w, *sub_word))
+        .unwrap_or(0);
+    let rest: &[&Word] = args.get(at + 1..).unwrap_or(&[]);
+    let sub = sub_word.text.as_str();
+    let rest_plain = plain_words(rest);
+    let second = rest_plain.first().map(|w| w.text.as_str()).unwrap_or("");
+    let flag = |short: char, long_name: &str| {
+        rest.iter().any(|w| {
+            cluster(&w.text).is_some_and(|cl| cl.contains(short))
+                || long(&w.text) == Some(long_name)
+        })
+    };
+    let many = |targets: &[&Word]| {
+        targets.len() >= 2 || targets.iter().any(|w| w.dynamic) || c.cmd.args_unknown
+    };
+    let who = format!("`{} {sub}`", c.prog);
+    match sub {
+        "system" if second == "prune" => {
+            if flag('a', "all") || rest.iter().any(|w| w.text == "--volumes") {
+                wipe(
+                    out,
+                    format!("{who} prune removes all unused images, containers or volumes"),
+                );
+            } else {
+                control(
+                    out,
+                    format!("{who} prune removes stopped containers and caches"),
+                );
+            }
+        }
+        "volume" => match second {
+            "prune" | "rm" | "remove" => wipe(out, format!("{who} {second} deletes volume data")),
+            "ls" | "list" | "inspect" => out.category(Category::ReadOnly),
+            _ => control(out, format!("{who} changes volumes")),
+        },
+        "image" => match second {
+            "prune" if flag('a', "all") => {
+                wipe(out, format!("{who} prune -a removes every unused image"))
+            }
+            "rm" | "remove" if many(rest_plain.get(1..).unwrap_or(&[])) => {
+                wipe(out, format!("{who} rm removes images wholesale"))
+            }
+            "ls" | "list" | "inspect" | "history" => out.category(Category::ReadOnly),
+            "build" => out.category(Category::DevBuild),
+            _ => control(out, format!("{who} changes images")),
+        },
+        "container" => match second {
+            "prune" => wipe(out, format!("{who} prune removes every stopped container")),
+            "rm" | "remove"
+                if flag('v', "volumes")
+                    || (flag('f', "force") && many(rest_plain.get(1..).unwrap_or(&[]))) =>
+            {
+                wipe(out, format!("{who} rm removes containers and their data"))
+            }
+            "ls" | "list" | "inspect" | "logs" | "top" | "stats" | "port" | "diff" => {
+                out.category(Category::ReadOnly)
+            }
+            "exec" => container_exec(c, out, rest.get(1..).unwrap_or(&[])),
+            "run" => container_run(c, out, rest.get(1..).unwrap_or(&[])),
+            _ => control(out, format!("{who} changes containers")),
+        },
+        "rm" => {
+            if flag('v', "volumes") || flag('a', "all") || (flag('f', "force") && many(&rest_plain))
+            {
+                wipe(out, format!("{who} removes containers and their data"));
+            } else {
+                control(out, format!("{who} removes containers"));
+            }
+        }
+        "rmi" => {
+            if many(&rest_plain) && flag('f', "force") {
+                wipe(out, format!("{who} removes images wholesale"));
+            } else {
+                control(out, format!("{who} removes images"));
+            }
+        }
+        "network" | "builder" | "buildx" if second == "prune" || second == "rm" => control(
+            out,
+            format!("{who} {second} removes networks or build caches"),
+        ),
+        "compose" => compose(c, out, rest),
+        "stack" if second == "rm" || second == "remove" => {
+            destroy(out, format!("{who} rm removes a deployed stack"))
+        }
+        "run" | "create" => container_run(c, out, rest),
+        "exec" => container_exec(c, out, rest),
+        "push" => {
+            out.effects().network = true;
+            out.not_read_only();
+            out.add(
+                &finding::NETWORK_MUTATION,
+                format!("{who} publishes an image"),
+            );
+            if let Some(img) = rest_plain
+                .iter()
+                .find(|w| super::deploy::is_prod_marker_word(&w.text))
+            {
+                out.add(
+                    &finding::PRODUCTION_DEPLOYMENT,
+                    format!("{who} publishes the production image {}", shown(&img.text)),
+                );
+            }
+        }
+        "pull" | "login" | "logout" => {
+            out.effects().network = true;
+            out.not_read_only();
+        }
+        "build" => out.category(Category::DevBuild),
+        "ps" | "images" | "logs" | "inspect" | "version" | "info" | "stats" | "top" | "history"
+        | "port" | "diff" | "events" | "search" => out.category(Category::ReadOnly),
+        "stop" | "kill" | "restart" | "pause" | "unpause" | "start" | "update" | "rename"
+        | "swarm" | "service" | "node" | "secret" | "config" | "plugin" | "cp" | "commit"
+        | "tag" | "save" | "load" | "import" | "export" | "network" => {
+            control(out, format!("{who} changes containers or the engine"))
+        }
+        _ => {}
+    }
+}
+
+fn wipe(out: &mut Out, why: impl Into<String>) {
+    out.not_read_only();
+    out.add(&finding::CONTAINER_DATA_DESTRUCTION, why);
+}
+
+pub(super) fn compose(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
+    let p = parse(
+        args,
+        "fp",
+        &[
+            "file",
+            "project-name",
+            "profile",
+            "env-file",
+            "project-directory",
+            "ansi",
+            "progress",
+            "parallel",
+        ],
+    );
+    let sub = p.pos.first().map(|w| w.text.as_str()).unwrap_or("");
+    let has = |s: &str| {
+        args.iter().any(|w| {
+            w.text == s
+                || cluster(&w.text)
+                    .is_some_and(|cl| s.len() == 2 && cl.contains(s.trim_start_matches('-')))
+        })
+    };
+    match sub {
+        "down" => {
+            if has("-v") || has("--volumes") || args.iter().any(|w| w.text == "--rmi") {
+                wipe(out, "`compose down -v` deletes the project's volumes");
+            } else {
+                control(
+                    out,
+                    "`compose down` stops and removes the project's containers",
+                );
+            }
+        }
+        "rm" if has("-v") => wipe(out, "`compose rm -v` deletes anonymous volumes"),
+        "build" => out.category(Category::DevBuild),
+        "ps" | "logs" | "config" | "images" | "top" | "ls" | "version" | "events" | "port" => {
+            out.category(Category::ReadOnly)
+        }
+        "exec" | "run" => {
+            out.not_read_only();
+            let rest: Vec<&Word> = args
+                .iter()
+                .skip_while(|w| w.text != sub)
+                .skip(1)
+                .copied()
+                .collect();
+            let q = parse_head(
+                &rest,
+                "euwpv",
+                &[
+                    "env",
+                    "user",
+                    "workdir",
+                    "entrypoint",
+                    "name",
+                    "publish",
+                    "volume",
+                    "label",
+                ],
+            );
+            if let Some((_svc, cmd)) = q.pos.split_first() {
+                if !cmd.is_empty() {
+                    let text: Vec<&str> = cmd.iter().map(|w| w.text.as_str()).collect();
+                    out.payload(Dialect::Posix, text.join(" "), "docker compose exec", false);
+                }
+            }
+            let _ = c;
+        }
+        "" => {}
+        _ => control(out, format!("`compose {sub}` changes containers")),
+    }
+}
+
+/// Options of `docker run`/`create` that take a value.
+const RUN_VALUES: &[&str] = &[
+    "add-host",
+    "annotation",
+    "attach",
+    "blkio-weight",
+    "cap-add",
+    "cap-drop",
+    "cgroup-parent",
+    "cgroupns",
+    "cidfile",
+    "cpu-period",
+    "cpu-quota",
+    "cpu-shares",
+    "cpus",
+    "cpuset-cpus",
+    "cpuset-mems",
+    "device",
+    "device-cgroup-rule",
+    "dns",
+    "dns-option",
+    "dns-search",
+    "domainname",
+    "entrypoint",
+    "env",
+    "env-file",
+    "expose",
+    "gpus",
+    "group-add",
+    "health-cmd",
+    "health-interval",
+    "health-retries",
+    "health-start-period",
+    "health-timeout",
+    "hostname",
+    "ip",
+    "ip6",
+    "ipc",
+    "isolation",
+    "label",
+    "label-file",
+    "link",
+    "log-driver",
+    "log-opt",
+    "mac-address",
+    "memory",
+    "memory-reservation",
+    "memory-swap",
+    "mount",
+    "name",
+    "network",
+    "network-alias",
+    "oom-score-adj",
+    "pid",
+    "pids-limit",
+    "platform",
+    "publish",
+    "pull",
+    "restart",
+    "runtime",
+    "security-opt",
+    "shm-size",
+    "stop-signal",
+    "stop-timeout",
+    "storage-opt",
+    "sysctl",
+    "tmpfs",
+    "ulimit",
+    "user",
+    "userns",
+    "uts",
+    "volume",
+    "volume-driver",
+    "volumes-from",
+    "workdir",
+    "net",
+    "memory-swappiness",
+    "kernel-memory",
+];
+
+fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
+    let p = parse_head(args, "aehlmpuvw", RUN_VALUES);
+    out.not_read_only();
+    let privileged = p.has("privileged")
+        || p.values("pid")
+            .chain(p.values("net"))
+            .chain(p.values("network"))
+            .chain(p.values("ipc"))
+            .any(|v| v == "host")
+        || p.values("cap-add")
+            .any(|v| v.eq_ignore_ascii_case("all") || v.eq_ignore_ascii_case("sys_admin"));
+    let mut mounts: Vec<(String, String)> = Vec::new();
+    for v in p.values("v").chain(p.values("volume")) {
+        let mut parts = v.split(':');
+        if let (Some(src), Some(dst)) = (parts.next(), parts.next()) {
+            mounts.push((src.to_owned(), dst.to_owned()));
+        }
+    }
+    for v in p.values("mount") {
+        let get = |k: &str| {
+            v.split(',').find_map(|kv| {
+                kv.split_once('=')
+                    .filter(|(a, _)| *a == k)
+                    .map(|(_, b)| b.to_owned())
+            })
+        };
+        if let (Some(src), Some(dst)) = (
+            get("source").or_else(|| get("src")),
+            get("target")
+                .or_else(|| get("dst"))
+                .or_else(|| get("destination")),
+        ) {
+            mounts.push((src, dst));
+        }
+    }
+    let cwd = |src: &str| {
+        matches!(
+            src,
+            "." | "./"
+                | "$PWD"
+                | "${PWD}"
+                | "$(pwd)"
+                | "`pwd`"
+                | "%cd%"
+                | "${pwd}"
+                | "$pwd"
+                | "${PWD}/"
+                | "$PWD/"
+        )
+    };
+    let host_root = mounts.iter().find(|(src, _)| {
+        !cwd(src)
+            && matches!(
+                super::breadth(src, src.contains('$'), false),
+                crate::analysis::paths::Breadth::Broad(_)
+            )
+    });
+    let cwd_mount = mounts.iter().find(|(src, _)| cwd(src));
+    if privileged || host_root.is_some() {
+        out.add(
+            &finding::PRIVILEGE_ELEVATION,
+            match host_root {
+                Some((src, _)) => format!(
+                    "`{} run` mounts the host's {} into a container",
+                    c.prog,
+                    shown(src)
+                ),
+                None => format!("`{} run` gives a container host privileges", c.prog),
+            },
+        );
+    }
+    let Some((_image, cmd)) = p.pos.split_first() else {
+        return;
+    };
+    let mut text: Vec<String> = Vec::new();
+    if let Some(e) = p.value("entrypoint") {
+        text.push(e.to_owned());
+    }
+    text.extend(cmd.iter().map(|w| w.text.clone()));
+    if text.is_empty() {
+        return;
+    }
+    let mut joined = text.join(" ");
+    // Paths under a host mount are the host's paths (the working directory for `$PWD:/w`).
+    if let Some((src, dst)) = host_root {
+        if dst.len() > 1 {
+            let base = if src == "/" {
+                ""
+            } else {
+                src.trim_end_matches('/')
+            };
+            joined = joined.replace(dst.as_str(), if base.is_empty() { "/" } else { base });
+            joined = joined.replace("//", "/");
+        }
+    } else if let Some((_, dst)) = cwd_mount {
+        if dst.len() > 1 {
+            joined = joined.replace(dst.as_str(), ".");
+        }
+    }
+    out.payload(Dialect::Posix, joined, "docker run", false);
+}
+
+fn container_exec(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
+    out.not_read_only();
+    out.add(
+        &finding::REMOTE_ACCESS,
+        format!("`{} exec` runs a command in a container", c.prog),
+    );
+    let p = parse_head(
+        args,
+        "euw",
+        &["env", "env-file", "user", "workdir", "detach-keys"],
+    );
+    if let Some((_container, cmd)) = p.pos.split_first() {
+        if !cmd.is_empty() {
+            let text: Vec<&str> = cmd.iter().map(|w| w.text.as_str()).collect();
+            out.payload(Dialect::Posix, text.join(" "), "docker exec", false);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::super::Category;
+    use crate::finding::*;
+
+    #[test]
+    fn containers() {
+        for s in [
+            "docker system prune -af",
+            "docker system prune -a",
+            "docker system prune --volumes",
+            "docker volume prune -f",
+            "docker volume rm data",
+            "docker image prune -a",
+            "docker container prune",
+            "docker compose down -v",
+            "docker compose -f x.yml down --volumes",
+            "docker-compose down -v",
+            "docker rm -f $(docker ps -aq)",
+            "docker rm -f a b c",
+            "docker rm -v db",
+            "podman system prune -a",
+            "podman volume prune",
+        ] {
+            assert_has(s, &CONTAINER_DATA_DESTRUCTION);
+            assert_critical(s);
+        }
+        for s in [
+            "docker ps",
+            "docker images",
+            "docker logs x",
+            "docker inspect x",
+            "docker compose ps",
+        ] {
+            assert_category(s, Category::ReadOnly);
+        }
+        assert_not_critical("docker system prune");
+        assert_not_critical("docker compose down");
+        assert_not_critical("docker rm old");
+        assert_not_critical("docker image prune");
+        assert_category("docker build -t x .", Category::DevBuild);
+    }
+    #[test]
+    fn container_commands_are_payloads() {
+        assert_eq!(
+            payloads("docker run --rm -v $PWD:/w -w /w alpine rm -rf /w"),
+            ["rm -rf ."]
+        );
+        assert_eq!(
+            payloads("docker run --rm -v \"$PWD\":/w alpine rm -rf /w/build"),
+            ["rm -rf ./build"]
+        );
+        assert_eq!(
+            payloads("docker run -it --entrypoint sh alpine -c id"),
+            ["sh -c id"]
+        );
+        assert_eq!(
+            payloads("docker exec -it web rm -rf /data"),
+            ["rm -rf /data"]
+        );
+        assert_has("docker exec web ls", &REMOTE_ACCESS);
+        assert_eq!(
+            payloads("docker run -v /:/host alpine rm -rf /host"),
+            ["rm -rf /"]
+        );
+        assert_has("docker run --privileged alpine sh", &PRIVILEGE_ELEVATION);
+        assert_has(
+            "docker run -v /:/host alpine ls /host",
+            &PRIVILEGE_ELEVATION,
+        );
+        assert_eq!(
+            payloads("docker compose exec web rm -rf /data"),
+            ["rm -rf /data"]
+        );
+    }
+    #[test]
+    fn docker_push_decision() {
+        assert_has(
+            "docker push registry.example.com/app:1.2",
+            &NETWORK_MUTATION,
+        );
+        assert_not_critical("docker push registry.example.com/app:1.2");
+        assert_not_critical("docker push localhost:5000/app");
+        assert_has(
+            "docker push registry.example.com/app:prod",
+            &PRODUCTION_DEPLOYMENT,
+        );
+    }
+}

@@ -1,0 +1,446 @@
+//! Production deployment and publishing (`production-deployment`, critical):
+//! - a deploy command — a program or script named for deploying/releasing/publishing
+//!   (`deploy.sh`, `release-it`), a deploy subcommand of a known tool (`kubectl
+//!   apply|rollout|set`, `helm upgrade|install`, `terraform apply`, `pulumi up`, `vercel`,
+//!   `netlify|fly|firebase|serverless|eb|cdk|sam|wrangler deploy`, `gcloud app deploy`,
+//!   `ansible-playbook`, `cap … deploy`, `argocd app sync`, `docker stack deploy`, `compose up`,
+//!   `gh workflow run deploy…`, task runners' `deploy` targets and package scripts) — with a
+//!   production marker among its words or environment (`prod`, `production`, `prd` as a token
+//!   — not `pre-prod`/`non-prod` —, `--prod`, `live` as a whole word or value, camel case
+//!   `ProdStack`); without one it is a `control-plane-change`;
+//! - publishing to a public package registry, which cannot be taken back (`npm|pnpm|yarn|bun
+//!   publish`, `npm unpublish`, `cargo publish`, `twine upload`, `gem push`, `poetry publish`,
+//!   `dotnet nuget push`, `mvn deploy`, `gradle publish`, `gh release create`, …), unless
+//!   `--dry-run` or a local registry.
+//!
+//! Dry runs (`--dry-run`, `--check`, `--preview`) deploy nothing.
+
+use super::infra::{dry_run, kube_words};
+use super::{plain_words, shown, tokens, Call, Out};
+use crate::finding;
+
+const DEPLOY_VERBS: &[&str] = &[
+    "deploy",
+    "release",
+    "publish",
+    "ship",
+    "promote",
+    "rollout",
+    "deployment",
+];
+
+/// A word that names production: a token `prod`/`production`/`prd` (not `pre-prod`,
+/// `non-prod`), `--prod`, or exactly `live`.
+pub(super) fn is_prod_marker_word(text: &str) -> bool {
+    if !(super::contains_ci(text, "pr") || super::contains_ci(text, "live")) {
+        return false;
+    }
+    // `ProdStack` → `Prod Stack`: camel case separates tokens too.
+    let mut spaced = String::with_capacity(text.len() + 8);
+    let mut prev_lower = false;
+    for ch in text.chars() {
+        if ch.is_ascii_uppercase() && prev_lower {
+            spaced.push(' ');
+        }
+        prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+        spaced.push(ch);
+    }
+    let lower = spaced.to_ascii_lowercase();
+    let value = lower.rsplit_once('=').map_or(lower.as_str(), |(_, v)| v);
+    if matches!(
+        lower.trim_start_matches('-'),
+        "prod" | "production" | "live" | "prd"
+    ) || matches!(value, "live")
+    {
+        return true;
+    }
+    let toks: Vec<String> = tokens(&lower).collect();
+    toks.iter().enumerate().any(|(i, t)| {
+        matches!(t.as_str(), "prod" | "production" | "prd")
+            && !i
+                .checked_sub(1)
+                .and_then(|k| toks.get(k))
+                .is_some_and(|p| matches!(p.as_str(), "pre" | "non" | "not" | "no"))
+    })
+}
+
+/// What is being deployed, when this is a deploy command (not whether it is production).
+fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
+    let base_tokens: Vec<String> = tokens(c.prog).collect();
+    if base_tokens
+        .iter()
+        .any(|t| DEPLOY_VERBS.contains(&t.as_str()))
+    {
+        return Some(format!("`{}`", c.prog));
+    }
+    const DEPLOYERS: &[&str] = &[
+        "kubectl",
+        "oc",
+        "helm",
+        "terraform",
+        "tofu",
+        "terragrunt",
+        "opentofu",
+        "pulumi",
+        "vercel",
+        "netlify",
+        "ntl",
+        "fly",
+        "flyctl",
+        "firebase",
+        "serverless",
+        "sls",
+        "eb",
+        "cdk",
+        "sam",
+        "wrangler",
+        "kamal",
+        "copilot",
+        "amplify",
+        "skaffold",
+        "spin",
+        "dokku",
+        "railway",
+        "render",
+        "zeet",
+        "cf",
+        "heroku",
+        "gcloud",
+        "az",
+        "aws",
+        "doctl",
+        "gh",
+        "glab",
+        "ansible-playbook",
+        "ansible",
+        "cap",
+        "capistrano",
+        "mina",
+        "fab",
+        "octo",
+        "argocd",
+        "docker",
+        "podman",
+        "docker-compose",
+        "podman-compose",
+        "make",
+        "just",
+        "task",
+        "rake",
+        "mix",
+        "invoke",
+        "mage",
+        "gradle",
+        "gradlew",
+        "mvn",
+        "mvnw",
+        "nx",
+        "turbo",
+        "lerna",
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+    ];
+    if !DEPLOYERS.contains(&c.prog) {
+        return None;
+    }
+    let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
+        kube_words(c.args)
+    } else {
+        plain_words(c.args)
+    }
+    .iter()
+    .map(|w| w.text.to_ascii_lowercase())
+    .collect();
+    let w0 = words.first().map(String::as_str).unwrap_or("");
+    let w1 = words.get(1).map(String::as_str).unwrap_or("");
+    let verb_in =
+        |w: &str| tokens(w).any(|t| DEPLOY_VERBS.contains(&t.as_str())) && !w.contains('/');
+    let known = match c.prog {
+        "kubectl" | "oc" => matches!(
+            w0,
+            "apply" | "create" | "replace" | "set" | "rollout" | "patch" | "scale" | "edit"
+        ),
+        "helm" => matches!(w0, "install" | "upgrade" | "rollback" | "i"),
+        "terraform" | "tofu" | "terragrunt" | "opentofu" => {
+            words.iter().any(|w| w.starts_with("apply"))
+        }
+        "pulumi" => matches!(w0, "up" | "update"),
+        "vercel" => !matches!(
+            w0,
+            "dev"
+                | "ls"
+                | "list"
+                | "login"
+                | "logout"
+                | "whoami"
+                | "link"
+                | "pull"
+                | "env"
+                | "logs"
+                | "inspect"
+                | "build"
+                | "help"
+                | "init"
+                | "domains"
+                | "dns"
+                | "certs"
+                | "secrets"
+                | "projects"
+                | "teams"
+                | "switch"
+        ),
+        "netlify" | "ntl" | "fly" | "flyctl" | "firebase" | "serverless" | "sls" | "eb" | "cdk"
+        | "sam" | "wrangler" | "kamal" | "copilot" | "amplify" | "skaffold" | "spin" | "dokku"
+        | "railway" | "render" | "zeet" | "cf" | "heroku" => {
+            verb_in(w0)
+                || verb_in(w1)
+                || matches!(w0, "up" | "push" | "run" | "apply")
+                    && matches!(c.prog, "railway" | "cf" | "skaffold" | "copilot")
+        }
+        "gcloud" | "az" | "aws" | "doctl" => words.iter().take(4).any(|w| verb_in(w)),
+        "gh" | "glab" => {
+            w0 == "workflow"
+                && w1 == "run"
+                && words
+                    .iter()
+                    .any(|w| tokens(w).any(|t| DEPLOY_VERBS.contains(&t.as_str())))
+        }
+        "ansible-playbook" | "ansible" | "cap" | "capistrano" | "mina" | "fab" | "octo"
+        | "argocd" => c.prog != "argocd" || words.iter().any(|w| w == "sync"),
+        "docker" | "podman" => {
+            (w0 == "stack" && w1 == "deploy")
+                || (w0 == "compose" && words.iter().any(|w| w == "up"))
+                || (w0 == "service" && w1 == "update")
+        }
+        "docker-compose" | "podman-compose" => words.iter().any(|w| w == "up"),
+        "git" => false,
+        "make" | "just" | "task" | "rake" | "mix" | "invoke" | "mage" | "gradle" | "gradlew"
+        | "mvn" | "mvnw" | "nx" | "turbo" | "lerna" => words.iter().any(|w| verb_in(w)),
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            let script = if matches!(w0, "run" | "run-script" | "exec") {
+                w1
+            } else {
+                w0
+            };
+            verb_in(script) && script != "publish"
+        }
+        _ => false,
+    };
+    known.then(|| {
+        let path: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+        format!("`{} {}`", c.prog, path.join(" ")).replace(" `", "`")
+    })
+}
+
+/// Publishing to a public package registry (irreversible).
+fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
+    const PUBLISHERS: &[&str] = &[
+        "npm",
+        "pnpm",
+        "bun",
+        "yarn",
+        "cargo",
+        "twine",
+        "gem",
+        "poetry",
+        "flit",
+        "hatch",
+        "uv",
+        "pdm",
+        "dotnet",
+        "nuget",
+        "mvn",
+        "mvnw",
+        "gradle",
+        "gradlew",
+        "pod",
+        "vsce",
+        "ovsx",
+        "lerna",
+        "changeset",
+        "semantic-release",
+        "release-it",
+        "np",
+        "jsr",
+        "deno",
+        "mix",
+    ];
+    if !PUBLISHERS.contains(&c.prog) {
+        return None;
+    }
+    let words: Vec<String> = plain_words(c.args)
+        .iter()
+        .map(|w| w.text.to_ascii_lowercase())
+        .collect();
+    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    let local_registry = c.args.iter().any(|a| {
+        let l = a.text.to_ascii_lowercase();
+        (l.contains("registry") || l.contains("repository-url") || l.contains("index")) && (l.contains("localhost") || l.contains("127.0.0.1"))
+    }) || c.args.windows(2).any(|p| matches!(p, [a, b] if a.text.starts_with("--registry") && (b.text.contains("localhost") || b.text.contains("127.0.0.1"))));
+    if local_registry {
+        return None;
+    }
+    let found = match c.prog {
+        "npm" | "pnpm" | "bun" => match w(0) {
+            "publish" => Some("publishes a package to the registry"),
+            "unpublish" => Some("removes a published package from the registry"),
+            "dist-tag" if w(1) == "add" || w(1) == "rm" => Some("moves a published release tag"),
+            _ => None,
+        },
+        "yarn" => (w(0) == "publish" || (w(0) == "npm" && w(1) == "publish"))
+            .then_some("publishes a package to the registry"),
+        "cargo" => {
+            (w(0) == "publish" || w(0) == "yank").then_some("publishes a crate to crates.io")
+        }
+        "twine" => (w(0) == "upload").then_some("uploads a package to PyPI"),
+        "gem" => (w(0) == "push" || w(0) == "yank").then_some("publishes a gem"),
+        "poetry" | "flit" | "hatch" | "uv" | "pdm" => {
+            (w(0) == "publish").then_some("publishes a package to PyPI")
+        }
+        "dotnet" => (w(0) == "nuget" && w(1) == "push").then_some("publishes a NuGet package"),
+        "nuget" => (w(0) == "push").then_some("publishes a NuGet package"),
+        "mvn" | "mvnw" => words
+            .iter()
+            .any(|x| x == "deploy")
+            .then_some("deploys artifacts to a repository"),
+        "gradle" | "gradlew" => words
+            .iter()
+            .any(|x| x.starts_with("publish"))
+            .then_some("publishes artifacts"),
+        "pod" => (w(0) == "trunk" && w(1) == "push").then_some("publishes a CocoaPod"),
+        "vsce" | "ovsx" => (w(0) == "publish").then_some("publishes an editor extension"),
+        "lerna" | "changeset" => (w(0) == "publish").then_some("publishes packages"),
+        "semantic-release" | "release-it" | "np" => Some("publishes a release"),
+        "jsr" | "deno" => (w(0) == "publish").then_some("publishes a package"),
+        "mix" => (w(0) == "hex.publish").then_some("publishes a Hex package"),
+        "swift" => None,
+        _ => None,
+    };
+    let dry = c.args.iter().any(|a| {
+        matches!(a.text.as_str(), "--dry-run" | "--dryrun" | "--dry" | "-n") && c.prog != "cargo"
+            || a.text == "--dry-run"
+    });
+    found.filter(|_| !dry)
+}
+
+pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
+    if let Some(what) = publish_command(c) {
+        out.effects().network = true;
+        out.not_read_only();
+        out.add(
+            &finding::PRODUCTION_DEPLOYMENT,
+            format!("`{}` {what}", c.prog),
+        );
+        return;
+    }
+    if dry_run(c.args) {
+        return;
+    }
+    let Some(what) = deploy_command(c) else {
+        return;
+    };
+    let marker = c
+        .cmd
+        .argv
+        .iter()
+        .map(|w| w.text.as_str())
+        .chain(c.cmd.env.iter().map(|(_, v)| v.as_str()))
+        .find(|t| is_prod_marker_word(t));
+    out.not_read_only();
+    match marker {
+        Some(m) => out.add(
+            &finding::PRODUCTION_DEPLOYMENT,
+            format!("{what} deploys to production ({})", shown(m)),
+        ),
+        None => out.add(&finding::CONTROL_PLANE_CHANGE, format!("{what} deploys")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::is_prod_marker_word;
+    use crate::finding::*;
+
+    #[test]
+    fn production_deployments() {
+        for s in [
+            "kubectl apply -f k8s/production/",
+            "kubectl --context prod-east apply -f x.yaml",
+            "kubectl apply -n prod -f x.yaml",
+            "helm upgrade --install api ./chart -n production",
+            "helm upgrade api ./chart --kube-context prod",
+            "vercel --prod",
+            "vercel deploy --prod",
+            "netlify deploy --prod",
+            "fly deploy -a app-prod",
+            "firebase deploy --project prod",
+            "serverless deploy --stage production",
+            "sls deploy -s prod",
+            "cap production deploy",
+            "eb deploy prod-env",
+            "gcloud app deploy --project my-prod",
+            "ansible-playbook -i inventories/production site.yml",
+            "./deploy.sh prod",
+            "scripts/deploy-prod.sh",
+            "npm run deploy:prod",
+            "yarn deploy --env=production",
+            "make deploy ENV=production",
+            "terraform apply -var-file=prod.tfvars",
+            "ENV=production ./deploy.sh",
+            "docker stack deploy -c prod.yml app",
+            "az webapp deploy --name app-prod --src-path x.zip",
+            "npm publish",
+            "pnpm publish --access public",
+            "yarn npm publish",
+            "cargo publish",
+            "twine upload dist/*",
+            "gem push x.gem",
+            "poetry publish --build",
+            "dotnet nuget push x.nupkg",
+            "gh release create v1.0.0",
+            "npm unpublish x@1.0.0",
+            "git push production main",
+        ] {
+            assert_has(s, &PRODUCTION_DEPLOYMENT);
+            assert_critical(s);
+        }
+        for s in [
+            "kubectl apply -f deploy.yaml",
+            "helm upgrade api ./chart -n staging",
+            "vercel",
+            "netlify deploy",
+            "npm publish --dry-run",
+            "cargo publish --dry-run",
+            "npm publish --registry http://localhost:4873",
+            "kubectl apply -n pre-prod -f x.yaml",
+            "cat deploy/production.yaml",
+            "grep prod deploy.log",
+            "npm run build",
+            "ansible-playbook --check -i production site.yml",
+            "dotnet publish -c Release",
+            "less release-notes.md",
+        ] {
+            assert_not(s, &PRODUCTION_DEPLOYMENT);
+        }
+    }
+    #[test]
+    fn markers() {
+        assert!(is_prod_marker_word("prod"));
+        assert!(is_prod_marker_word("--prod"));
+        assert!(is_prod_marker_word("--environment=prod"));
+        assert!(is_prod_marker_word("prod-east"));
+        assert!(is_prod_marker_word("k8s/production/x.yaml"));
+        assert!(is_prod_marker_word("live"));
+        assert!(is_prod_marker_word("ProdStack"));
+        assert!(is_prod_marker_word("myAppProd"));
+        assert!(!is_prod_marker_word("Products"));
+        assert!(!is_prod_marker_word("pre-prod"));
+        assert!(!is_prod_marker_word("non-prod"));
+        assert!(!is_prod_marker_word("product"));
+        assert!(!is_prod_marker_word("--live-reload"));
+        assert!(!is_prod_marker_word("staging"));
+    }
+}

@@ -1,0 +1,233 @@
+//! The gate itself through the `openclaw` CLI: read subcommands (`status`, `plugins list`,
+//! `config get`, `approvals pending`, `logs`, `--help`) are read-only; anything that
+//! reconfigures, disables, updates, installs or approves through it (`plugins disable|
+//! uninstall|install`, `config set|unset|edit|patch|apply|import|reset`, `approvals resolve|
+//! approve`, `exec-policy set`, `hooks …`, `gateway stop|restart`, `update`, `reset`,
+//! `uninstall`, `doctor --fix`) is `self-protection`; other subcommands are a
+//! `control-plane-change`. Writes to `openclaw.json` and `.openclaw` paths are caught where
+//! files are written; stopping the gateway where services are (`services`).
+
+use super::{Call, Category, Out};
+use crate::finding;
+
+pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
+    if c.prog == "openclaw" {
+        openclaw(c, out);
+    }
+}
+
+/// The `openclaw` CLI: read subcommands are read-only; anything that reconfigures, disables,
+/// updates or approves through it is `self-protection`.
+fn openclaw(c: &Call<'_, '_>, out: &mut Out) {
+    const CRITICAL_GROUPS: &[&str] = &[
+        "update",
+        "upgrade",
+        "reset",
+        "uninstall",
+        "configure",
+        "onboard",
+        "setup",
+        "init",
+    ];
+    const MUTATING: &[&str] = &[
+        "disable",
+        "uninstall",
+        "remove",
+        "rm",
+        "delete",
+        "del",
+        "install",
+        "update",
+        "upgrade",
+        "enable",
+        "reload",
+        "set",
+        "unset",
+        "edit",
+        "patch",
+        "apply",
+        "import",
+        "reset",
+        "resolve",
+        "allow",
+        "approve",
+        "grant",
+        "revoke",
+        "deny",
+        "stop",
+        "restart",
+        "link",
+        "unlink",
+        "add",
+        "clear",
+        "accept",
+        "trust",
+        "rotate",
+        "migrate",
+        "write",
+        "purge",
+        "prune",
+        "kill",
+        "replace",
+        "restore",
+        "fix",
+        "repair",
+        "login",
+        "logout",
+        "pair",
+        "unpair",
+    ];
+    const READ: &[&str] = &[
+        "status",
+        "list",
+        "ls",
+        "show",
+        "get",
+        "inspect",
+        "pending",
+        "logs",
+        "log",
+        "info",
+        "view",
+        "describe",
+        "path",
+        "which",
+        "help",
+        "version",
+        "doctor",
+        "health",
+        "check",
+        "diff",
+        "audit",
+        "history",
+        "tail",
+        "whoami",
+        "search",
+        "docs",
+        "dashboard",
+        "validate",
+        "schema",
+        "print",
+        "cat",
+        "explain",
+        "tree",
+        "config",
+        "plugins",
+        "approvals",
+        "hooks",
+        "gateway",
+        "exec-policy",
+        "agents",
+        "sessions",
+        "channels",
+        "models",
+        "skills",
+        "nodes",
+        "devices",
+        "cron",
+        "security",
+        "sandbox",
+        "pairing",
+        "secrets",
+        "memory",
+    ];
+    let words: Vec<String> = c
+        .plain()
+        .iter()
+        .map(|w| w.text.to_ascii_lowercase())
+        .collect();
+    let flags: Vec<String> = c
+        .args
+        .iter()
+        .filter(|w| w.text.starts_with('-'))
+        .map(|w| w.text.to_ascii_lowercase())
+        .collect();
+    let fixes = flags.iter().any(|f| {
+        matches!(
+            f.as_str(),
+            "--fix" | "--repair" | "--force" | "--yes" | "-y"
+        )
+    });
+    let group = words.first().map(String::as_str).unwrap_or("");
+    let hooks_mutation = matches!(group, "hooks" | "hook")
+        && words.get(1).is_some_and(|w| !READ.contains(&w.as_str()));
+    let critical = CRITICAL_GROUPS.contains(&group)
+        || words.iter().skip(1).any(|w| MUTATING.contains(&w.as_str()))
+        || hooks_mutation
+        || (fixes
+            && matches!(
+                group,
+                "doctor" | "security" | "audit" | "config" | "plugins"
+            ));
+    out.effects().network |= matches!(group, "message" | "agent" | "send");
+    if critical {
+        out.not_read_only();
+        let what: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+        out.add(
+            &finding::SELF_PROTECTION,
+            format!(
+                "`openclaw {}` changes the gateway or the gate",
+                what.join(" ")
+            ),
+        );
+        return;
+    }
+    let all_read = words.iter().take(2).all(|w| READ.contains(&w.as_str()))
+        && !matches!(group, "gateway" if words.len() == 1);
+    if all_read && !fixes {
+        out.category(Category::ReadOnly);
+    } else {
+        out.not_read_only();
+        out.add(
+            &finding::CONTROL_PLANE_CHANGE,
+            format!("`openclaw {group}` changes the gateway's state"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use crate::finding::*;
+
+    #[test]
+    fn openclaw_cli() {
+        for s in [
+            "openclaw plugins disable human-gate",
+            "openclaw plugins uninstall human-gate",
+            "openclaw plugins install evil",
+            "openclaw config set plugins.entries.human-gate.enabled false",
+            "openclaw config unset x",
+            "openclaw config edit",
+            "openclaw approvals resolve abc --allow",
+            "openclaw approvals approve abc",
+            "openclaw exec-policy set full",
+            "openclaw hooks disable gate",
+            "openclaw gateway stop",
+            "openclaw gateway restart",
+            "openclaw update",
+            "openclaw reset",
+            "openclaw uninstall",
+            "openclaw doctor --fix",
+            "openclaw --profile x config set a b",
+            "npx openclaw config set a b",
+        ] {
+            assert_has(s, &SELF_PROTECTION);
+            assert_critical(s);
+        }
+        for s in [
+            "openclaw status",
+            "openclaw plugins list",
+            "openclaw config get plugins",
+            "openclaw approvals pending",
+            "openclaw logs",
+            "openclaw plugins inspect human-gate",
+            "openclaw --version",
+            "openclaw gateway status",
+        ] {
+            assert_read_only(s);
+        }
+        assert_has("openclaw message send hi", &CONTROL_PLANE_CHANGE);
+        assert_not_critical("openclaw message send hi");
+    }
+}

@@ -1,0 +1,1631 @@
+//! Per-command rules: what one effective command (after wrapper peeling) does.
+//!
+//! # What it owns
+//! Input is a [`Cmd`] from [`super::command::peel`] plus its [`Context`] (redirections, stdin
+//! text, pipe, and what earlier commands of the script changed: the working directory, the
+//! roots of a path listing piped into `xargs`). Output is a [`Verdict`]: findings from the one
+//! table in `crate::finding`, payloads to analyse one level deeper, a category, and the
+//! command's [`Effects`] (network sink, secret read, decoding, printed text, files it writes,
+//! downloads, executes or makes executable, stdin it runs or passes on, directory it moves to)
+//! that the driver combines across the commands of a script (pipes into shells,
+//! download-then-execute and write-then-execute chains, secret read plus network sink).
+//!
+//! The rules are grouped by theme, one private submodule each:
+//! - `delete`: `rm`, `rmdir`, `unlink`, `shred`, `rimraf`, PowerShell `Remove-Item`, CMD
+//!   `rd`/`del`, `find -delete`/`-exec`, `fd -x`, `rsync --delete` — breadth through
+//!   [`crate::analysis::paths::delete_breadth`];
+//! - `git`: force pushes, history destruction, config/alias code injection, commands git runs,
+//!   read-only and source-control subcommands;
+//! - `infra`: terraform/pulumi, kubectl/helm, cloud CLIs, containers, services, schedules,
+//!   firewalls, power, processes, production deployment and package publishing;
+//! - `exec`: `eval`, `iex`, shells and PowerShell/CMD hosts (`-c`, `-Command`,
+//!   `-EncodedCommand`, `/c`), interpreters (inline code, script files, stdin), Windows script
+//!   hosts, a command word built at run time, PowerShell expression statements;
+//! - `inline`: the bounded lexical scan of inline interpreter code (Python, Perl, Ruby, PHP,
+//!   Lua, awk, AppleScript, R; JavaScript goes to the Code Mode analyzer);
+//! - `net`: network programs, mutations, downloads, cloud metadata and local admin
+//!   endpoints, remote access and reverse shells, credential reads, environment dumps;
+//! - `system`: writes to system, credential and self-protected locations, redirections, disk
+//!   and permission wipes, the `openclaw` CLI, `cd`, history tampering, loader injection;
+//! - `data`: database clients fed destructive SQL, `redis-cli FLUSHALL`, ORM resets;
+//! - `categories`: read-only / dev-build / dev-test / dev-format categories, package installs,
+//!   package runners (`npx`, `uv run`, `bundle exec`, …) whose inner command is checked, what
+//!   `echo`/`printf` print and which filters decode or pass stdin on.
+//!
+//! A name shared by dialects is read with every meaning at once (`rm -r x` is POSIX `rm` and,
+//! when written with PowerShell parameters, `Remove-Item`; `rd /s` is CMD and PowerShell) and
+//! the findings are united.
+//!
+//! # Invariants
+//! - Findings come only from `crate::finding`; at most one finding per ID per command; details
+//!   name programs, flags and paths (at most 60 characters shown), never values that could be
+//!   secrets (no command text of payloads, no option values).
+//! - Quoted data is data: arguments of `echo`/`printf`/`grep`/`git commit -m` are never
+//!   commands; only what a program runs becomes a payload.
+//! - What cannot be verified is read the dangerous way: a dynamic or unknown target is broad,
+//!   a command word built at run time is dynamic code execution.
+//! - `read_only` is set only when the category is read-only and nothing was found, no payload
+//!   and no effect beyond reading.
+//! - No panics. Linear and bounded: each rule walks the arguments a constant number of times;
+//!   per-path classifications are capped per command (128; past it, targets are treated as
+//!   unverifiable and the verdict is incomplete); nested checks (`find -exec`, runners, `&`)
+//!   stop at depth 3; at most 16 payloads and 32 findings per command.
+//!
+//! # Non-goals
+//! Variable values, aliases and functions are not resolved (an `alias` definition's value is
+//! returned as a payload); a script file's content is not read (`interpreter-file`); cross-
+//! command conclusions (a download piped into a shell, exfiltration) are the driver's.
+
+#[cfg(test)]
+mod anchors;
+mod categories;
+mod containers;
+mod data;
+mod delete;
+mod deploy;
+mod env;
+mod exec;
+mod gate;
+mod git;
+mod infra;
+mod inline;
+mod net;
+mod services;
+mod system;
+mod wipe;
+
+pub use delete::find_roots;
+pub use env::is_loader_variable;
+pub use wipe::is_fork_bomb;
+
+use super::command::{program_name, Cmd, Dialect, Payload};
+use super::model::{Redirect, Word};
+use crate::analysis::paths::{self, Breadth};
+use crate::finding::{self, Finding, FindingSpec};
+
+/// What kind of work a command is, for reuse scopes and the read-only auto-pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    ReadOnly,
+    DevBuild,
+    DevTest,
+    DevFormat,
+    SourceControl,
+}
+
+/// Facts the driver combines across the commands of one script.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Effects {
+    /// Sends data over the network (curl, wget, nc, scp, ssh, iwr, …), in any direction.
+    pub network: bool,
+    /// Fetches remote content to stdout (`curl URL`, `wget -O- URL`, `iwr URL`): piping it
+    /// into an interpreter runs remote code.
+    pub downloads_to_stdout: bool,
+    /// Files it downloads to (`curl -o f`, `wget -O f`, `iwr -OutFile f`, `curl URL > f`).
+    pub downloads_to: Vec<String>,
+    /// Reads a credential path or dumps the environment.
+    pub reads_secret: bool,
+    /// Decodes encoded data to stdout (`base64 -d`, `xxd -r`, `openssl enc -d`, `tr …`).
+    pub decodes: bool,
+    /// Literal text it prints to stdout (`echo 'x'`, `printf 'x'`, `cat <<EOF`), when known.
+    pub prints: Option<String>,
+    /// Reads program text from stdin and runs it (a shell or interpreter with no script
+    /// argument, `iex`, `python -`, `sh -s`).
+    pub runs_stdin: bool,
+    /// Files it executes as a program or script (`./x.sh`, `bash x.sh`, `python x.py`,
+    /// `source x`).
+    pub executes: Vec<String>,
+    /// Files it makes executable (`chmod +x f`).
+    pub makes_executable: Vec<String>,
+    /// Files it writes (redirect targets, `tee`, `cp`/`mv` destinations, `sed -i`, downloads).
+    pub writes: Vec<String>,
+    /// It copies its stdin to its stdout, possibly filtered (`tee`, `cat`, `sed`, `grep`,
+    /// `head`, `pv` with no file operand): a download or decoded text piped through it still
+    /// reaches the next command.
+    pub passes_stdin: bool,
+    /// It changes the working directory (`cd`, `pushd`, `popd`, `Set-Location`) to this
+    /// path (`~` for a bare `cd`, `$OLDPWD` for `cd -`/`popd`). Later commands of the script
+    /// get it through [`Context::cwd`] (combined with [`join_dir`]).
+    pub changes_dir: Option<String>,
+}
+
+/// Everything one command contributes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Verdict {
+    pub findings: Vec<Finding>,
+    pub payloads: Vec<Payload>,
+    pub category: Option<Category>,
+    /// True only when the command certainly only reads (its category is ReadOnly and nothing
+    /// in it writes, deletes, sends or runs anything else).
+    pub read_only: bool,
+    /// False when the rules could not tell what the command does (e.g. an unknown
+    /// subcommand shape that matters) — adds `analysis-incomplete` too.
+    pub complete: bool,
+    pub effects: Effects,
+}
+
+/// Context of one command inside its script.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// Redirections of the simple command this came from.
+    pub redirects: &'a [Redirect],
+    /// Heredoc / here-string bodies fed to its stdin, if any (the driver may also pass text a
+    /// previous command prints into a pipe: SQL for `psql`, jobs for `crontab`).
+    pub stdin_text: Option<&'a str>,
+    /// It receives a pipe from the previous command.
+    pub piped_in: bool,
+    /// The working directory as changed by earlier commands of the same script, relative to
+    /// the analysed one (`..` after `cd ..`, `/tmp` after `cd /tmp`, `$OLDPWD` after `popd`;
+    /// built from [`Effects::changes_dir`] with [`join_dir`]); `None` while unchanged.
+    /// Relative targets are resolved against it, so `cd .. && rm -rf build` deletes
+    /// `../build` (broad).
+    pub cwd: Option<&'a str>,
+    /// The command's run-time arguments (`xargs`, `parallel`) are paths found under these
+    /// roots (`find ROOTS … | xargs cmd`, from [`find_roots`] of the command piping into it;
+    /// empty means the working directory): deleting them deletes under the roots, scoped or
+    /// broad like the roots. `None`: such arguments are unknown, and deleting them is broad.
+    pub fed_roots: Option<&'a [&'a Word]>,
+}
+
+/// Applies every rule to one command.
+pub fn check(cmd: &Cmd<'_>, ctx: &Context<'_>) -> Verdict {
+    check_at(cmd, ctx, 0)
+}
+
+/// The working directory after `cd change` from `base` (both as written; `None` = the
+/// analysed directory): an absolute or home `change` replaces it, a relative one is appended.
+pub fn join_dir(base: Option<&str>, change: &str) -> String {
+    match base {
+        Some(b) if !paths::is_absolute(change) && !change.starts_with('$') => {
+            format!("{}/{change}", b.trim_end_matches(['/', '\\']))
+        }
+        _ => change.to_owned(),
+    }
+}
+
+/// Nested checks (`find -exec`, runners such as `npx`/`uv run`, the PowerShell call operator)
+/// stop at this depth; deeper commands are reported incomplete.
+const MAX_DEPTH: usize = 3;
+/// Payloads kept per command.
+const MAX_PAYLOADS: usize = 16;
+/// Findings kept per command (one per ID, so this is only a backstop).
+const MAX_FINDINGS: usize = 32;
+/// Paths classified one by one per command (targets, credential candidates, written files).
+/// Past it, the rest are treated as unverifiable — the conservative reading — and the verdict
+/// is incomplete; this keeps the worst case (a 16 KB command of 8000 paths) bounded.
+const MAX_PATHS: usize = 128;
+
+fn check_at(cmd: &Cmd<'_>, ctx: &Context<'_>, depth: usize) -> Verdict {
+    let call = Call::new(cmd, ctx, depth);
+    let mut out = Out::new();
+    run(&call, &mut out);
+    out.finish()
+}
+
+/// One command being checked, with what every rule needs precomputed.
+pub(super) struct Call<'a, 'w> {
+    pub cmd: &'a Cmd<'w>,
+    pub ctx: &'a Context<'a>,
+    /// Lowercase program basename (`cmd.program`).
+    pub prog: &'a str,
+    /// Canonical lowercase PowerShell cmdlet name when the program is a cmdlet or alias.
+    pub ps: Option<String>,
+    /// Arguments after the program.
+    pub args: &'a [&'w Word],
+    /// Paths the run-time arguments come from (`find ROOT -exec`, `find ROOT | xargs`).
+    pub roots: Option<&'a [&'a Word]>,
+    pub depth: usize,
+}
+
+impl<'a, 'w> Call<'a, 'w> {
+    fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize) -> Self {
+        let prog = cmd.program.as_str();
+        let ps = super::pwsh::canonical_cmdlet(prog)
+            .map(str::to_ascii_lowercase)
+            .or_else(|| {
+                let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
+                    !v.is_empty()
+                        && !n.is_empty()
+                        && v.chars().all(|c| c.is_ascii_alphabetic())
+                        && n.chars().all(|c| c.is_ascii_alphanumeric())
+                });
+                looks_cmdlet.then(|| prog.to_owned())
+            });
+        Call {
+            cmd,
+            ctx,
+            prog,
+            ps,
+            args: cmd.argv.get(1..).unwrap_or(&[]),
+            roots: ctx.fed_roots,
+            depth,
+        }
+    }
+
+    /// The PowerShell cmdlet this is, lowercase (`remove-item`), if any.
+    pub fn ps(&self) -> &str {
+        self.ps.as_deref().unwrap_or("")
+    }
+
+    /// A path as the command sees it: relative paths are resolved against a changed
+    /// working directory ([`Context::cwd`]).
+    pub fn resolve(&self, path: &str) -> String {
+        join_dir(self.ctx.cwd, path)
+    }
+
+    /// Breadth of a recursive operation's target, after [`Call::resolve`].
+    pub fn breadth(&self, text: &str, dynamic: bool, glob: bool) -> Breadth {
+        let resolved = self.resolve(text);
+        let dynamic = dynamic || resolved.len() != text.len() && resolved.contains('$');
+        breadth(&resolved, dynamic, glob)
+    }
+
+    /// Text of argument `i` (0 = first argument after the program).
+    pub fn arg(&self, i: usize) -> Option<&'w str> {
+        self.args.get(i).map(|w| w.text.as_str())
+    }
+
+    /// Words that are not options (do not start with `-`), in order; `--` ends options.
+    pub fn plain(&self) -> Vec<&'w Word> {
+        plain_words(self.args)
+    }
+
+    /// Checks another command line made of `argv` (a runner's inner command, `find -exec`,
+    /// the PowerShell call operator) one level deeper, with the same environment, and merges
+    /// its verdict. `unknown`: more arguments are supplied at run time.
+    pub fn sub_check(&self, out: &mut Out, argv: &[&'w Word], unknown: bool) {
+        if argv.is_empty() {
+            return;
+        }
+        if self.depth + 1 >= MAX_DEPTH {
+            out.incomplete("commands nested too deeply to follow");
+            return;
+        }
+        let peeled = super::command::peel(argv, &[]);
+        for p in peeled.payloads {
+            out.payload(p.dialect, p.text, p.via, p.encoded);
+        }
+        if peeled.elevated {
+            out.add(
+                &finding::PRIVILEGE_ELEVATION,
+                format!(
+                    "{} runs a command with elevated privileges",
+                    shown(self.prog)
+                ),
+            );
+        }
+        let ctx = Context {
+            redirects: &[],
+            ..*self.ctx
+        };
+        for mut inner in peeled.commands {
+            inner.args_unknown |= unknown || self.cmd.args_unknown;
+            inner.elevated |= self.cmd.elevated;
+            inner.env.extend(self.cmd.env.iter().cloned());
+            if let Some(stripped) = strip_version(&inner.program) {
+                inner.program = stripped;
+            }
+            let v = check_at(&inner, &ctx, self.depth + 1);
+            out.merge(v);
+        }
+    }
+}
+
+/// `rimraf@5` → `rimraf` (a package runner's `name@version`), keeping `@scope` prefixes.
+fn strip_version(program: &str) -> Option<String> {
+    let at = program.get(1..)?.find('@')? + 1;
+    program.get(..at).map(str::to_owned)
+}
+
+/// The verdict under construction.
+pub(super) struct Out {
+    pub v: Verdict,
+    /// Some rule found the command writes, deletes, sends or runs something: a later
+    /// read-only category no longer applies.
+    wrote: bool,
+    /// Per-path classifications left (see [`MAX_PATHS`]).
+    paths_left: usize,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out {
+            v: Verdict {
+                complete: true,
+                ..Verdict::default()
+            },
+            wrote: false,
+            paths_left: MAX_PATHS,
+        }
+    }
+
+    /// Adds a finding unless one with the same ID is already there.
+    pub fn add(&mut self, spec: &'static FindingSpec, detail: impl Into<String>) {
+        if self.has(spec) || self.v.findings.len() >= MAX_FINDINGS {
+            return;
+        }
+        self.v.findings.push(Finding::new(spec, detail.into()));
+    }
+
+    /// Takes one path classification from the budget; `false` once it is spent (then the
+    /// caller treats the path as unverifiable, and the verdict says it is incomplete).
+    pub fn spend(&mut self) -> bool {
+        if self.paths_left == 0 {
+            self.incomplete("more paths than the gate classifies one by one");
+            return false;
+        }
+        self.paths_left -= 1;
+        true
+    }
+
+    /// [`Out::add`] with the detail built only when the ID is not there yet (hot loops).
+    pub fn add_with(&mut self, spec: &'static FindingSpec, detail: impl FnOnce() -> String) {
+        if !self.has(spec) {
+            self.add(spec, detail());
+        }
+    }
+
+    /// Adds a finding at another severity (a reverse shell is a critical remote access).
+    pub fn add_raised(&mut self, spec: &'static FindingSpec, detail: impl Into<String>) {
+        self.v
+            .findings
+            .retain(|f| !(f.id == spec.id && f.severity < crate::decision::Severity::Critical));
+        if self.has(spec) {
+            return;
+        }
+        self.v.findings.push(
+            Finding::new(spec, detail.into()).with_severity(crate::decision::Severity::Critical),
+        );
+    }
+
+    pub fn has(&self, spec: &FindingSpec) -> bool {
+        self.v.findings.iter().any(|f| f.id == spec.id)
+    }
+
+    /// Sets the category unless another rule already did.
+    pub fn category(&mut self, c: Category) {
+        if c == Category::ReadOnly && self.wrote {
+            return;
+        }
+        if self.v.category.is_none() {
+            self.v.category = Some(c);
+        }
+    }
+
+    /// Replaces a read-only category (a rule found the command does more than read).
+    pub fn not_read_only(&mut self) {
+        self.wrote = true;
+        if self.v.category == Some(Category::ReadOnly) {
+            self.v.category = None;
+        }
+    }
+
+    pub fn payload(&mut self, dialect: Dialect, text: String, via: &'static str, encoded: bool) {
+        if text.trim().is_empty() || self.v.payloads.len() >= MAX_PAYLOADS {
+            return;
+        }
+        if self
+            .v
+            .payloads
+            .iter()
+            .any(|p| p.text == text && p.dialect == dialect)
+        {
+            return;
+        }
+        self.v.payloads.push(Payload {
+            dialect,
+            text,
+            via,
+            encoded,
+        });
+    }
+
+    pub fn incomplete(&mut self, why: &str) {
+        self.v.complete = false;
+        self.add_with(&finding::ANALYSIS_INCOMPLETE, || why.to_owned());
+    }
+
+    pub fn effects(&mut self) -> &mut Effects {
+        &mut self.v.effects
+    }
+
+    /// Folds a nested command's verdict into this one.
+    pub fn merge(&mut self, v: Verdict) {
+        for f in v.findings {
+            if !self.v.findings.iter().any(|g| g.id == f.id) {
+                self.v.findings.push(f);
+            }
+        }
+        for p in v.payloads {
+            self.payload(p.dialect, p.text, p.via, p.encoded);
+        }
+        if self.v.category.is_none() {
+            self.v.category = v.category;
+        }
+        self.v.complete &= v.complete;
+        let e = v.effects;
+        let mine = &mut self.v.effects;
+        mine.network |= e.network;
+        mine.downloads_to_stdout |= e.downloads_to_stdout;
+        mine.reads_secret |= e.reads_secret;
+        mine.decodes |= e.decodes;
+        mine.runs_stdin |= e.runs_stdin;
+        mine.passes_stdin |= e.passes_stdin;
+        if mine.prints.is_none() {
+            mine.prints = e.prints;
+        }
+        mine.downloads_to.extend(e.downloads_to);
+        mine.executes.extend(e.executes);
+        mine.makes_executable.extend(e.makes_executable);
+        mine.writes.extend(e.writes);
+        if e.changes_dir.is_some() {
+            mine.changes_dir = e.changes_dir;
+        }
+    }
+
+    fn finish(mut self) -> Verdict {
+        let e = &self.v.effects;
+        let quiet = !e.network
+            && !e.runs_stdin
+            && e.executes.is_empty()
+            && e.writes.is_empty()
+            && e.downloads_to.is_empty()
+            && e.makes_executable.is_empty()
+            && !e.reads_secret;
+        self.v.read_only = self.v.category == Some(Category::ReadOnly)
+            && self.v.findings.is_empty()
+            && self.v.payloads.is_empty()
+            && quiet;
+        self.v
+    }
+}
+
+/// Runs every rule family over one command.
+fn run(c: &Call<'_, '_>, out: &mut Out) {
+    system::redirects(c, out);
+    env::environment(c, out);
+    if c.cmd.elevated {
+        let how = c
+            .cmd
+            .wrappers
+            .iter()
+            .find(|w| matches!(**w, "sudo" | "doas" | "elevate" | "chroot"))
+            .copied()
+            .unwrap_or("a privilege wrapper");
+        out.add(&finding::PRIVILEGE_ELEVATION, format!("runs through {how}"));
+    }
+    if c.cmd.opaque {
+        out.incomplete("a wrapper's options could not be understood");
+    }
+    if c.cmd.argv.is_empty() {
+        return;
+    }
+    if exec::command_word(c, out) {
+        return;
+    }
+    if is_help(c) {
+        out.category(Category::ReadOnly);
+        return;
+    }
+    delete::apply(c, out);
+    git::apply(c, out);
+    infra::apply(c, out);
+    exec::apply(c, out);
+    net::apply(c, out);
+    system::apply(c, out);
+    env::apply(c, out);
+    wipe::apply(c, out);
+    gate::apply(c, out);
+    data::apply(c, out);
+    categories::apply(c, out);
+    net::credential_args(c, out);
+    dynamic_args(c, out);
+}
+
+/// Programs whose arguments are (partly) another command's: `--help` there may be that
+/// command's argument, not theirs.
+const PASS_THROUGH: &[&str] = &[
+    "ssh",
+    "docker",
+    "podman",
+    "nerdctl",
+    "kubectl",
+    "oc",
+    "npx",
+    "pnpx",
+    "bunx",
+    "uvx",
+    "pipx",
+    "uv",
+    "poetry",
+    "pipenv",
+    "bundle",
+    "eval",
+    "exec",
+    "xargs",
+    "find",
+    "parallel",
+    "watch",
+    "tmux",
+    "screen",
+    "su",
+    "runuser",
+    "cmd",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "node",
+    "deno",
+    "perl",
+    "ruby",
+    "php",
+    "git",
+    "nix-shell",
+    "nix",
+    "conda",
+    "env",
+    "dotenv",
+    "cross-env",
+    "op",
+    "doppler",
+    "flock",
+    "time",
+    "timeout",
+    "nohup",
+];
+
+/// `prog … --help` / `prog --version` only prints (`kubectl delete --help` is fine), unless
+/// the program hands its arguments to another command (`ssh host rm -rf / --help`): then only
+/// `prog --help` alone counts.
+fn is_help(c: &Call<'_, '_>) -> bool {
+    let help = |w: &&Word| {
+        matches!(
+            w.text.as_str(),
+            "--help" | "--version" | "-help" | "-?" | "/?"
+        )
+    };
+    // Multi-command tools pass arguments on only through some subcommands.
+    let sub_passes = match c.prog {
+        "kubectl" | "oc" | "docker" | "podman" | "nerdctl" | "git" | "npm" | "pnpm" | "yarn"
+        | "bun" | "uv" | "poetry" | "pipenv" | "bundle" | "nix" | "conda" | "op" | "doppler" => {
+            c.plain().first().is_some_and(|w| {
+                matches!(
+                    w.text.as_str(),
+                    "exec"
+                        | "run"
+                        | "x"
+                        | "dlx"
+                        | "debug"
+                        | "attach"
+                        | "compose"
+                        | "develop"
+                        | "shell"
+                        | "create"
+                        | "submodule"
+                        | "bisect"
+                        | "rebase"
+                )
+            })
+        }
+        p => PASS_THROUGH.contains(&p),
+    };
+    let pass_through = super::command::is_shell(c.prog)
+        || super::command::is_powershell(c.prog)
+        || sub_passes
+        || c.prog.starts_with("python");
+    if pass_through {
+        return !c.args.is_empty() && c.args.len() <= 2 && c.args.iter().all(help);
+    }
+    c.args
+        .iter()
+        .take_while(|w| w.text != "--")
+        .any(|w| matches!(w.text.as_str(), "--help" | "--version" | "/?"))
+}
+
+/// `dynamic-expansion`: an argument only known at run time, or a glob deciding what a
+/// destructive command acts on.
+fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
+    if let Some(w) = c
+        .args
+        .iter()
+        .find(|w| w.dynamic && !only_home_expansion(&w.text))
+    {
+        out.add(
+            &finding::DYNAMIC_EXPANSION,
+            format!("{} gets {} at run time", shown(c.prog), shown(&w.text)),
+        );
+        out.not_read_only();
+        return;
+    }
+    let acts = [
+        &finding::FILE_DELETE,
+        &finding::RECURSIVE_DELETE_SCOPED,
+        &finding::FILE_WRITE,
+        &finding::FILE_MOVE,
+    ]
+    .iter()
+    .any(|s| out.has(s));
+    if acts {
+        if let Some(w) = c.args.iter().find(|w| w.glob) {
+            out.add(
+                &finding::DYNAMIC_EXPANSION,
+                format!(
+                    "the glob {} decides what {} acts on",
+                    shown(&w.text),
+                    shown(c.prog)
+                ),
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------
+
+/// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
+/// candidates are found by the first byte, then compared, so it stays linear in practice.
+pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else {
+        return true;
+    };
+    let upper = first.to_ascii_uppercase();
+    let Some(last) = h.len().checked_sub(n.len()) else {
+        return false;
+    };
+    let mut i = 0;
+    while i <= last {
+        let Some(p) = h
+            .get(i..=last)
+            .and_then(|rest| rest.iter().position(|&b| b == first || b == upper))
+        else {
+            return false;
+        };
+        let at = i + p;
+        if h.get(at..at + n.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(n))
+        {
+            return true;
+        }
+        i = at + 1;
+    }
+    false
+}
+
+/// A plain relative path (`build`, `src/x.rs`, `./dist`) that no path rule can single out:
+/// no anchor, expansion, climbing, glob, or name the special-path checks look for. Such a path
+/// is project-scoped, so the per-path classification can be skipped (keeps huge argument
+/// lists linear and cheap).
+pub(super) fn plain_relative(text: &str) -> bool {
+    const MARKERS: [&str; 13] = [
+        "openclaw",
+        ".ssh",
+        "sudoers",
+        "authorized_keys",
+        "passwd",
+        "shadow",
+        "crontab",
+        "known_hosts",
+        "history",
+        "hst",
+        "viminfo",
+        ".env",
+        "credential",
+    ];
+    let rest = text.trim_start_matches("./");
+    if rest.is_empty()
+        || rest == "."
+        || text.starts_with(['/', '\\', '~', '$', '%', '-'])
+        || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
+        || text.contains("..")
+    {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    !MARKERS.iter().any(|m| lower.contains(m))
+}
+
+/// A value shown in a finding detail: backticked, one line, at most 60 characters.
+pub(super) fn shown(s: &str) -> String {
+    let mut out = String::from("`");
+    for (i, ch) in s.chars().enumerate() {
+        if i >= 60 {
+            out.push('…');
+            break;
+        }
+        out.push(if ch.is_control() { ' ' } else { ch });
+    }
+    out.push('`');
+    out
+}
+
+/// Short option cluster of a word: `-rf` → `rf`; `None` for `--x`, `-` and non-options.
+pub(super) fn cluster(t: &str) -> Option<&str> {
+    let rest = t.strip_prefix('-')?;
+    if rest.is_empty() || rest.starts_with('-') {
+        None
+    } else {
+        Some(rest)
+    }
+}
+
+/// Long option name without `--` and any `=value`: `--force=x` → `force`.
+pub(super) fn long(t: &str) -> Option<&str> {
+    let rest = t.strip_prefix("--")?;
+    if rest.is_empty() {
+        return None;
+    }
+    Some(rest.split_once('=').map_or(rest, |(n, _)| n))
+}
+
+/// The `=value` of a long option: `--output=f` → `f`.
+pub(super) fn long_value(t: &str) -> Option<&str> {
+    t.strip_prefix("--")?.split_once('=').map(|(_, v)| v)
+}
+
+/// `--forc` matches `force` when it is at least `min` characters (GNU and git accept
+/// unambiguous abbreviations of long options).
+pub(super) fn long_abbrev(t: &str, full: &str, min: usize) -> bool {
+    long(t).is_some_and(|n| n.len() >= min && full.starts_with(n))
+}
+
+/// Any argument is a short cluster containing one of `chars`, or the long option `names`.
+pub(super) fn has_opt(args: &[&Word], chars: &[char], names: &[&str]) -> bool {
+    args.iter().take_while(|w| w.text != "--").any(|w| {
+        let t = w.text.as_str();
+        cluster(t).is_some_and(|c| c.chars().any(|ch| chars.contains(&ch)))
+            || long(t).is_some_and(|n| names.contains(&n))
+    })
+}
+
+/// Words that are not options, in order; after `--` every word counts.
+pub(super) fn plain_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
+    let mut out = Vec::new();
+    let mut ended = false;
+    for w in args {
+        if !ended && w.text == "--" {
+            ended = true;
+            continue;
+        }
+        if ended || !(w.text.len() > 1 && w.text.starts_with('-')) {
+            out.push(*w);
+        }
+    }
+    out
+}
+
+/// A POSIX-style parse of arguments: options (with the values of those listed as taking one)
+/// and positional words. `short_vals`: short options taking a value (`-o FILE`, `-oFILE`);
+/// `long_vals`: long options taking one (`--output FILE`, `--output=FILE`).
+pub(super) struct Parsed<'w> {
+    /// Option names as seen: short as one char (`"o"`), long without dashes (`"output"`).
+    pub opts: Vec<(String, Option<&'w str>)>,
+    pub pos: Vec<&'w Word>,
+}
+
+impl<'w> Parsed<'w> {
+    pub fn has(&self, name: &str) -> bool {
+        self.opts.iter().any(|(n, _)| n == name)
+    }
+
+    pub fn value(&self, name: &str) -> Option<&'w str> {
+        self.opts
+            .iter()
+            .find(|(n, v)| n == name && v.is_some())
+            .and_then(|(_, v)| *v)
+    }
+
+    pub fn values<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'w str> + 's {
+        self.opts
+            .iter()
+            .filter(move |(n, _)| n == name)
+            .filter_map(|(_, v)| *v)
+    }
+}
+
+pub(super) fn parse<'w>(args: &[&'w Word], short_vals: &str, long_vals: &[&str]) -> Parsed<'w> {
+    parse_opts(args, short_vals, long_vals, true)
+}
+
+/// Like [`parse`], but options end at the first positional word (for programs whose operands
+/// end with a command: `ssh host cmd -x`, `docker run img cmd -x`).
+pub(super) fn parse_head<'w>(
+    args: &[&'w Word],
+    short_vals: &str,
+    long_vals: &[&str],
+) -> Parsed<'w> {
+    parse_opts(args, short_vals, long_vals, false)
+}
+
+fn parse_opts<'w>(
+    args: &[&'w Word],
+    short_vals: &str,
+    long_vals: &[&str],
+    permute: bool,
+) -> Parsed<'w> {
+    let mut p = Parsed {
+        opts: Vec::new(),
+        pos: Vec::new(),
+    };
+    let mut i = 0;
+    let mut ended = false;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let t = w.text.as_str();
+        if ended {
+            p.pos.push(w);
+            continue;
+        }
+        if t == "--" {
+            ended = true;
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("--") {
+            let (name, inline) = match rest.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (rest, None),
+            };
+            let value = if inline.is_some() {
+                inline
+            } else if long_vals.contains(&name) {
+                let v = args.get(i).map(|w| w.text.as_str());
+                i += 1;
+                v
+            } else {
+                None
+            };
+            p.opts.push((name.to_owned(), value));
+            continue;
+        }
+        if let Some(cl) = cluster(t) {
+            for (at, ch) in cl.char_indices() {
+                if short_vals.contains(ch) {
+                    let rest = cl.get(at + ch.len_utf8()..).unwrap_or("");
+                    let value = if rest.is_empty() {
+                        let v = args.get(i).map(|w| w.text.as_str());
+                        i += 1;
+                        v
+                    } else {
+                        Some(rest)
+                    };
+                    p.opts.push((ch.to_string(), value));
+                    break;
+                }
+                p.opts.push((ch.to_string(), None));
+            }
+            continue;
+        }
+        p.pos.push(w);
+        if !permute {
+            ended = true;
+        }
+    }
+    p
+}
+
+/// One PowerShell parameter of a cmdlet: its full lowercase name, the shortest prefix that
+/// selects it, and whether it takes a value.
+pub(super) struct PsParam {
+    pub name: &'static str,
+    pub min: usize,
+    pub value: bool,
+}
+
+pub(super) const fn psp(name: &'static str, min: usize, value: bool) -> PsParam {
+    PsParam { name, min, value }
+}
+
+/// Common parameters every cmdlet accepts that take a value.
+const PS_COMMON_VALUES: &[&str] = &[
+    "erroraction",
+    "ea",
+    "warningaction",
+    "wa",
+    "informationaction",
+    "infa",
+    "errorvariable",
+    "ev",
+    "warningvariable",
+    "wv",
+    "informationvariable",
+    "iv",
+    "outvariable",
+    "ov",
+    "outbuffer",
+    "ob",
+    "pipelinevariable",
+    "pv",
+    "progressaction",
+    "proga",
+];
+
+/// A parsed PowerShell cmdlet invocation.
+pub(super) struct PsArgs<'w> {
+    /// (parameter, value text) for value parameters; switches have no value. Switches given
+    /// `:$false` are left out.
+    pub named: Vec<(&'static str, Option<&'w str>)>,
+    pub pos: Vec<&'w Word>,
+}
+
+impl<'w> PsArgs<'w> {
+    pub fn has(&self, name: &str) -> bool {
+        self.named.iter().any(|(n, _)| *n == name)
+    }
+
+    pub fn value(&self, name: &str) -> Option<&'w str> {
+        self.named
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| *v)
+    }
+}
+
+/// The lowercase name of a PowerShell parameter word (`-Recurse`, `–Force:$true`), without
+/// any `:value`, and the inline value.
+pub(super) fn ps_param_word(t: &str) -> Option<(String, Option<&str>)> {
+    let rest = t
+        .strip_prefix('-')
+        .or_else(|| t.strip_prefix(['\u{2013}', '\u{2014}', '\u{2015}']))?;
+    if !rest.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let (name, value) = match rest.split_once(':') {
+        Some((n, v)) => (n, Some(v)),
+        None => (rest, None),
+    };
+    Some((name.to_ascii_lowercase(), value))
+}
+
+/// Parses cmdlet arguments by the cmdlet's parameter table (case-insensitive, unambiguous
+/// prefixes, `-Name:value`, `-Switch:$false`).
+pub(super) fn ps_parse<'w>(args: &[&'w Word], params: &[PsParam]) -> PsArgs<'w> {
+    let mut out = PsArgs {
+        named: Vec::new(),
+        pos: Vec::new(),
+    };
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some((name, inline)) = ps_param_word(&w.text) else {
+            out.pos.push(w);
+            continue;
+        };
+        let found = params.iter().find(|p| p.name == name).or_else(|| {
+            params
+                .iter()
+                .find(|p| name.len() >= p.min && p.name.starts_with(name.as_str()))
+        });
+        match found {
+            Some(p) if p.value => {
+                let v = if inline.is_some() {
+                    inline
+                } else {
+                    let v = args.get(i).map(|w| w.text.as_str());
+                    i += 1;
+                    v
+                };
+                out.named.push((p.name, v));
+            }
+            Some(p) => {
+                let off = inline.is_some_and(|v| v.eq_ignore_ascii_case("$false") || v == "0");
+                if !off {
+                    out.named.push((p.name, None));
+                }
+            }
+            None => {
+                if PS_COMMON_VALUES.contains(&name.as_str()) && inline.is_none() {
+                    i += 1;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A CMD switch (`/s`, `/Q`, `/a:h`) as its lowercase letter; clusters like `/s/q` yield
+/// every letter.
+pub(super) fn cmd_switches(t: &str) -> Option<Vec<char>> {
+    let rest = t.strip_prefix('/')?;
+    let mut letters = Vec::new();
+    for part in rest.split('/') {
+        let mut chars = part.chars();
+        let first = chars.next()?;
+        if !first.is_ascii_alphabetic() {
+            return None;
+        }
+        let tail = chars.as_str();
+        if !(tail.is_empty() || tail.starts_with(':') || part.len() == 1) {
+            return None;
+        }
+        letters.push(first.to_ascii_lowercase());
+    }
+    Some(letters)
+}
+
+/// The path text with a leading home expansion is otherwise literal (`$HOME/x`, `${HOME}`,
+/// `$env:USERPROFILE\x`): `paths` resolves those, so the word is not unverifiable.
+pub(super) fn only_home_expansion(t: &str) -> bool {
+    const HOMES: [&str; 6] = [
+        "${HOME}",
+        "$HOME",
+        "${env:USERPROFILE}",
+        "$env:USERPROFILE",
+        "$env:HOME",
+        "%USERPROFILE%",
+    ];
+    HOMES.iter().any(|h| {
+        let Some(head) = t.get(..h.len()) else {
+            return false;
+        };
+        if !head.eq_ignore_ascii_case(h) {
+            return false;
+        }
+        let rest = t.get(h.len()..).unwrap_or("");
+        (rest.is_empty() || rest.starts_with(['/', '\\'])) && !rest.contains(['$', '`', '%', '('])
+    })
+}
+
+/// Breadth of a path word for a recursive operation.
+pub(super) fn breadth(text: &str, dynamic: bool, glob: bool) -> Breadth {
+    if let Some(literal) = known_prefix(text) {
+        return paths::delete_breadth(&literal, false, glob);
+    }
+    let dynamic = dynamic && !only_home_expansion(text);
+    paths::delete_breadth(text, dynamic, glob)
+}
+
+/// `$PWD/x` is `./x` and `$TMPDIR/x` is `/tmp/x` when the rest is literal and does not climb
+/// (`$TMPDIR/../x` stays unverifiable).
+fn known_prefix(text: &str) -> Option<String> {
+    const PREFIXES: [(&str, &str); 10] = [
+        ("${PWD}", "."),
+        ("$PWD", "."),
+        ("$(pwd)", "."),
+        ("${TMPDIR}", "/tmp"),
+        ("$TMPDIR", "/tmp"),
+        ("${TMPDIR:-/tmp}", "/tmp"),
+        ("$TMP", "/tmp"),
+        ("$TEMP", "/tmp"),
+        ("$env:TEMP", "/tmp"),
+        ("%TEMP%", "/tmp"),
+    ];
+    PREFIXES.iter().find_map(|(p, base)| {
+        let rest = text.strip_prefix(p)?;
+        let literal = !rest.contains(['$', '`', '%', '(']) && !rest.contains("..");
+        (literal && (rest.is_empty() || rest.starts_with(['/', '\\'])))
+            .then(|| format!("{base}{rest}"))
+    })
+}
+
+/// Lowercase alphanumeric tokens of a text: `deploy-prod.sh` → `deploy`, `prod`, `sh`.
+pub(super) fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_ascii_lowercase)
+}
+
+/// The program name a word would run as (`./x/deploy.sh` → `deploy.sh`).
+pub(super) fn basename(text: &str) -> String {
+    program_name(text)
+}
+
+#[cfg(test)]
+pub(super) mod testing {
+    //! Test helpers: lex with the real dialect lexer, peel, check every top-level simple
+    //! command and unite the verdicts (findings, payloads, effects; read-only only when every
+    //! command is). Nested scripts (`$(…)`, groups) are the driver's business, not the rules'.
+    use super::*;
+    use crate::analysis::shell::command::peel;
+    use crate::analysis::shell::model::{Connector, LexLimits, RedirectKind};
+    use crate::analysis::shell::{cmd, posix, pwsh};
+
+    pub fn verdict_in(dialect: Dialect, s: &str) -> Verdict {
+        verdict_full(dialect, s, false)
+    }
+
+    /// `piped`: treat the first command as receiving a pipe.
+    pub fn verdict_full(dialect: Dialect, s: &str, piped: bool) -> Verdict {
+        let limits = LexLimits::default();
+        let script = match dialect {
+            Dialect::Posix => posix::lex(s, &limits),
+            Dialect::PowerShell => pwsh::lex(s, &limits),
+            Dialect::Cmd => cmd::lex(s, &limits),
+        };
+        let mut all = Out::new();
+        let mut read_only = true;
+        let mut category = None;
+        let mut cwd: Option<String> = None;
+        for (i, sc) in script.commands.iter().enumerate() {
+            let piped_in =
+                matches!(sc.connector, Connector::Pipe | Connector::PipeAll) || (piped && i == 0);
+            let stdin_text = sc.heredocs.first().map(|h| h.body.as_str()).or_else(|| {
+                sc.redirects
+                    .iter()
+                    .find(|r| r.kind == RedirectKind::HereString)
+                    .map(|r| r.target.text.as_str())
+            });
+            let ctx = Context {
+                redirects: &sc.redirects,
+                stdin_text,
+                piped_in,
+                cwd: cwd.as_deref(),
+                fed_roots: None,
+            };
+            let argv: Vec<&Word> = sc.argv.iter().collect();
+            let peeled = peel(&argv, &sc.assignments);
+            for p in peeled.payloads {
+                all.payload(p.dialect, p.text, p.via, p.encoded);
+            }
+            let mut cmds = peeled.commands;
+            if cmds.is_empty() {
+                cmds.push(Cmd {
+                    argv: Vec::new(),
+                    program: String::new(),
+                    wrappers: Vec::new(),
+                    elevated: peeled.elevated,
+                    env: Vec::new(),
+                    args_unknown: false,
+                    opaque: false,
+                });
+            }
+            let mut next_cwd = None;
+            for c in &cmds {
+                let v = check(c, &ctx);
+                if let Some(d) = &v.effects.changes_dir {
+                    next_cwd = Some(join_dir(cwd.as_deref(), d));
+                }
+                read_only &= v.read_only;
+                category = category.or(v.category);
+                all.merge(v);
+            }
+            if next_cwd.is_some() {
+                cwd = next_cwd;
+            }
+        }
+        let mut v = all.v;
+        v.read_only = read_only && !script.commands.is_empty();
+        v.category = category;
+        v
+    }
+
+    pub fn verdict(s: &str) -> Verdict {
+        verdict_in(Dialect::Posix, s)
+    }
+
+    /// A small stand-in for the driver: the union over the three dialects, payloads analysed
+    /// recursively (depth 3), and the cross-command rules a script needs (a download, decoded
+    /// data or printed text piped into something that runs stdin; a heredoc into a shell).
+    /// Returns every finding ID seen.
+    pub fn deep(s: &str) -> Vec<&'static str> {
+        deep_findings(s).into_iter().map(|f| f.id).collect()
+    }
+
+    /// [`deep`] with the findings themselves (severity as raised by the rules).
+    pub fn deep_findings(s: &str) -> Vec<Finding> {
+        let mut found = Vec::new();
+        for d in [Dialect::Posix, Dialect::PowerShell, Dialect::Cmd] {
+            deep_into(d, s, 0, &mut found);
+        }
+        found
+    }
+
+    /// [`deep`] under the POSIX dialect only (heredoc bodies are lines of other commands to
+    /// the PowerShell and CMD lexers; telling them apart is the driver's job).
+    pub fn deep_posix(s: &str) -> Vec<&'static str> {
+        let mut found = Vec::new();
+        deep_into(Dialect::Posix, s, 0, &mut found);
+        found.into_iter().map(|f| f.id).collect()
+    }
+
+    fn push(found: &mut Vec<Finding>, spec: &'static FindingSpec) {
+        found.push(Finding::new(spec, String::new()));
+    }
+
+    fn deep_into(dialect: Dialect, s: &str, depth: usize, ids: &mut Vec<Finding>) {
+        if depth > 3 {
+            return;
+        }
+        if is_fork_bomb(s) {
+            push(ids, &finding::DISK_OR_PERMISSION_WIPE);
+        }
+        let limits = LexLimits::default();
+        let script = match dialect {
+            Dialect::Posix => posix::lex(s, &limits),
+            Dialect::PowerShell => pwsh::lex(s, &limits),
+            Dialect::Cmd => cmd::lex(s, &limits),
+        };
+        let mut scripts = vec![script];
+        let mut prev: Option<Effects> = None;
+        let mut cwd: Option<String> = None;
+        let mut payloads: Vec<Payload> = Vec::new();
+        let mut k = 0;
+        while let Some(script) = scripts.get(k).cloned() {
+            k += 1;
+            for sc in &script.commands {
+                for n in &sc.nested {
+                    scripts.push(n.script.clone());
+                }
+                let piped_in = matches!(sc.connector, Connector::Pipe | Connector::PipeAll);
+                let printed = prev
+                    .as_ref()
+                    .filter(|_| piped_in)
+                    .and_then(|p| p.prints.clone());
+                let stdin_text = sc
+                    .heredocs
+                    .first()
+                    .map(|h| h.body.as_str())
+                    .or_else(|| {
+                        sc.redirects
+                            .iter()
+                            .find(|r| r.kind == RedirectKind::HereString)
+                            .map(|r| r.target.text.as_str())
+                    })
+                    .or(printed.as_deref());
+                let roots = prev_roots(&script, sc);
+                let ctx = Context {
+                    redirects: &sc.redirects,
+                    stdin_text,
+                    piped_in,
+                    cwd: cwd.as_deref(),
+                    fed_roots: roots.as_deref(),
+                };
+                let argv: Vec<&Word> = sc.argv.iter().collect();
+                let peeled = peel(&argv, &sc.assignments);
+                payloads.extend(peeled.payloads);
+                let mut cmds = peeled.commands;
+                if cmds.is_empty() {
+                    cmds.push(Cmd {
+                        argv: Vec::new(),
+                        program: String::new(),
+                        wrappers: Vec::new(),
+                        elevated: false,
+                        env: Vec::new(),
+                        args_unknown: false,
+                        opaque: false,
+                    });
+                }
+                let mut last = Effects::default();
+                let mut next_cwd = None;
+                for c in &cmds {
+                    let v = check(c, &ctx);
+                    ids.extend(v.findings.iter().cloned());
+                    payloads.extend(v.payloads.clone());
+                    if v.effects.runs_stdin {
+                        if let (true, Some(p)) = (piped_in, &prev) {
+                            if p.downloads_to_stdout {
+                                push(ids, &finding::REMOTE_SCRIPT_EXECUTION);
+                            }
+                            if p.decodes {
+                                push(ids, &finding::DYNAMIC_CODE_EXECUTION);
+                            }
+                            if let Some(t) = &p.prints {
+                                payloads.push(Payload {
+                                    dialect: Dialect::Posix,
+                                    text: t.clone(),
+                                    via: "pipe",
+                                    encoded: false,
+                                });
+                            }
+                        } else if let Some(t) = stdin_text.filter(|_| !piped_in) {
+                            payloads.push(Payload {
+                                dialect: Dialect::Posix,
+                                text: t.to_owned(),
+                                via: "heredoc",
+                                encoded: false,
+                            });
+                        }
+                    }
+                    if let Some(d) = &v.effects.changes_dir {
+                        next_cwd = Some(join_dir(cwd.as_deref(), d));
+                    }
+                    last = v.effects;
+                }
+                if next_cwd.is_some() {
+                    cwd = next_cwd;
+                }
+                // A filter passes a download or decoded data on to the next command.
+                if last.passes_stdin && piped_in {
+                    if let Some(p) = &prev {
+                        last.downloads_to_stdout |= p.downloads_to_stdout;
+                        last.decodes |= p.decodes;
+                        if last.prints.is_none() {
+                            last.prints = p.prints.clone();
+                        }
+                    }
+                }
+                prev = Some(last);
+            }
+        }
+        for p in payloads {
+            deep_into(p.dialect, &p.text, depth + 1, ids);
+        }
+    }
+
+    /// `find ROOTS … | xargs …`: the roots of the `find` right before a piped command.
+    fn prev_roots<'s>(
+        script: &'s crate::analysis::shell::model::Script,
+        sc: &crate::analysis::shell::model::SimpleCommand,
+    ) -> Option<Vec<&'s Word>> {
+        if !matches!(sc.connector, Connector::Pipe | Connector::PipeAll) {
+            return None;
+        }
+        let at = script.commands.iter().position(|c| std::ptr::eq(c, sc))?;
+        let prev = script.commands.get(at.checked_sub(1)?)?;
+        let argv: Vec<&Word> = prev.argv.iter().collect();
+        let peeled = peel(&argv, &prev.assignments);
+        peeled.commands.first().and_then(find_roots)
+    }
+
+    #[track_caller]
+    pub fn assert_deep_critical(s: &str) {
+        let found = deep_findings(s);
+        let crit = found
+            .iter()
+            .any(|f| f.severity == crate::decision::Severity::Critical);
+        let ids: Vec<&str> = found.iter().map(|f| f.id).collect();
+        assert!(crit, "`{s}` should be critical end to end, got {ids:?}");
+    }
+
+    #[track_caller]
+    pub fn assert_deep_not_critical(s: &str) {
+        let found = deep_findings(s);
+        let crit: Vec<&str> = found
+            .iter()
+            .filter(|f| f.severity == crate::decision::Severity::Critical)
+            .map(|f| f.id)
+            .collect();
+        assert!(
+            crit.is_empty(),
+            "`{s}` should not be critical end to end, got {crit:?}"
+        );
+    }
+
+    pub fn verdict_with(s: &str, piped: bool) -> Verdict {
+        verdict_full(Dialect::Posix, s, piped)
+    }
+
+    fn has_id(v: &Verdict, spec: &FindingSpec) -> bool {
+        v.findings.iter().any(|f| f.id == spec.id)
+    }
+
+    fn is_critical(v: &Verdict) -> bool {
+        v.findings
+            .iter()
+            .any(|f| f.severity == crate::decision::Severity::Critical)
+    }
+
+    pub fn payloads_in(d: Dialect, s: &str) -> Vec<String> {
+        verdict_in(d, s)
+            .payloads
+            .into_iter()
+            .map(|p| p.text)
+            .collect()
+    }
+
+    pub fn payloads(s: &str) -> Vec<String> {
+        payloads_in(Dialect::Posix, s)
+    }
+
+    #[track_caller]
+    pub fn assert_has_in(d: Dialect, s: &str, spec: &FindingSpec) {
+        let v = verdict_in(d, s);
+        assert!(
+            has_id(&v, spec),
+            "`{s}` should have {}, got {:?}",
+            spec.id,
+            v.findings
+        );
+    }
+
+    #[track_caller]
+    pub fn assert_has(s: &str, spec: &FindingSpec) {
+        assert_has_in(Dialect::Posix, s, spec);
+    }
+
+    #[track_caller]
+    pub fn assert_not_in(d: Dialect, s: &str, spec: &FindingSpec) {
+        let v = verdict_in(d, s);
+        assert!(
+            !has_id(&v, spec),
+            "`{s}` should not have {}, got {:?}",
+            spec.id,
+            v.findings
+        );
+    }
+
+    #[track_caller]
+    pub fn assert_not(s: &str, spec: &FindingSpec) {
+        assert_not_in(Dialect::Posix, s, spec);
+    }
+
+    #[track_caller]
+    pub fn assert_critical_in(d: Dialect, s: &str) {
+        let v = verdict_in(d, s);
+        assert!(
+            is_critical(&v),
+            "`{s}` should be critical, got {:?}",
+            v.findings
+        );
+    }
+
+    #[track_caller]
+    pub fn assert_critical(s: &str) {
+        assert_critical_in(Dialect::Posix, s);
+    }
+
+    #[track_caller]
+    pub fn assert_not_critical_in(d: Dialect, s: &str) {
+        let v = verdict_in(d, s);
+        assert!(
+            !is_critical(&v),
+            "`{s}` should not be critical, got {:?}",
+            v.findings
+        );
+    }
+
+    #[track_caller]
+    pub fn assert_not_critical(s: &str) {
+        assert_not_critical_in(Dialect::Posix, s);
+    }
+
+    #[track_caller]
+    pub fn assert_read_only(s: &str) {
+        let v = verdict(s);
+        assert!(v.read_only, "`{s}` should be read-only, got {v:?}");
+    }
+
+    #[track_caller]
+    pub fn assert_category(s: &str, c: Category) {
+        let v = verdict(s);
+        assert_eq!(v.category, Some(c), "`{s}`: {v:?}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+    use crate::finding::*;
+
+    #[test]
+    fn option_helpers() {
+        assert_eq!(cluster("-rf"), Some("rf"));
+        assert_eq!(cluster("--rf"), None);
+        assert_eq!(cluster("-"), None);
+        assert_eq!(long("--force=x"), Some("force"));
+        assert_eq!(long_value("--output=f"), Some("f"));
+        assert!(long_abbrev("--forc", "force", 3));
+        assert!(!long_abbrev("--fo", "force", 3));
+        assert_eq!(cmd_switches("/s/q"), Some(vec!['s', 'q']));
+        assert_eq!(cmd_switches("/a:h"), Some(vec!['a']));
+        assert_eq!(cmd_switches("/home"), None);
+        assert!(only_home_expansion("$HOME/x"));
+        assert!(contains_ci("New-Object Net.WebClient", "webclient"));
+        assert!(contains_ci("abc", ""));
+        assert!(!contains_ci("ab", "abc"));
+        assert!(contains_ci("xxAB", "ab"));
+        assert!(!contains_ci("a-b", "ab"));
+        assert!(only_home_expansion("${HOME}"));
+        assert!(!only_home_expansion("$HOME/$X"));
+        assert!(!only_home_expansion("$HOMEDIR"));
+        assert_eq!(known_prefix("$PWD/dist").as_deref(), Some("./dist"));
+        assert_eq!(known_prefix("$TMPDIR/x").as_deref(), Some("/tmp/x"));
+        assert_eq!(known_prefix("$TMPDIR/../x"), None);
+        assert_eq!(known_prefix("$TMPDIRX"), None);
+        assert_eq!(strip_version("rimraf@5").as_deref(), Some("rimraf"));
+        assert_eq!(strip_version("rimraf"), None);
+    }
+
+    fn words(s: &str) -> Vec<Word> {
+        crate::analysis::shell::pwsh::lex(s, &Default::default())
+            .commands
+            .into_iter()
+            .next()
+            .map(|c| c.argv)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn parse_handles_values_and_clusters() {
+        let l = words("x -sSLo out.txt -XPOST --data=a --header H -- -y z");
+        let refs: Vec<&Word> = l.iter().skip(1).collect();
+        let p = parse(&refs, "oXH", &["header"]);
+        assert_eq!(p.value("o"), Some("out.txt"));
+        assert_eq!(p.value("X"), Some("POST"));
+        assert_eq!(p.value("data"), Some("a"));
+        assert_eq!(p.value("header"), Some("H"));
+        let pos: Vec<&str> = p.pos.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(pos, ["-y", "z"]);
+    }
+
+    #[test]
+    fn ps_parse_prefixes_and_switch_off() {
+        let l = words("Remove-Item -rec -Force:$false -Pa C:\\x -ErrorAction Stop y");
+        let refs: Vec<&Word> = l.iter().skip(1).collect();
+        let p = ps_parse(
+            &refs,
+            &[
+                psp("recurse", 1, false),
+                psp("force", 2, false),
+                psp("path", 2, true),
+            ],
+        );
+        assert!(p.has("recurse"));
+        assert!(!p.has("force"));
+        assert_eq!(p.value("path"), Some("C:\\x"));
+        assert_eq!(p.pos.len(), 1);
+    }
+
+    #[test]
+    fn help_and_version_only_print() {
+        assert_read_only("cargo --version");
+        assert_read_only("rm --help");
+        assert_not_critical("kubectl --help");
+        assert_not_critical("kubectl delete ns prod --help");
+        assert_not_critical("terraform destroy --help");
+        assert!(!payloads("ssh host rm -rf / --help").is_empty());
+        assert_eq!(payloads("sh -c 'rm -rf /' --help"), ["rm -rf /"]);
+        let ws = words("ssh host rm -rf /");
+        let refs: Vec<&Word> = ws.iter().skip(1).collect();
+        let head = parse_head(&refs, "p", &[]);
+        assert_eq!(head.pos.len(), 4);
+    }
+
+    #[test]
+    fn empty_command_with_redirect_still_checked() {
+        assert_has("> /dev/sda", &DISK_OR_PERMISSION_WIPE);
+    }
+
+    #[test]
+    fn privilege_and_opaque() {
+        assert_has("sudo ls", &PRIVILEGE_ELEVATION);
+        assert_has("doas -u root ls", &PRIVILEGE_ELEVATION);
+        let v = verdict("env -S 'rm -rf /'");
+        assert!(v.payloads.iter().any(|p| p.via == "env -S"));
+    }
+
+    #[test]
+    fn dynamic_arguments_are_flagged() {
+        assert_has("cat $FILE", &DYNAMIC_EXPANSION);
+        assert_has("rm *.log", &DYNAMIC_EXPANSION);
+        assert_not("ls *.rs", &DYNAMIC_EXPANSION);
+        assert_not("cat $HOME/notes.txt", &DYNAMIC_EXPANSION);
+    }
+
+    #[test]
+    fn huge_argument_lists_are_bounded_and_conservative() {
+        // Past the per-command path budget, unverified recursive targets are broad.
+        let many: String = (0..300).map(|i| format!("d/x{i} ")).collect();
+        let v = verdict(&format!("rm -rf {many}/"));
+        assert!(
+            v.findings.iter().any(|f| f.id == RECURSIVE_DELETE_BROAD.id),
+            "{v:?}"
+        );
+        assert!(!v.complete);
+        // …and repeats of one word cost nothing and change nothing.
+        let v = verdict(&format!("rm -rf {}", "build ".repeat(5000)));
+        assert!(v
+            .findings
+            .iter()
+            .any(|f| f.id == RECURSIVE_DELETE_SCOPED.id));
+        assert!(v.complete);
+        // Headers are not paths: they never exhaust the budget.
+        let v = verdict(&format!("curl {} https://x", "-H a ".repeat(2000)));
+        assert!(!v.effects.reads_secret && v.complete);
+        // Many credential-looking paths: unverified ones may be secrets.
+        let keys: String = (0..300).map(|i| format!("k{i}.pem ")).collect();
+        assert!(verdict(&format!("cat {keys}")).effects.reads_secret);
+    }
+
+    #[test]
+    fn details_are_short_and_one_line() {
+        let long_path = format!("/{}", "a".repeat(200));
+        let v = verdict(&format!("rm -rf {long_path}"));
+        for f in v.findings {
+            assert!(f.detail.chars().count() < 160, "{}", f.detail);
+            assert!(!f.detail.contains('\n'));
+        }
+    }
+}

@@ -1,0 +1,699 @@
+//! Disk and permission wipes (`disk-or-permission-wipe`, critical): filesystem formatting
+//! (`mkfs*`, `mke2fs`, `mkswap`, `Format-Volume`, `format X:`, `diskutil eraseDisk`),
+//! partition-table rewrites (`sgdisk --zap*`, `parted rm|mklabel`, `fdisk`/`sfdisk` on a
+//! device, `diskpart`, `Clear-Disk`, `Remove-Partition`), device wipes (`wipefs -a`,
+//! `blkdiscard`, `hdparm --security-erase`, `nvme format`, `badblocks -w`, `cryptsetup
+//! luksFormat`), volume and pool destruction (`lvremove`, `zpool destroy`, `zfs destroy`),
+//! backup deletion (`vssadmin delete shadows`, `wmic shadowcopy delete`, `wbadmin delete`,
+//! `cipher /w`), recursive permission/ownership rewrites of broad or top-level trees (`chmod
+//! -R`, `chown -R`, `chgrp -R`, `setfacl -R`, `icacls /t`, `takeown /r`), world-writable modes
+//! on broad paths or recursively, and fork bombs. Writes to raw devices (`dd of=/dev/sda`,
+//! `> /dev/nvme0n1`) are caught where files are written. Also: `chmod +x` (`effects.
+//! makes_executable`), setuid bits and `setcap` (`privilege-elevation`).
+
+use super::system::is_block_device;
+use super::{cluster, long, shown, Call, Out};
+use crate::analysis::paths::{self, Breadth};
+use crate::analysis::shell::model::Word;
+use crate::finding;
+
+/// Wipe rules for the program itself.
+pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
+    match c.prog {
+        "chmod" => chmod(c, out),
+        "chown" | "chgrp" => chown(c, out),
+        "icacls" | "cacls" | "xcacls" => icacls(c, out),
+        "takeown" => takeown(c, out),
+        "setfacl" if super::has_opt(c.args, &['R'], &["recursive"]) => {
+            recursive_perm(c, out, "`setfacl -R`", &c.plain());
+        }
+        "setcap" => out.add(
+            &finding::PRIVILEGE_ELEVATION,
+            "`setcap` grants a program capabilities",
+        ),
+        "diskutil" => {
+            let verbs = [
+                "erasedisk",
+                "erasevolume",
+                "zerodisk",
+                "randomdisk",
+                "secureerase",
+                "partitiondisk",
+                "reformat",
+                "eraseappleraid",
+                "deletecontainer",
+                "deletevolume",
+            ];
+            if let Some(v) = c
+                .args
+                .iter()
+                .map(|w| w.text.to_ascii_lowercase())
+                .find(|t| {
+                    verbs.contains(&t.as_str()) || t.starts_with("apfs") && t.contains("delete")
+                })
+            {
+                out.not_read_only();
+                out.add(
+                    &finding::DISK_OR_PERMISSION_WIPE,
+                    format!("`diskutil {v}` erases a disk or volume"),
+                );
+            }
+        }
+        ":" if c.ctx.piped_in => out.add(
+            &finding::DISK_OR_PERMISSION_WIPE,
+            "a function piping into itself in the background (a fork bomb)",
+        ),
+        _ => {}
+    }
+    disk(c, out);
+}
+
+/// A mode that lets everyone write (`777`, `o+w`, `a=rwx`).
+fn world_writable(mode: &str) -> bool {
+    if !mode.is_empty() && mode.chars().all(|c| c.is_ascii_digit()) {
+        return mode
+            .chars()
+            .last()
+            .and_then(|c| c.to_digit(8))
+            .is_some_and(|d| d & 2 != 0);
+    }
+    mode.split(',').any(|clause| {
+        let Some(op_at) = clause.find(['+', '=']) else {
+            return false;
+        };
+        let who = clause.get(..op_at).unwrap_or("");
+        let perms = clause.get(op_at + 1..).unwrap_or("");
+        (who.contains('o') || who.contains('a')) && perms.contains('w')
+    })
+}
+
+/// setuid/setgid bits (`4755`, `u+s`).
+fn sets_id(mode: &str) -> bool {
+    if mode.len() == 4 && mode.chars().all(|c| c.is_ascii_digit()) {
+        return mode
+            .chars()
+            .next()
+            .and_then(|c| c.to_digit(8))
+            .is_some_and(|d| d & 6 != 0);
+    }
+    mode.split(',').any(|cl| {
+        cl.find(['+', '='])
+            .is_some_and(|at| cl.get(at + 1..).unwrap_or("").contains('s'))
+    })
+}
+
+/// The user can execute afterwards (`+x`, `u+x`, `755`).
+fn makes_exec(mode: &str) -> bool {
+    if mode.len() >= 3 && mode.chars().all(|c| c.is_ascii_digit()) {
+        let digits: Vec<u32> = mode.chars().filter_map(|c| c.to_digit(8)).collect();
+        return digits
+            .len()
+            .checked_sub(3)
+            .and_then(|i| digits.get(i))
+            .is_some_and(|d| d & 1 != 0);
+    }
+    mode.split(',').any(|cl| {
+        cl.find(['+', '=']).is_some_and(|at| {
+            let who = cl.get(..at).unwrap_or("");
+            (who.is_empty() || who.contains(['u', 'a']))
+                && cl.get(at + 1..).unwrap_or("").contains('x')
+        })
+    })
+}
+
+fn chmod(c: &Call<'_, '_>, out: &mut Out) {
+    let mut recursive = false;
+    let mut mode: Option<&str> = None;
+    let mut reference = false;
+    let mut targets: Vec<&Word> = Vec::new();
+    let mut ended = false;
+    for w in c.args {
+        let t = w.text.as_str();
+        if !ended && t == "--" {
+            ended = true;
+            continue;
+        }
+        if !ended {
+            if let Some(n) = long(t) {
+                recursive |= "recursive".starts_with(n) && n.len() >= 3;
+                reference |= n == "reference";
+                continue;
+            }
+            if let Some(cl) = cluster(t) {
+                if cl.chars().all(|ch| "RcfvHLP".contains(ch)) {
+                    recursive |= cl.contains('R');
+                    continue;
+                }
+            }
+        }
+        if mode.is_none() && !reference {
+            mode = Some(t);
+        } else {
+            targets.push(w);
+        }
+    }
+    out.not_read_only();
+    let mode = mode.unwrap_or("");
+    let ww = world_writable(mode);
+    if sets_id(mode) {
+        out.add(
+            &finding::PRIVILEGE_ELEVATION,
+            format!("`chmod {mode}` sets the setuid/setgid bit"),
+        );
+    }
+    if recursive {
+        recursive_perm(c, out, "`chmod -R`", &targets);
+    }
+    for w in &targets {
+        let broad =
+            ww && !recursive && matches!(c.breadth(&w.text, w.dynamic, w.glob), Breadth::Broad(_));
+        if ww && (recursive || broad) {
+            out.add(
+                &finding::DISK_OR_PERMISSION_WIPE,
+                format!(
+                    "`chmod {mode}` makes {} writable by everyone",
+                    shown(&w.text)
+                ),
+            );
+        } else if ww && paths::is_system_write_target(&w.text) {
+            out.add(
+                &finding::SYSTEM_LOCATION_WRITE,
+                format!("`chmod {mode}` opens the system file {}", shown(&w.text)),
+            );
+        }
+        if makes_exec(mode) {
+            out.effects().makes_executable.push(w.text.clone());
+        }
+    }
+    if c.cmd.args_unknown && ww && recursive {
+        out.add(
+            &finding::DISK_OR_PERMISSION_WIPE,
+            format!("`chmod -R {mode}` on paths named at run time"),
+        );
+    }
+}
+
+fn chown(c: &Call<'_, '_>, out: &mut Out) {
+    let mut recursive = false;
+    let mut reference = false;
+    let mut owner_seen = false;
+    let mut targets: Vec<&Word> = Vec::new();
+    for w in c.args {
+        let t = w.text.as_str();
+        if let Some(n) = long(t) {
+            recursive |= "recursive".starts_with(n) && n.len() >= 3;
+            reference |= n == "reference";
+            continue;
+        }
+        if let Some(cl) = cluster(t) {
+            recursive |= cl.contains('R');
+            continue;
+        }
+        if !owner_seen && !reference {
+            owner_seen = true;
+        } else {
+            targets.push(w);
+        }
+    }
+    out.not_read_only();
+    if recursive {
+        recursive_perm(c, out, &format!("`{} -R`", c.prog), &targets);
+    }
+}
+
+/// A recursive permission/ownership change: critical on broad targets, and on top-level
+/// directories (`/w`, `/data`): a whole tree's permissions are not a project-scoped change.
+fn recursive_perm(c: &Call<'_, '_>, out: &mut Out, who: &str, targets: &[&Word]) {
+    for w in targets {
+        if !out.spend() {
+            out.add(
+                &finding::DISK_OR_PERMISSION_WIPE,
+                format!("{who} rewrites more targets than the gate verifies"),
+            );
+            break;
+        }
+        let n = paths::normalize(&c.resolve(&w.text));
+        let top_level = (n.anchor == "/" || n.anchor.ends_with(':')) && n.segments.len() <= 1;
+        let b = match c.breadth(&w.text, w.dynamic, w.glob) {
+            Breadth::Scoped if top_level => Breadth::Broad("a top-level directory"),
+            b => b,
+        };
+        if let Breadth::Broad(why) = b {
+            out.add(
+                &finding::DISK_OR_PERMISSION_WIPE,
+                format!("{who} rewrites {} ({why})", shown(&w.text)),
+            );
+        }
+    }
+    if c.cmd.args_unknown && targets.is_empty() && c.roots.is_none() {
+        out.add(
+            &finding::DISK_OR_PERMISSION_WIPE,
+            format!("{who} rewrites paths named at run time"),
+        );
+    }
+}
+
+fn icacls(c: &Call<'_, '_>, out: &mut Out) {
+    let mut recursive = false;
+    let mut mutate = false;
+    let mut targets: Vec<&Word> = Vec::new();
+    let mut expect_value = false;
+    for w in c.args {
+        if expect_value {
+            expect_value = false;
+            continue;
+        }
+        let lower = w.text.to_ascii_lowercase();
+        if let Some(sw) = lower.strip_prefix('/') {
+            let name = sw.split(':').next().unwrap_or("");
+            match name {
+                "t" => recursive = true,
+                "grant" | "deny" | "remove" | "setowner" | "setintegritylevel" | "inheritance"
+                | "g" | "e" | "r" | "p" => {
+                    mutate = true;
+                    expect_value = !sw.contains(':') || name == "inheritance";
+                    if name == "inheritance" {
+                        expect_value = false;
+                    }
+                }
+                "reset" => mutate = true,
+                _ => {}
+            }
+            continue;
+        }
+        if targets.is_empty() {
+            targets.push(w);
+        }
+    }
+    out.not_read_only();
+    if recursive && mutate {
+        recursive_perm(c, out, &format!("`{} /t`", c.prog), &targets);
+    }
+}
+
+fn takeown(c: &Call<'_, '_>, out: &mut Out) {
+    let mut recursive = false;
+    let mut targets: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = c.args.get(i) {
+        i += 1;
+        match w.text.to_ascii_lowercase().as_str() {
+            "/r" => recursive = true,
+            "/f" => {
+                if let Some(t) = c.args.get(i) {
+                    targets.push(t);
+                }
+                i += 1;
+            }
+            "/d" | "/s" | "/u" | "/p" => i += 1,
+            _ => {}
+        }
+    }
+    out.not_read_only();
+    if recursive {
+        recursive_perm(c, out, "`takeown /r`", &targets);
+    }
+}
+
+/// Disk formatting, partitioning, wiping and shadow-copy deletion.
+fn disk(c: &Call<'_, '_>, out: &mut Out) {
+    const DISK: &[&str] = &[
+        "mke2fs",
+        "mkswap",
+        "mkntfs",
+        "mkdosfs",
+        "mkexfatfs",
+        "wipefs",
+        "sgdisk",
+        "gdisk",
+        "cgdisk",
+        "parted",
+        "fdisk",
+        "cfdisk",
+        "sfdisk",
+        "blkdiscard",
+        "hdparm",
+        "cryptsetup",
+        "lvremove",
+        "vgremove",
+        "pvremove",
+        "lvreduce",
+        "zpool",
+        "zfs",
+        "nvme",
+        "badblocks",
+        "diskpart",
+        "format",
+        "format.com",
+        "cipher",
+        "vssadmin",
+        "wmic",
+        "wbadmin",
+        "bcdedit",
+    ];
+    let known = DISK.contains(&c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
+    if !known
+        && !matches!(
+            c.ps(),
+            "format-volume" | "clear-disk" | "remove-partition" | "initialize-disk"
+        )
+    {
+        return;
+    }
+    let lower: Vec<String> = c.args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
+    let has = |s: &str| lower.iter().any(|t| t == s);
+    let device = c.args.iter().any(|w| is_block_device(&w.text));
+    let why: Option<String> = match c.prog {
+        p if p.starts_with("mkfs") || p.starts_with("newfs") => {
+            Some(format!("`{p}` formats a filesystem"))
+        }
+        "mke2fs" | "mkswap" | "mkntfs" | "mkdosfs" | "mkexfatfs" => {
+            Some(format!("`{}` formats a filesystem", c.prog))
+        }
+        "wipefs"
+            if !has("-n")
+                && !has("--no-act")
+                && lower.iter().any(|t| {
+                    t == "--all"
+                        || t.starts_with("--offset")
+                        || cluster(t).is_some_and(|cl| cl.contains(['a', 'o']))
+                }) =>
+        {
+            Some("`wipefs` erases filesystem signatures".to_owned())
+        }
+        "sgdisk" | "gdisk" | "cgdisk" => {
+            let read = [
+                "-p", "--print", "-i", "--info", "-v", "--verify", "-l", "--list",
+            ];
+            let mutates = c.args.iter().any(|w| {
+                let t = w.text.as_str();
+                t.starts_with('-')
+                    && !read
+                        .iter()
+                        .any(|r| t == *r || t.starts_with(&format!("{r}=")))
+            });
+            (mutates || c.prog != "sgdisk" && device)
+                .then(|| format!("`{}` rewrites a partition table", c.prog))
+        }
+        "parted" => lower
+            .iter()
+            .any(|t| {
+                matches!(
+                    t.as_str(),
+                    "rm" | "mklabel" | "mktable" | "mkpart" | "mkpartfs" | "resizepart" | "rescue"
+                )
+            })
+            .then(|| "`parted` rewrites a partition table".to_owned()),
+        "fdisk" | "cfdisk" => (device && !has("-l") && !has("--list"))
+            .then(|| format!("`{}` edits a partition table", c.prog)),
+        "sfdisk" => (device
+            && !lower.iter().any(|t| {
+                matches!(
+                    t.as_str(),
+                    "-l" | "--list"
+                        | "-d"
+                        | "--dump"
+                        | "-s"
+                        | "--show-size"
+                        | "-j"
+                        | "--json"
+                        | "-v"
+                        | "--verify"
+                )
+            }))
+        .then(|| "`sfdisk` writes a partition table".to_owned()),
+        "blkdiscard" => Some("`blkdiscard` discards every block of a device".to_owned()),
+        "hdparm" => lower
+            .iter()
+            .any(|t| {
+                t.starts_with("--security-erase")
+                    || t.starts_with("--trim-sector")
+                    || t == "--write-sector"
+                    || t == "--dco-restore"
+            })
+            .then(|| "`hdparm` erases a drive".to_owned()),
+        "cryptsetup" => lower
+            .iter()
+            .any(|t| {
+                matches!(
+                    t.as_str(),
+                    "luksformat" | "erase" | "lukserase" | "lukskillslot" | "reencrypt"
+                )
+            })
+            .then(|| "`cryptsetup` destroys encryption keys or reformats".to_owned()),
+        "lvremove" | "vgremove" | "pvremove" | "lvreduce" => {
+            Some(format!("`{}` removes a volume", c.prog))
+        }
+        "zpool" => lower
+            .iter()
+            .any(|t| t == "destroy" || t == "labelclear")
+            .then(|| "`zpool` destroys a pool".to_owned()),
+        "zfs" => has("destroy").then(|| "`zfs destroy` removes datasets".to_owned()),
+        "nvme" => lower
+            .iter()
+            .any(|t| t == "format" || t == "sanitize")
+            .then(|| "`nvme` formats or sanitizes a drive".to_owned()),
+        "badblocks" => (has("-w")
+            || lower
+                .iter()
+                .any(|t| cluster(t).is_some_and(|cl| cl.contains('w'))))
+        .then(|| "`badblocks -w` overwrites a device".to_owned()),
+        "diskpart" => Some("`diskpart` can clean and repartition disks".to_owned()),
+        "format" | "format.com" => lower
+            .iter()
+            .any(|t| {
+                t.len() == 2 && t.ends_with(':') && t.starts_with(|c: char| c.is_ascii_alphabetic())
+            })
+            .then(|| "`format` formats a drive".to_owned()),
+        "cipher" => lower
+            .iter()
+            .any(|t| t.starts_with("/w"))
+            .then(|| "`cipher /w` wipes free space".to_owned()),
+        "vssadmin" => (has("delete") || has("resize"))
+            .then(|| "`vssadmin` deletes shadow copies (backups)".to_owned()),
+        "wmic" => (lower.iter().any(|t| t.contains("shadowcopy")) && has("delete"))
+            .then(|| "`wmic shadowcopy delete` deletes backups".to_owned()),
+        "wbadmin" => has("delete").then(|| "`wbadmin delete` deletes backups".to_owned()),
+        "bcdedit" => (has("/delete") || lower.iter().any(|t| t == "recoveryenabled"))
+            .then(|| "`bcdedit` changes how the system boots".to_owned()),
+        _ => None,
+    };
+    let why = why.or_else(|| match c.ps() {
+        "format-volume" | "clear-disk" | "remove-partition" | "initialize-disk" => {
+            Some(format!("`{}` wipes a disk or partition", c.prog))
+        }
+        _ => None,
+    });
+    if let Some(why) = why {
+        out.not_read_only();
+        out.add(&finding::DISK_OR_PERMISSION_WIPE, why);
+    }
+}
+
+/// True when a command line contains a fork bomb: a function that pipes into a background copy
+/// of itself (`:(){ :|:& };:`, `f(){ f|f& }; f`), or the batch `%0|%0`. Checked over the raw
+/// text because a function definition is not a simple command.
+pub fn is_fork_bomb(text: &str) -> bool {
+    // Quoted text is data (a payload is analysed again on its own).
+    let mut s = String::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for ch in text.chars() {
+        if escaped {
+            escaped = false;
+            if quote.is_none() {
+                s.push(ch);
+            }
+            continue;
+        }
+        match (quote, ch) {
+            (None, '\\') | (Some('"'), '\\') => escaped = true,
+            (None, '\'' | '"') => quote = Some(ch),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if !c.is_whitespace() => s.push(c),
+            _ => {}
+        }
+    }
+    if s.contains("%0|%0") {
+        return true;
+    }
+    let is_name = |c: char| {
+        !matches!(
+            c,
+            ';' | '&' | '|' | '(' | ')' | '{' | '}' | '<' | '>' | '\'' | '"' | '$' | '`'
+        )
+    };
+    let chars: Vec<char> = s.chars().collect();
+    // Function names defined in the text (`NAME(){`, `NAME()(`, `function NAME {`), collected
+    // in one pass so the check stays linear.
+    let mut defined: Vec<String> = Vec::new();
+    for (i, window) in chars.windows(3).enumerate() {
+        if window == ['(', ')', '{'] || window == ['(', ')', '('] {
+            let mut l = i;
+            while l > 0 && chars.get(l - 1).is_some_and(|c| is_name(*c)) {
+                l -= 1;
+            }
+            let name: String = chars.get(l..i).unwrap_or(&[]).iter().collect();
+            let name = name
+                .strip_prefix("function")
+                .filter(|n| !n.is_empty())
+                .unwrap_or(&name)
+                .to_owned();
+            if !name.is_empty() && defined.len() < 64 {
+                defined.push(name);
+            }
+        }
+    }
+    for (i, _) in s.match_indices("function") {
+        let rest: String = s
+            .get(i + 8..)
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| is_name(*c))
+            .collect();
+        if !rest.is_empty() && defined.len() < 64 {
+            defined.push(rest);
+        }
+    }
+    if defined.is_empty() {
+        return false;
+    }
+    for (i, ch) in chars.iter().enumerate() {
+        if *ch != '|' {
+            continue;
+        }
+        let mut l = i;
+        while l > 0 && chars.get(l - 1).is_some_and(|c| is_name(*c)) && i - l < 64 {
+            l -= 1;
+        }
+        let mut r = i + 1;
+        while chars.get(r).is_some_and(|c| is_name(*c)) && r - i < 64 {
+            r += 1;
+        }
+        let left: String = chars.get(l..i).unwrap_or(&[]).iter().collect();
+        let right: String = chars.get(i + 1..r).unwrap_or(&[]).iter().collect();
+        if !left.is_empty()
+            && left == right
+            && chars.get(r) == Some(&'&')
+            && defined.contains(&left)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use crate::finding::*;
+
+    #[test]
+    fn permission_wipes() {
+        for s in [
+            "chmod -R 777 /",
+            "chmod -R 777 ./build",
+            "chmod 777 /",
+            "chown -R root /w",
+            "chown -R root:root /",
+            "chown -R nobody ~",
+            "chgrp -R users /etc",
+            "chmod --recursive 755 /usr",
+            "chmod -R a+rwx ~",
+            "sudo chmod -R 000 /",
+            "icacls 'C:\\' /grant Everyone:F /t",
+            "takeown /f 'C:\\Windows' /r",
+            "setfacl -R -m u:x:rwx /",
+        ] {
+            assert_has(s, &DISK_OR_PERMISSION_WIPE);
+        }
+        for s in [
+            "chmod -R 755 ./build",
+            "chmod +x script.sh",
+            "chmod 644 README.md",
+            "chown -R me ./dist",
+            "chmod 600 ~/.ssh/authorized_keys",
+            "chmod 700 ~/.ssh",
+        ] {
+            assert_not_critical(s);
+        }
+        let v = verdict("chmod +x s.sh");
+        assert_eq!(v.effects.makes_executable, ["s.sh"]);
+        let v = verdict("chmod 755 s.sh");
+        assert_eq!(v.effects.makes_executable, ["s.sh"]);
+        assert_has("chmod u+s /bin/bash", &PRIVILEGE_ELEVATION);
+        assert_has("chmod 4755 x", &PRIVILEGE_ELEVATION);
+        assert_critical("chmod 666 /etc/passwd");
+        assert!(world_writable("777") && world_writable("o+w") && !world_writable("755"));
+    }
+
+    #[test]
+    fn disk_wipes() {
+        for s in [
+            "mkfs.ext4 /dev/sda1",
+            "mkfs -t xfs /dev/sdb",
+            "mkswap /dev/sdb2",
+            "wipefs -a /dev/sda",
+            "sgdisk --zap-all /dev/sda",
+            "sgdisk -Z /dev/nvme0n1",
+            "parted /dev/sda --script mklabel gpt",
+            "parted -s /dev/sda rm 1",
+            "fdisk /dev/sda",
+            "blkdiscard /dev/nvme0n1",
+            "zpool destroy tank",
+            "zfs destroy -r tank/data",
+            "diskpart /s wipe.txt",
+            "format D: /q",
+            "cipher /w:C:\\",
+            "vssadmin delete shadows /all /quiet",
+            "wmic shadowcopy delete",
+            "Format-Volume -DriveLetter D",
+            "Clear-Disk -Number 1 -RemoveData",
+            "Remove-Partition -DiskNumber 0 -PartitionNumber 1",
+            "cryptsetup luksFormat /dev/sdb",
+            "lvremove -f vg/lv",
+            "diskutil eraseDisk JHFS+ X /dev/disk2",
+            "diskutil zeroDisk disk2",
+        ] {
+            assert_has(s, &DISK_OR_PERMISSION_WIPE);
+            assert_critical(s);
+        }
+        for s in [
+            "fdisk -l",
+            "fdisk -l /dev/sda",
+            "sgdisk -p /dev/sda",
+            "parted -l",
+            "wipefs /dev/sda",
+            "sfdisk -d /dev/sda",
+            "clang-format -i x.c",
+            "cargo fmt",
+            "git format-patch -1",
+            "lsblk",
+            "diskutil list",
+        ] {
+            assert_not(s, &DISK_OR_PERMISSION_WIPE);
+        }
+    }
+
+    #[test]
+    fn fork_bombs() {
+        assert!(is_fork_bomb(":(){ :|:& };:"));
+        assert!(is_fork_bomb(":() { : | : & }; :"));
+        assert!(is_fork_bomb("bomb(){ bomb|bomb& }; bomb"));
+        assert!(is_fork_bomb("function f { f|f& }; f"));
+        assert!(is_fork_bomb("%0|%0"));
+        assert!(!is_fork_bomb("ls | grep x &"));
+        assert!(!is_fork_bomb("a|a"));
+        assert!(!is_fork_bomb("f(){ echo; }; a|a&"));
+        let long = "x|x&".repeat(5000);
+        assert!(!is_fork_bomb(&long));
+        assert!(!is_fork_bomb("echo ':(){ :|:& };:' is a fork bomb"));
+        assert_has(": | :", &DISK_OR_PERMISSION_WIPE);
+        let v = verdict_with(":", true);
+        assert!(v
+            .findings
+            .iter()
+            .any(|f| f.id == DISK_OR_PERMISSION_WIPE.id));
+    }
+}
