@@ -161,6 +161,32 @@ const PATTERNS: [Pattern; 7] = [
 /// Text longer than this is cut (with a margin) before redaction; see [`Redactor::redact_bounded`].
 const REDACTION_MARGIN_CHARS: usize = 1024;
 
+/// One pass over the bytes: can any pattern match at all? Every pattern needs an `=` or `:`
+/// (assignments, URLs, headers), a run of at least 8 token characters (keys, JWTs, PEM
+/// markers, header values), or a flag word after `-` (`--token x`). Most preview text has none.
+fn may_hold_secret(text: &str) -> bool {
+    let mut run = 0usize;
+    let mut prev = b' ';
+    for &b in text.as_bytes() {
+        if b == b'=' || b == b':' {
+            return true;
+        }
+        if b.is_ascii_alphanumeric() || b"_-+/.~".contains(&b) {
+            run += 1;
+            if run >= 8 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+        if prev == b'-' && matches!(b, b't' | b'T' | b'p' | b'P' | b's' | b'S' | b'a' | b'A') {
+            return true;
+        }
+        prev = b;
+    }
+    false
+}
+
 /// The compiled redaction patterns.
 #[derive(Debug, Clone)]
 pub struct Redactor {
@@ -185,6 +211,9 @@ impl Redactor {
     }
 
     pub fn redact(&self, text: &str) -> String {
+        if !may_hold_secret(text) {
+            return text.to_owned();
+        }
         let mut out = text.to_owned();
         let mut lower = out.to_ascii_lowercase();
         for (re, replacement, precheck) in &self.patterns {
@@ -239,6 +268,20 @@ mod tests {
             let out = r.redact(input);
             assert!(!out.contains(secret), "{input} -> {out}");
         }
+    }
+
+    #[test]
+    fn the_fast_gate_never_hides_a_pattern_match() {
+        let r = Redactor::new();
+        for (p, _, _) in &r.patterns {
+            for sample in ["x --token abc", "a:b@c", "K=v", "Bearer abcdefgh", "-p x"] {
+                if p.is_match(sample) {
+                    assert!(may_hold_secret(sample), "{sample}");
+                }
+            }
+        }
+        assert!(!may_hold_secret("ls la"));
+        assert!(!may_hold_secret("exec runs a shell command on the host"));
     }
 
     #[test]
