@@ -29,5 +29,5 @@ if [ "${HG_SKIP_WASM_OPT:-}" != 1 ] && [ -x "$OPT" ] && "$OPT" --version 2>/dev/
   echo "build: wasm-opt $before -> $(stat -c %s "$WASM") bytes"
 fi
 # Smoke: the module must instantiate and answer (a corrupted module throws at load).
-node -e 'const c=require("./pkg/openclaw_human_gate.js"); const e=new c.Engine("{}"); const d=JSON.parse(e.decide(JSON.stringify({toolName:"read",params:{}}))); if(d.decision!=="auto") {console.error("build: smoke decision", d); process.exit(1)}'
+node -e 'const c=require("./pkg/openclaw_human_gate.js"); const e=new c.Engine("{}"); const d=JSON.parse(e.decide(JSON.stringify({toolName:"read",params:{path:"README.md"}}))); if(d.decision!=="auto") {console.error("build: smoke decision", d); process.exit(1)}'
 echo "build: pkg/ ready ($(stat -c %s "$WASM") bytes wasm)"
