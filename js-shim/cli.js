@@ -4,6 +4,7 @@
 //   check [--config FILE]           JSON lines in (one call per line), one JSON decision line out
 //   explain [--config FILE] [JSON]  the same decision for one call, for people
 //   validate-config FILE            config problems, exit 1 if there are any
+//   findings                        the finding table: id, severity, reusable, reason
 //
 // Contract (DESIGN.md "CLI contract"): every non-blank input line gets exactly one output line,
 // in order; a malformed line gets the core's approval line (finding input-malformed); if the
@@ -15,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import { StringDecoder } from "node:string_decoder";
-import { acquireEngine, decideOrFailClosed, describeError, failClosedDecision, sanitizeLine, versions } from "./core.js";
+import { acquireEngine, decideOrFailClosed, describeError, failClosedDecision, findingTable, sanitizeLine, versions } from "./core.js";
 
 /** Longest input line kept in memory (UTF-16 units); a longer one is answered without reading it all. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -30,6 +31,8 @@ commands:
                                   blank lines are skipped, every other line gets an answer)
   explain [--config FILE] [JSON]  explain the decision for one call (JSON argument or stdin)
   validate-config FILE            print the problems of a config file; exit 1 if any
+  findings                        print every finding the gate can report (tab-separated:
+                                  id, severity, reusable, reason)
 
 options:
   --config FILE   plugin config as JSON (plugins.entries.human-gate.config); problems are
@@ -314,6 +317,9 @@ async function main(argv) {
         return await runExplain(args);
       case "validate-config":
         return await runValidateConfig(args);
+      case "findings":
+        for (const f of findingTable()) await writeOut(`${f.id}\t${f.severity}\t${f.reusable ? "reusable" : "not-reusable"}\t${f.reason}\n`);
+        return 0;
       case null:
         throw new UsageError("a command is required");
       default:

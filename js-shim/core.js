@@ -246,6 +246,11 @@ export function renderAsk(configJson, params) {
 }
 
 /** Package and core versions (the core is loaded if needed; "unavailable" when it cannot be). */
+/** The core's finding table: [{id, severity, reusable, reason}] (one source: src/finding.rs). */
+export function findingTable() {
+  return JSON.parse(loadCore(processState()).findingTable());
+}
+
 export function versions() {
   const state = processState();
   let core = "unavailable";

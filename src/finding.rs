@@ -173,6 +173,17 @@ findings! {
         "an analyzer failed";
 }
 
+/// The table as JSON, for the CLI and the docs: `[{id, severity, reusable, reason}]`.
+pub fn table_json() -> String {
+    let rows: Vec<serde_json::Value> = TABLE
+        .iter()
+        .map(|s| {
+            serde_json::json!({"id": s.id, "severity": s.severity, "reusable": s.reusable, "reason": s.reason})
+        })
+        .collect();
+    serde_json::Value::Array(rows).to_string()
+}
+
 /// Looks a finding up by ID.
 pub fn spec(id: &str) -> Option<&'static FindingSpec> {
     TABLE.iter().copied().find(|s| s.id == id)

@@ -38,6 +38,12 @@ impl Engine {
     }
 }
 
+/// The finding table (`src/finding.rs`) as JSON: `[{id, severity, reusable, reason}]`.
+#[wasm_bindgen(js_name = findingTable)]
+pub fn finding_table() -> String {
+    crate::finding::table_json()
+}
+
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     crate::core_version().to_owned()

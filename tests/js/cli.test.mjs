@@ -279,3 +279,13 @@ describe("usage", () => {
     assert.equal(run(["validate-config"]).code, 2);
   });
 });
+
+test("findings prints the core's table and the README documents every finding", () => {
+  const r = spawnSync(process.execPath, [CLI, "findings"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const ids = r.stdout.trim().split("\n").map((l) => l.split("\t")[0]);
+  assert.ok(ids.length >= 40, `at least 40 findings, got ${ids.length}`);
+  assert.equal(new Set(ids).size, ids.length, "finding ids are unique");
+  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  for (const id of ids) assert.ok(readme.includes(`| \`${id}\` |`), `README documents ${id}`);
+});
