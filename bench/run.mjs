@@ -123,6 +123,33 @@ for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
   }
 }
 samples.sort((a, b) => a - b);
+
+// Worst cases (issue 3): adversarial commands through the same hook, median of WORST_RUNS.
+const WORST_RUNS = 15;
+const worstCases = {
+  "20 KB command": { toolName: "exec", params: { command: Array.from({ length: 800 }, (_, i) => `echo "item ${i}" | grep -v x;`).join(" ").slice(0, 20480) } },
+  "10 000 nested $(": { toolName: "exec", params: { command: `${"$(".repeat(10000)}rm -rf /${")".repeat(10000)}` } },
+  "10 000 unclosed quotes": { toolName: "exec", params: { command: `echo ${"'\"".repeat(5000)}` } },
+  "16 KB Code Mode": { toolName: "exec", toolKind: "code_mode_exec", params: { code: `const a = [${Array.from({ length: 2000 }, (_, i) => `"${i}"`).join(",")}];`.slice(0, 16384) } },
+};
+const worst = {};
+for (const [name, req] of Object.entries(worstCases)) {
+  const runs = [];
+  for (let i = 0; i < WORST_RUNS + 3; i++) {
+    const { event, ctx } = hostCall(req, `bench:worst:${seq++}`);
+    const t0 = process.hrtime.bigint();
+    let r = gateHook.handler(event, ctx);
+    if (r instanceof Promise) r = await r;
+    const t1 = process.hrtime.bigint();
+    for (const h of laterHooks) {
+      const x = h.handler(event, ctx);
+      if (x instanceof Promise) await x;
+    }
+    if (i >= 3) runs.push(Number(t1 - t0) / 1000);
+  }
+  worst[name] = round1(median(runs));
+}
+
 const result = {
   p50_us: round1(percentile(samples, 50)),
   p99_us: round1(percentile(samples, 99)),
@@ -144,12 +171,13 @@ console.log(`  plugin load (import + register, fresh process): median ${round1(l
 console.log(`  gate hook latency: p50 ${result.p50_us} µs, p99 ${result.p99_us} µs, max ${result.max_us} µs over ${result.calls} calls`);
 console.log(classLines.join("\n"));
 console.log(`  wasm: ${result.wasm_bytes} bytes`);
+console.log(`  worst cases (median of ${WORST_RUNS}): ${Object.entries(worst).map(([k, v]) => `${k} ${v} µs`).join(", ")}`);
 if (configProblems.length > 0) console.log(`  WARNING: the bench config has problems: ${configProblems.map(([, m]) => m).join("; ")}`);
 if (failClosed > 0) console.log(`  WARNING: ${failClosed} corpus calls answered fail-closed; the figures do not measure real decisions`);
 
 mkdirSync(`${ROOT}bench/out`, { recursive: true });
 writeFileSync(`${ROOT}bench/out/last.json`, JSON.stringify({
-  ...result, node: process.version, passes: PASSES, warmupPasses: WARMUP_PASSES, corpusCalls: corpus.length,
+  ...result, worst_us: worst, node: process.version, passes: PASSES, warmupPasses: WARMUP_PASSES, corpusCalls: corpus.length,
   loadRunsMs: loadRuns.map(round1),
   perClass: Object.fromEntries(Object.entries(perClass).map(([cls, xs]) => {
     const s = [...xs].sort((a, b) => a - b);

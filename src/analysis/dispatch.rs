@@ -100,8 +100,23 @@ pub fn analyze_call(call: &Call, limits: &Limits) -> Option<CallAnalysis> {
             exec: false,
         }
     };
+    if let Some(category) = out.category {
+        out.report.add(category_finding(category));
+    }
     truncate(&mut out.report, limits.max_findings);
     Some(out)
+}
+
+/// The info finding that names a command's category (reuse scopes key on it later).
+fn category_finding(category: Category) -> Finding {
+    let (spec, what) = match category {
+        Category::ReadOnly => (&finding::CATEGORY_READ_ONLY, "read-only"),
+        Category::DevBuild => (&finding::CATEGORY_DEV_BUILD, "dev-build"),
+        Category::DevTest => (&finding::CATEGORY_DEV_TEST, "dev-test"),
+        Category::DevFormat => (&finding::CATEGORY_DEV_FORMAT, "dev-format"),
+        Category::SourceControl => (&finding::CATEGORY_SOURCE_CONTROL, "source-control"),
+    };
+    Finding::new(spec, format!("category {what}"))
 }
 
 fn incomplete(why: &str) -> Report {

@@ -70,6 +70,12 @@ impl<'w> Cmd<'w> {
 
 /// Lowercase basename without directories or a `.exe` suffix: `/usr/bin/SUDO.exe` → `sudo`.
 pub fn program_name(word: &str) -> String {
+    // Only the tail can be a basename; bounding it keeps huge dynamic words linear.
+    let mut start = word.len().saturating_sub(256);
+    while !word.is_char_boundary(start) {
+        start += 1;
+    }
+    let word = word.get(start..).unwrap_or(word);
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
     let lower = base.to_ascii_lowercase();
     lower
