@@ -61,24 +61,40 @@ impl Risk {
         }
     }
 
-    /// Estimates risk from the decided class, its severity, its source and its findings.
+    /// Estimates risk from the decided class, its source and its findings. Each finding's level
+    /// comes from the finding table itself: critical findings are critical, warnings that may
+    /// not be reused (destructive or unverifiable effects) are high, other warnings medium,
+    /// information low. The decided class is a floor (block and critical are critical); a call
+    /// nothing recognized is medium at 0.50.
     pub fn assess(class: Class, severity: Severity, source: Source, findings: &[Finding]) -> Risk {
-        let evidence: Vec<String> = findings.iter().map(|f| f.id.to_owned()).collect();
-        if source == Source::Default || source == Source::FailClosed {
-            let mut r = Risk::unmatched();
-            r.evidence = evidence;
-            if class >= Class::Critical {
-                return Risk::tier(Level::Critical, r.evidence);
-            }
-            return r;
-        }
-        let level = match (class, severity) {
+        let evidence: Vec<String> = findings
+            .iter()
+            .filter(|f| f.severity > Severity::Info || findings.len() == 1)
+            .map(|f| f.id.to_owned())
+            .collect();
+        let from_findings = findings.iter().map(level_of).max().unwrap_or(Level::Low);
+        let floor = match (class, severity) {
             (Class::Block, _) | (Class::Critical, _) | (_, Severity::Critical) => Level::Critical,
-            (Class::Approval, Severity::Warning) => Level::Medium,
-            (Class::Approval, Severity::Info) => Level::Low,
+            (Class::Approval, _) => Level::Medium,
             (Class::Auto, _) => Level::Low,
         };
+        let level = from_findings.max(floor);
+        if (source == Source::Default || source == Source::FailClosed) && level <= Level::Medium {
+            let mut r = Risk::unmatched();
+            r.evidence = evidence;
+            return r;
+        }
         Risk::tier(level, evidence)
+    }
+}
+
+/// A finding's risk level, from its row in the finding table.
+pub fn level_of(f: &Finding) -> Level {
+    match f.severity {
+        Severity::Critical => Level::Critical,
+        Severity::Warning if !f.reusable() => Level::High,
+        Severity::Warning => Level::Medium,
+        Severity::Info => Level::Low,
     }
 }
 
@@ -107,6 +123,37 @@ mod tests {
         assert_eq!(
             (r.level, r.confidence, r.recommendation),
             (Level::Medium, 0.50, Recommendation::Review)
+        );
+    }
+
+    #[test]
+    fn levels_come_from_the_finding_table() {
+        use crate::finding::{self, Finding};
+        let lease = Finding::new(&finding::GIT_FORCE_WITH_LEASE, String::new());
+        let r = Risk::assess(
+            Class::Approval,
+            Severity::Warning,
+            Source::ToolKind,
+            &[lease],
+        );
+        assert_eq!((r.level, r.confidence), (Level::High, 0.80));
+        assert_eq!(r.evidence, ["git-force-with-lease"]);
+        let push = Finding::new(&finding::GIT_PUSH, String::new());
+        let r = Risk::assess(
+            Class::Approval,
+            Severity::Warning,
+            Source::ToolKind,
+            &[push],
+        );
+        assert_eq!(r.level, Level::Medium);
+        let wipe = Finding::new(&finding::DISK_OR_PERMISSION_WIPE, String::new());
+        let r = Risk::assess(Class::Approval, Severity::Warning, Source::Rule, &[wipe]);
+        assert_eq!(r.recommendation, Recommendation::Deny);
+        let read = Finding::new(&finding::CATEGORY_READ_ONLY, String::new());
+        let r = Risk::assess(Class::Auto, Severity::Info, Source::ToolKind, &[read]);
+        assert_eq!(
+            (r.level, r.recommendation),
+            (Level::Low, Recommendation::Approve)
         );
     }
 }
