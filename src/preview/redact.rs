@@ -138,7 +138,7 @@ const PATTERNS: [Pattern; 7] = [
     ),
     // NAME=value / "name": "value" where the name says secret.
     (
-        r#"(?i)([A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"',;}]+)"#,
+        r#"(?i)([A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|credential)[A-Za-z0-9_.-]*["']?\s*[:=]\s*)((?:"[^"]*"|'[^']*'|[^\s"',;}])+)"#,
         "$1[REDACTED]",
         Precheck::NameAssigned(&[
             "secret",

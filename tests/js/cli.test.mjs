@@ -72,7 +72,7 @@ describe("check", () => {
       out.map((d) => d.decision),
       ["auto", "approval", "approval", "approval", "approval", "approval", "approval", "approval", "auto"],
     );
-    assert.deepEqual(ids(out[1]), ["tool-kind-destructive"]);
+    assert.deepEqual(ids(out[1]), ["tool-kind-destructive", "category-read-only"]);
     assert.ok(out[1].allowedDecisions.includes("allow-always"));
     for (const i of [2, 3, 4, 5, 7]) {
       assert.deepEqual(ids(out[i]), ["input-malformed"], `line ${i}: ${JSON.stringify(out[i])}`);
@@ -105,7 +105,7 @@ describe("check", () => {
     // The 600 000-character command is over semanticAnalysis.maxCommandLength: analysed up to
     // the limit, then it asks (command-too-long).
     const special = {
-      500: [inspected, ["tool-kind-destructive", "command-too-long"]],
+      500: [inspected, ["tool-kind-destructive", "command-too-long", "category-read-only"]],
       1500: [overCore, ["input-too-large"]],
       2500: [overCli, ["input-too-large"]],
     };

@@ -1,9 +1,11 @@
 //! The command model: from a lexed simple command to the program that really runs.
 //!
-//! Wrappers are peeled with their option values (sudo, doas, env, command/builtin/exec, nohup,
-//! nice, time, timeout, stdbuf, ionice, setsid, busybox, chroot, flock, …) so the rules see the
-//! effective program and its arguments; what was stripped is kept (`wrappers`, `elevated`,
-//! `env`). Programs that run *another* command with arguments only known at run time (`xargs`,
+//! Wrappers are peeled with their option values (sudo, doas, run0, env, command/builtin/exec,
+//! nohup, nice, time, timeout, stdbuf, ionice, setsid, busybox, chroot, flock, CMD `call` and
+//! `start`, …) so the rules see the effective program and its arguments; what was stripped is
+//! kept (`wrappers`, `elevated`, `env`). `NAME=value` words right after any wrapper are
+//! assignments (`sudo LD_PRELOAD=x cmd`); a wrapper asked for `--help`/`--version` runs
+//! nothing; `sudo -e FILE` is `sudoedit FILE`. Programs that run *another* command with arguments only known at run time (`xargs`,
 //! `parallel`, `find -exec`) yield that command with `args_unknown`. Programs that run a
 //! *command line* (`sh -c`, `cmd /c`, `pwsh -Command`, `eval`, `su -c`, `env -S`, …) yield a
 //! [`Payload`] for the analyzer to lex again, one level deeper.
@@ -148,8 +150,24 @@ pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w>
             break;
         };
         cmd.program = program_name(&first.text);
+        let before = cmd.argv.clone();
         match step(&mut cmd, &mut out) {
-            Step::Peeled => continue,
+            Step::Peeled => {
+                if asked_for_help(&before, &cmd.argv) {
+                    // `nice --help rm -rf /`: the wrapper prints its usage and runs nothing.
+                    cmd.argv.clear();
+                    cmd.program.clear();
+                    break;
+                }
+                // `sudo FOO=1 cmd`, `doas LD_PRELOAD=x cmd`: assignments right after a
+                // wrapper set the command's environment (`env`-like).
+                if take_assignments(&mut cmd) {
+                    cmd.argv.clear();
+                    cmd.program.clear();
+                    break;
+                }
+                continue;
+            }
             Step::Done => break,
             Step::NoCommand => {
                 cmd.argv.clear();
@@ -165,6 +183,50 @@ pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w>
     out
 }
 
+/// The words a wrapper consumed (between its name and the new command word) include
+/// `--help` or `--version`: the wrapper only prints.
+fn asked_for_help(before: &[&Word], after: &[&Word]) -> bool {
+    let end = after
+        .first()
+        .and_then(|first| before.iter().position(|w| std::ptr::eq(*w, *first)))
+        .unwrap_or(before.len());
+    before
+        .get(1..end)
+        .unwrap_or(&[])
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "--help" | "--version"))
+}
+
+/// A `NAME=value` word: `NAME` is a shell identifier.
+pub fn assignment(word: &str) -> Option<(&str, &str)> {
+    let (k, v) = word.split_once('=')?;
+    let mut chars = k.chars();
+    let first = chars.next()?;
+    ((first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    .then_some((k, v))
+}
+
+/// Moves leading `NAME=value` words of `cmd.argv` into `cmd.env`; true when nothing is left
+/// to run.
+fn take_assignments(cmd: &mut Cmd<'_>) -> bool {
+    let n = cmd
+        .argv
+        .iter()
+        .take_while(|w| assignment(&w.text).is_some())
+        .count();
+    if n == 0 {
+        return false;
+    }
+    for w in cmd.argv.iter().take(n) {
+        if let Some((k, v)) = assignment(&w.text) {
+            cmd.env.push((k.to_owned(), v.to_owned()));
+        }
+    }
+    cmd.argv.drain(..n);
+    cmd.argv.is_empty()
+}
+
 enum Step {
     /// A wrapper was removed from the front; look again.
     Peeled,
@@ -172,6 +234,16 @@ enum Step {
     Done,
     /// The wrapper runs no command (`command -v x`, `sudo -l`, `env --help`).
     NoCommand,
+}
+
+/// `sudo [opts] -e FILE…` → `sudoedit FILE…` (argv keeps `sudoedit` as its program word).
+fn as_sudoedit(cmd: &mut Cmd<'_>, i: usize) -> Step {
+    // Keep the `-e` word as the program position and the files after it.
+    let n = i.saturating_sub(1).min(cmd.argv.len());
+    cmd.argv.drain(..n);
+    cmd.wrappers.push("sudo");
+    cmd.program = "sudoedit".to_owned();
+    Step::Done
 }
 
 /// Removes `n` leading words and records the wrapper.
@@ -267,7 +339,68 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
             if any_long_flag(&argv, i, &["--help", "--version", "--list", "--validate"]) {
                 return Step::NoCommand;
             }
+            if any_short_flag(&argv, i, &['e']) || any_long_flag(&argv, i, &["--edit"]) {
+                // `sudo -e FILE…` is `sudoedit FILE…`: the files are the operands.
+                return as_sudoedit(cmd, i);
+            }
             drop_front(cmd, i, "sudo")
+        }
+        "run0" => {
+            // systemd's sudo: run0 [--user=U] [--chdir=D] [--setenv=…] cmd…
+            let i = skip_options(
+                &argv,
+                &['u', 'g', 'D'],
+                &[
+                    "user",
+                    "group",
+                    "chdir",
+                    "setenv",
+                    "property",
+                    "unit",
+                    "description",
+                    "slice",
+                    "nice",
+                    "machine",
+                    "background",
+                ],
+            );
+            cmd.elevated = true;
+            if argv.get(i).is_none() {
+                // A root shell.
+                return Step::Done;
+            }
+            drop_front(cmd, i, "sudo")
+        }
+        "call" => {
+            // CMD `call prog args`; `call :label` jumps inside a batch file.
+            if argv.get(1).is_some_and(|w| w.text.starts_with(':')) {
+                return Step::Done;
+            }
+            drop_front(cmd, 1, "call")
+        }
+        "start" => {
+            // CMD `start ["title"] [/b /wait /min /d dir /affinity m /node n …] prog args`.
+            let mut i = 1;
+            if argv.get(1).is_some_and(|w| w.quoted) {
+                i = 2;
+            }
+            while let Some(w) = argv.get(i) {
+                let t = w.text.to_ascii_lowercase();
+                if matches!(t.as_str(), "/d" | "/node" | "/affinity") {
+                    i += 2;
+                } else if t.starts_with('/')
+                    && t.len() > 1
+                    && !t.get(1..).is_some_and(|r| r.contains('/'))
+                {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            if argv.get(i).is_none() {
+                return Step::Done;
+            }
+            drop_front(cmd, i, "start")
         }
         "doas" => {
             let i = skip_options(&argv, &['u', 'C'], &[]);
@@ -738,6 +871,82 @@ mod tests {
         assert_eq!(p[0].text, "rm -rf /x");
         let (_, _, _, p, _) = peeled("script -q -c reboot /dev/null");
         assert_eq!(p[0].text, "reboot");
+    }
+
+    #[test]
+    fn assignments_after_a_wrapper_are_environment() {
+        let ws = words("sudo LD_PRELOAD=/x.so FOO=1 rm -rf /");
+        let refs: Vec<&Word> = ws.iter().collect();
+        let p = peel(&refs, &[]);
+        let c = p.commands.first().expect("a command");
+        assert_eq!(c.program, "rm");
+        assert!(c.env.iter().any(|(k, v)| k == "LD_PRELOAD" && v == "/x.so"));
+        assert_eq!(argv("doas VAR=v rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("nohup A=1 rm x"), ["rm", "x"]);
+        assert_eq!(argv("sudo -u root EDITOR=vi visudo"), ["visudo"]);
+        assert_eq!(argv("rm A=1"), ["rm", "A=1"]);
+    }
+
+    #[test]
+    fn wrapper_help_runs_nothing() {
+        for s in [
+            "nice --help rm -rf /",
+            "timeout --version rm -rf /",
+            "nohup --help rm -rf /",
+            "stdbuf --help rm -rf /",
+            "ionice --version rm -rf /",
+            "xargs --help rm -rf /",
+        ] {
+            assert_eq!(argv(s), Vec::<String>::new(), "{s}");
+        }
+        // The command's own --help is its business.
+        assert_eq!(argv("nice rm --help"), ["rm", "--help"]);
+    }
+
+    #[test]
+    fn cmd_forwarders_and_run0() {
+        assert_eq!(argv("call rd /s /q C:\\"), ["rd", "/s", "/q", "C:\\"]);
+        assert_eq!(argv("call :label x"), ["call", ":label", "x"]);
+        assert_eq!(argv("start /b /wait cmd /c x"), ["cmd", "/c", "x"]);
+        assert_eq!(argv("start /d C:\\t /min prog a"), ["prog", "a"]);
+        let ws: Vec<Word> = vec![
+            Word {
+                text: "start".into(),
+                ..Word::default()
+            },
+            Word {
+                text: String::new(),
+                quoted: true,
+                fully_quoted: true,
+                ..Word::default()
+            },
+            Word {
+                text: "/wait".into(),
+                ..Word::default()
+            },
+            Word {
+                text: "cmd".into(),
+                ..Word::default()
+            },
+        ];
+        let refs: Vec<&Word> = ws.iter().collect();
+        assert_eq!(peel(&refs, &[]).commands[0].program, "cmd");
+        let (a, _, el, _, _) = peeled("run0 --user=root rm -rf /");
+        assert_eq!(a, ["rm", "-rf", "/"]);
+        assert!(el);
+        let (_, _, el, _, _) = peeled("run0");
+        assert!(el);
+    }
+
+    #[test]
+    fn sudo_edit_is_sudoedit() {
+        let ws = words("sudo -e /etc/sudoers");
+        let refs: Vec<&Word> = ws.iter().collect();
+        let p = peel(&refs, &[]);
+        let c = p.commands.first().expect("a command");
+        assert_eq!(c.program, "sudoedit");
+        assert_eq!(c.argv.last().map(|w| w.text.as_str()), Some("/etc/sudoers"));
+        assert!(p.elevated);
     }
 
     #[test]

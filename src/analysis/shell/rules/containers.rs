@@ -50,6 +50,8 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     let many = |targets: &[&Word]| {
         targets.len() >= 2 || targets.iter().any(|w| w.dynamic) || c.cmd.args_unknown
     };
+    // `docker rm $(docker ps -aq)`: the targets are every container, image or volume.
+    let everything = rest_plain.iter().any(|w| lists_everything(w));
     let who = format!("`{} {sub}`", c.prog);
     match sub {
         "system" if second == "prune" => {
@@ -74,7 +76,7 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             "prune" if flag('a', "all") => {
                 wipe(out, format!("{who} prune -a removes every unused image"))
             }
-            "rm" | "remove" if many(rest_plain.get(1..).unwrap_or(&[])) => {
+            "rm" | "remove" if many(rest_plain.get(1..).unwrap_or(&[])) || everything => {
                 wipe(out, format!("{who} rm removes images wholesale"))
             }
             "ls" | "list" | "inspect" | "history" => out.category(Category::ReadOnly),
@@ -85,6 +87,7 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             "prune" => wipe(out, format!("{who} prune removes every stopped container")),
             "rm" | "remove"
                 if flag('v', "volumes")
+                    || everything
                     || (flag('f', "force") && many(rest_plain.get(1..).unwrap_or(&[]))) =>
             {
                 wipe(out, format!("{who} rm removes containers and their data"))
@@ -97,7 +100,10 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             _ => control(out, format!("{who} changes containers")),
         },
         "rm" => {
-            if flag('v', "volumes") || flag('a', "all") || (flag('f', "force") && many(&rest_plain))
+            if flag('v', "volumes")
+                || flag('a', "all")
+                || everything
+                || (flag('f', "force") && many(&rest_plain))
             {
                 wipe(out, format!("{who} removes containers and their data"));
             } else {
@@ -105,7 +111,7 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             }
         }
         "rmi" => {
-            if many(&rest_plain) && flag('f', "force") {
+            if many(&rest_plain) && flag('f', "force") || everything {
                 wipe(out, format!("{who} removes images wholesale"));
             } else {
                 control(out, format!("{who} removes images"));
@@ -222,8 +228,8 @@ pub(super) fn compose(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             );
             if let Some((_svc, cmd)) = q.pos.split_first() {
                 if !cmd.is_empty() {
-                    let text: Vec<&str> = cmd.iter().map(|w| w.text.as_str()).collect();
-                    out.payload(Dialect::Posix, text.join(" "), "docker compose exec", false);
+                    let text = super::argv_text(cmd.iter().copied());
+                    out.payload(Dialect::Posix, text, "docker compose exec", false);
                 }
             }
             let _ = c;
@@ -387,15 +393,14 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     let Some((_image, cmd)) = p.pos.split_first() else {
         return;
     };
-    let mut text: Vec<String> = Vec::new();
-    if let Some(e) = p.value("entrypoint") {
-        text.push(e.to_owned());
-    }
-    text.extend(cmd.iter().map(|w| w.text.clone()));
-    if text.is_empty() {
+    let entrypoint = p.value("entrypoint").map(|e| Word {
+        text: e.to_owned(),
+        ..Word::default()
+    });
+    if entrypoint.is_none() && cmd.is_empty() {
         return;
     }
-    let mut joined = text.join(" ");
+    let mut joined = super::argv_text(entrypoint.iter().chain(cmd.iter().copied()));
     // Paths under a host mount are the host's paths (the working directory for `$PWD:/w`).
     if let Some((src, dst)) = host_root {
         if dst.len() > 1 {
@@ -415,6 +420,42 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     out.payload(Dialect::Posix, joined, "docker run", false);
 }
 
+/// A word substituted from a quiet listing of every container, image or volume
+/// (`$(docker ps -aq)`, `` `podman images -q` ``, `$(docker volume ls -q)`).
+fn lists_everything(w: &Word) -> bool {
+    if !w.dynamic {
+        return false;
+    }
+    let lower = w.text.to_ascii_lowercase();
+    let inner = lower
+        .trim_start_matches("$(")
+        .trim_start_matches('`')
+        .trim_end_matches(')')
+        .trim_end_matches('`');
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    let Some((prog, rest)) = words.split_first() else {
+        return false;
+    };
+    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    if !matches!(prog, "docker" | "podman" | "nerdctl" | "finch") {
+        return false;
+    }
+    let quiet = rest
+        .iter()
+        .any(|t| *t == "--quiet" || t.starts_with('-') && !t.starts_with("--") && t.contains('q'));
+    let filtered = rest.iter().any(|t| t.starts_with("--filter") || *t == "-f");
+    let listing = match rest.iter().find(|t| !t.starts_with('-')).copied() {
+        Some("ps" | "images") => true,
+        Some("container" | "image" | "volume") => rest
+            .iter()
+            .filter(|t| !t.starts_with('-'))
+            .nth(1)
+            .is_some_and(|t| matches!(*t, "ls" | "list")),
+        _ => false,
+    };
+    listing && quiet && !filtered
+}
+
 fn container_exec(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     out.not_read_only();
     out.add(
@@ -428,8 +469,8 @@ fn container_exec(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     );
     if let Some((_container, cmd)) = p.pos.split_first() {
         if !cmd.is_empty() {
-            let text: Vec<&str> = cmd.iter().map(|w| w.text.as_str()).collect();
-            out.payload(Dialect::Posix, text.join(" "), "docker exec", false);
+            let text = super::argv_text(cmd.iter().copied());
+            out.payload(Dialect::Posix, text, "docker exec", false);
         }
     }
 }
@@ -454,6 +495,13 @@ mod tests {
             "docker compose -f x.yml down --volumes",
             "docker-compose down -v",
             "docker rm -f $(docker ps -aq)",
+            "docker rm $(docker ps -aq)",
+            "docker rm `docker ps -a -q`",
+            "docker container rm $(docker container ls -aq)",
+            "docker rmi $(docker images -q)",
+            "docker image rm $(docker image ls -q)",
+            "docker volume rm $(docker volume ls -q)",
+            "podman rm $(podman ps -qa)",
             "docker rm -f a b c",
             "docker rm -v db",
             "podman system prune -a",
@@ -474,6 +522,14 @@ mod tests {
         assert_not_critical("docker system prune");
         assert_not_critical("docker compose down");
         assert_not_critical("docker rm old");
+        assert_not_critical("docker stop $(docker ps -q)");
+        assert_not_critical("docker rm $(docker ps -aq --filter status=exited)");
+        // Argument boundaries survive into the container's command.
+        assert_eq!(
+            payloads("docker exec pg psql -c 'DROP DATABASE app'"),
+            ["psql -c 'DROP DATABASE app'"]
+        );
+        assert_has("docker exec pg psql -c 'DROP DATABASE app'", &REMOTE_ACCESS);
         assert_not_critical("docker image prune");
         assert_category("docker build -t x .", Category::DevBuild);
     }

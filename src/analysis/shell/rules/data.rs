@@ -9,6 +9,7 @@
 //! and comments inside the SQL are skipped.
 
 use super::{parse, shown, Call, Out};
+use crate::analysis::shell::model::Word;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
@@ -31,9 +32,16 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             reads_stdin = sql.is_empty();
         }
         "mysql" | "mariadb" => {
+            // `-p` asks for the password (never takes the next word); `-pSECRET` is glued.
+            let args: Vec<&Word> = c
+                .args
+                .iter()
+                .filter(|w| !(w.text.starts_with("-p") || w.text == "--password"))
+                .copied()
+                .collect();
             let p = parse(
-                c.args,
-                "euhpPDSo",
+                &args,
+                "euhPDSo",
                 &[
                     "execute", "user", "host", "port", "database", "socket", "password",
                 ],
@@ -95,12 +103,44 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             destroy(out, "`mysqladmin drop` deletes a database".to_owned());
         }
         "redis-cli" | "valkey-cli" | "keydb-cli" => {
+            // The redis command is the first operand (`redis-cli ECHO FLUSHALL` only echoes);
+            // on stdin, the first word of each line.
             let flush = |t: &str| {
-                let u = t.to_ascii_uppercase();
-                u.split_whitespace()
-                    .any(|w| w == "FLUSHALL" || w == "FLUSHDB")
+                let u = t.trim_matches(|c: char| c == '"' || c == '\'');
+                u.eq_ignore_ascii_case("FLUSHALL") || u.eq_ignore_ascii_case("FLUSHDB")
             };
-            if c.args.iter().any(|w| flush(&w.text)) || c.ctx.stdin_text.is_some_and(flush) {
+            let p = parse(
+                c.args,
+                "hpsaunridDI",
+                &[
+                    "user",
+                    "pass",
+                    "askpass",
+                    "cacert",
+                    "cacertdir",
+                    "cert",
+                    "key",
+                    "sni",
+                    "eval",
+                    "pattern",
+                    "count",
+                    "quoted-pattern",
+                    "rdb",
+                    "functions-rdb",
+                    "memkeys-samples",
+                    "tls-ciphers",
+                    "tls-ciphersuites",
+                ],
+            );
+            let first = p.pos.first().map(|w| w.text.as_str());
+            let stdin_flush = c.ctx.stdin_text.is_some_and(|t| {
+                t.lines()
+                    .filter_map(|l| l.split_whitespace().next())
+                    .any(flush)
+            });
+            if first.is_some_and(|t| t.split_whitespace().next().is_some_and(flush))
+                || first.is_none() && stdin_flush
+            {
                 destroy(out, format!("`{}` flushes every key", c.prog));
             }
         }
@@ -413,5 +453,38 @@ mod tests {
         }
         assert_has("psql -f migrate.sql", &INTERPRETER_FILE);
         assert_has("mysql app < dump.sql", &INTERPRETER_FILE);
+    }
+
+    #[test]
+    fn redis_command_is_the_first_operand() {
+        for s in [
+            "redis-cli -h db -p 6380 FLUSHALL",
+            "redis-cli -a secret flushdb",
+            "redis-cli --user u --pass p FLUSHALL ASYNC",
+            "redis-cli <<< 'FLUSHDB'",
+        ] {
+            assert_has(s, &DATABASE_DESTRUCTION);
+        }
+        for s in [
+            "redis-cli ECHO 'FLUSHALL'",
+            "redis-cli SET k FLUSHALL",
+            "redis-cli -h FLUSHALL GET k",
+            "redis-cli <<< 'ECHO FLUSHALL'",
+        ] {
+            assert_not(s, &DATABASE_DESTRUCTION);
+        }
+    }
+
+    #[test]
+    fn mysql_password_option_takes_no_separate_value() {
+        for s in [
+            "mysql -u root -p -e \"truncate table logs\"",
+            "mysql -u root -pSECRET -e 'drop table x'",
+            "mariadb -p --execute='DROP DATABASE app'",
+            "mysql --password -e 'truncate t'",
+        ] {
+            assert_has(s, &DATABASE_DESTRUCTION);
+        }
+        assert_not("mysql -u root -p -e 'select 1'", &DATABASE_DESTRUCTION);
     }
 }

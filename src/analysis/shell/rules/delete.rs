@@ -90,6 +90,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     }
 }
 
+/// Brace alternatives classified per target word.
+const MAX_BRACE_EXPANSIONS: usize = 64;
+
 /// Reports a deletion of `targets` by `who`.
 pub(super) fn report(
     c: &Call<'_, '_>,
@@ -109,6 +112,25 @@ pub(super) fn report(
             previous = Some(text.as_ref());
         }
         match t {
+            Target::Path {
+                text,
+                dynamic,
+                glob: true,
+            } if text.contains('{') => {
+                // `rm -rf /{etc,usr}`: each alternative is a target (bounded).
+                match paths::expand_braces(text, MAX_BRACE_EXPANSIONS) {
+                    Some(alts) => {
+                        if alts.len() >= MAX_BRACE_EXPANSIONS {
+                            out.incomplete("a brace expansion with too many alternatives");
+                        }
+                        for alt in &alts {
+                            let glob = alt.contains(['*', '?', '[', '{']);
+                            path(c, out, who, recursive, alt, *dynamic, glob);
+                        }
+                    }
+                    None => path(c, out, who, recursive, text, *dynamic, true),
+                }
+            }
             Target::Path {
                 text,
                 dynamic,
@@ -183,8 +205,11 @@ fn path(
     out.add_with(&finding::FILE_DELETE, || {
         format!("{who} deletes {}", shown(text))
     });
+    // A run-time POSIX operand may split into options and globs (`rm $x` → `rm -rf /`); a
+    // PowerShell `Remove-Item $x` binds one path and, without `-Recurse`, deletes no tree.
+    let splits = who != REMOVE_ITEM_WHO;
     if let Breadth::Broad(why) = b {
-        if bare_glob(text) || dynamic && !super::only_home_expansion(text) {
+        if bare_glob(text) || splits && dynamic && !super::only_home_expansion(text) {
             out.add_with(&finding::RECURSIVE_DELETE_BROAD, || {
                 format!("{who} deletes everything matching {} ({why})", shown(text))
             });
@@ -219,6 +244,9 @@ fn remove_item_param(t: &str) -> bool {
 
 /// Valid short options of GNU/BSD `rm`.
 const RM_SHORT: &str = "fiIrRdvPWx";
+
+/// How findings name PowerShell `Remove-Item`.
+const REMOVE_ITEM_WHO: &str = "`Remove-Item`";
 
 /// Parameters of PowerShell `Remove-Item`.
 const REMOVE_ITEM: &[super::PsParam] = &[
@@ -380,7 +408,7 @@ fn remove_item(c: &Call<'_, '_>, out: &mut Out) {
     // Items piped in from a listing are deleted with everything below them.
     let recursive =
         recursive || (c.ctx.piped_in && !c.cmd.args_unknown && p.pos.is_empty() && !p.has("path"));
-    report(c, out, "`Remove-Item`", recursive, &targets);
+    report(c, out, REMOVE_ITEM_WHO, recursive, &targets);
 }
 
 fn shred(c: &Call<'_, '_>, out: &mut Out) {
@@ -887,6 +915,16 @@ mod tests {
             "Remove-Item (Get-PSReadlineOption).HistorySavePath",
             &HISTORY_TAMPERING,
         );
+        // Without -Recurse, a run-time path is one item, not a tree.
+        for s in [
+            "Remove-Item $x",
+            "Remove-Item (Get-PSReadlineOption).HistorySavePath",
+        ] {
+            assert_has_in(PowerShell, s, &FILE_DELETE);
+            assert_not_in(PowerShell, s, &RECURSIVE_DELETE_BROAD);
+        }
+        assert_critical_in(PowerShell, "Remove-Item C:\\*");
+        assert_critical("rm $x");
     }
 
     #[test]

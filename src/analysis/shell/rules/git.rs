@@ -6,7 +6,9 @@
 //! - `reset --hard`, `clean -f` (not `-n`), `branch -D`/`-f`/`-M`/`-C`/`--delete --force`,
 //!   `stash drop|clear`, `worktree remove --force`, `checkout -f|-B|.`, `switch
 //!   --discard-changes|-f|-C`, `restore .` (worktree), `filter-branch`, `filter-repo`,
-//!   `reflog expire|delete`, `update-ref -d`, `gc --prune=now` → `git-history-destruction`;
+//!   `reflog expire|delete`, `update-ref -d`, `gc --prune=now`, `reset --merge` →
+//!   `git-history-destruction`; discarding changes to named paths (`restore [-W] PATH`,
+//!   `checkout [REF] -- PATH`) → `git-discard-changes` (a warning);
 //! - code injection through configuration: `-c alias.x=!cmd`, `-c core.sshCommand=…`,
 //!   `core.pager`, `core.editor`, `core.fsmonitor`, `core.hooksPath`, `diff.external`,
 //!   `filter.*.clean`, `credential.helper=!…`, `protocol.ext.allow=always`, `ext::` URLs, and
@@ -152,8 +154,8 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     match sub {
         "push" => push(c, out, rest),
         "reset" => {
-            if has_long(rest, "hard", 2) {
-                destroy(out, "`git reset --hard` discards uncommitted work");
+            if has_long(rest, "hard", 2) || has_long(rest, "merge", 2) {
+                destroy(out, "`git reset --hard/--merge` discards uncommitted work");
             } else {
                 out.category(Category::SourceControl);
             }
@@ -191,6 +193,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             if force || broad_pathspec(rest) {
                 destroy(out, "`git checkout` overwrites uncommitted changes");
             } else {
+                if checkout_paths(rest) {
+                    discard(out, "`git checkout` overwrites changes to named paths");
+                }
                 out.category(Category::SourceControl);
             }
         }
@@ -212,6 +217,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             if (worktree || !staged) && broad_pathspec(rest) {
                 destroy(out, "`git restore` discards uncommitted changes");
             } else {
+                if (worktree || !staged) && !restore_paths(rest).is_empty() {
+                    discard(out, "`git restore` discards changes to named paths");
+                }
                 out.category(Category::SourceControl);
             }
         }
@@ -279,8 +287,8 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         }
         "bisect" => {
             if rest.first().is_some_and(|w| w.text == "run") {
-                let cmd: Vec<&str> = rest.iter().skip(1).map(|w| w.text.as_str()).collect();
-                out.payload(Dialect::Posix, cmd.join(" "), "git bisect run", false);
+                let cmd = super::argv_text(rest.iter().skip(1).copied());
+                out.payload(Dialect::Posix, cmd, "git bisect run", false);
             }
             out.category(Category::SourceControl);
         }
@@ -290,6 +298,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         }
         "clone" | "fetch" | "pull" | "archive" => {
             runs(out, rest, &["-u", "--upload-pack"], "git --upload-pack");
+            if sub == "clone" {
+                clone_downloads(out, rest);
+            }
             out.category(Category::SourceControl);
         }
         "tag" => {
@@ -324,6 +335,92 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
 fn destroy(out: &mut Out, why: impl Into<String>) {
     out.not_read_only();
     out.add(&finding::GIT_HISTORY_DESTRUCTION, why);
+}
+
+/// `git clone URL [DIR]`: the clone's directory holds remote content (the driver flags
+/// running a script from it).
+fn clone_downloads(out: &mut Out, rest: &[&Word]) {
+    let p = super::parse(
+        rest,
+        "obcju",
+        &[
+            "origin",
+            "branch",
+            "config",
+            "depth",
+            "jobs",
+            "upload-pack",
+            "reference",
+            "separate-git-dir",
+            "template",
+            "shallow-since",
+            "shallow-exclude",
+            "filter",
+            "server-option",
+        ],
+    );
+    let dir = match p.pos.as_slice() {
+        [_, dir, ..] => dir.text.clone(),
+        [url] => {
+            let name = url
+                .text
+                .trim_end_matches('/')
+                .rsplit(['/', ':'])
+                .next()
+                .unwrap_or("");
+            name.strip_suffix(".git").unwrap_or(name).to_owned()
+        }
+        [] => return,
+    };
+    if !dir.is_empty() {
+        out.effects().downloads_to.push(dir);
+    }
+}
+
+/// Discarding uncommitted work on named paths: a warning, never reusable.
+fn discard(out: &mut Out, why: impl Into<String>) {
+    out.not_read_only();
+    out.add(&finding::GIT_DISCARD_CHANGES, why);
+}
+
+/// `git restore` pathspecs: plain words, without the value of `-s`/`--source`.
+fn restore_paths<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
+    let mut out = Vec::new();
+    let mut ended = false;
+    let mut skip = false;
+    for w in args {
+        let t = w.text.as_str();
+        if skip {
+            skip = false;
+            continue;
+        }
+        if !ended && t == "--" {
+            ended = true;
+            continue;
+        }
+        if !ended && (t == "-s" || t == "--source") {
+            skip = true;
+            continue;
+        }
+        if ended || !(t.len() > 1 && t.starts_with('-')) {
+            out.push(*w);
+        }
+    }
+    out
+}
+
+/// `git checkout [REF] -- PATH…` or `git checkout REF PATH…`: overwrites the named paths
+/// (`git checkout BRANCH`, `-b NEW [START]` and `--orphan` only switch branches).
+fn checkout_paths(args: &[&Word]) -> bool {
+    let creates = has_short(args, 'b')
+        || has_long(args, "orphan", 2)
+        || has_short(args, 't')
+        || has_long(args, "track", 2)
+        || has_long(args, "detach", 2);
+    if let Some(k) = args.iter().position(|w| w.text == "--") {
+        return args.get(k + 1..).is_some_and(|r| !r.is_empty());
+    }
+    !creates && plain(args).len() >= 2
 }
 
 fn split_kv(v: &str) -> (String, String) {
@@ -825,6 +922,8 @@ mod tests {
             "git reset --hard",
             "git reset --hard HEAD~3",
             "git reset --ha origin/main",
+            "git reset --merge",
+            "git reset --merge HEAD~1",
             "git clean -fd",
             "git clean -fdx",
             "git clean -d -f",
@@ -863,6 +962,33 @@ mod tests {
     }
 
     #[test]
+    fn discarding_named_paths_is_a_warning() {
+        for s in [
+            "git restore src/main.rs",
+            "git restore --worktree src/",
+            "git restore -W src/",
+            "git restore -S -W src/",
+            "git restore -s HEAD~2 -- src/a.rs",
+            "git checkout -- src/main.rs",
+            "git checkout HEAD~3 -- src/",
+            "git checkout main src/a.rs",
+        ] {
+            assert_has(s, &GIT_DISCARD_CHANGES);
+            assert_not(s, &GIT_HISTORY_DESTRUCTION);
+            assert_not_critical(s);
+        }
+        for s in [
+            "git restore --staged src/",
+            "git checkout main",
+            "git checkout -b feature origin/main",
+            "git checkout --track origin/x",
+            "git reset --keep HEAD~1",
+        ] {
+            assert_not(s, &GIT_DISCARD_CHANGES);
+        }
+    }
+
+    #[test]
     fn safe_git_look_alikes() {
         for s in [
             "git checkout -b feature",
@@ -876,6 +1002,7 @@ mod tests {
             "git checkout main",
             "git checkout -- src/main.rs",
             "git reset HEAD~1",
+            "git reset --keep HEAD~1",
             "git reset --soft HEAD~1",
             "git stash",
             "git stash pop",

@@ -25,6 +25,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "helm" => helm(c, out),
         "aws" => aws(c, out),
         "gsutil" => gsutil(c, out),
+        "rclone" => rclone(c, out),
         "gcloud" => gcloud(c, out),
         "docker" | "podman" | "nerdctl" | "finch" => super::containers::docker(c, out, c.args),
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
@@ -241,13 +242,8 @@ fn kubectl(c: &Call<'_, '_>, out: &mut Out) {
             );
             if sub == "exec" {
                 if let Some(at) = c.args.iter().position(|w| w.text == "--") {
-                    let cmd: Vec<&str> = c
-                        .args
-                        .iter()
-                        .skip(at + 1)
-                        .map(|w| w.text.as_str())
-                        .collect();
-                    out.payload(Dialect::Posix, cmd.join(" "), "kubectl exec", false);
+                    let cmd = super::argv_text(c.args.iter().skip(at + 1).copied());
+                    out.payload(Dialect::Posix, cmd, "kubectl exec", false);
                 }
             }
         }
@@ -418,6 +414,51 @@ fn gsutil(c: &Call<'_, '_>, out: &mut Out) {
             }
         }
         "ls" | "cat" | "du" | "stat" | "version" | "hash" => out.category(Category::ReadOnly),
+        _ => {}
+    }
+}
+
+/// `rclone purge REMOTE:PATH` removes a path with everything in it (recursive cloud storage
+/// removal); `rclone delete|rmdirs` on a remote root (`remote:`, `remote:bucket`) empties it.
+fn rclone(c: &Call<'_, '_>, out: &mut Out) {
+    let p = parse(
+        c.args,
+        "",
+        &["config", "filter", "include", "exclude", "max-depth"],
+    );
+    let sub = p.pos.first().map(|w| w.text.as_str()).unwrap_or("");
+    let dry = p.has("dry-run") || p.has("n") || p.has("i") || p.has("interactive");
+    let targets = p.pos.get(1..).unwrap_or(&[]);
+    let remote_root = |t: &str| {
+        t.split_once(':').is_some_and(|(_, path)| {
+            path.trim_matches('/')
+                .split('/')
+                .filter(|s| !s.is_empty())
+                .count()
+                <= 1
+        }) || t.contains('$')
+    };
+    match sub {
+        "purge" if !dry => destroy(out, "`rclone purge` deletes a path and everything in it"),
+        "delete" | "rmdirs" | "cleanup" if !dry => {
+            out.not_read_only();
+            if targets.iter().any(|w| remote_root(&w.text) || w.dynamic) {
+                destroy(out, format!("`rclone {sub}` empties a remote or bucket"));
+            } else {
+                out.add(
+                    &finding::FILE_DELETE,
+                    format!("`rclone {sub}` deletes files"),
+                );
+            }
+        }
+        "deletefile" if !dry => {
+            out.not_read_only();
+            out.add(&finding::FILE_DELETE, "`rclone deletefile` deletes a file");
+        }
+        "ls" | "lsd" | "lsl" | "lsf" | "lsjson" | "cat" | "size" | "about" | "check" | "md5sum"
+        | "sha1sum" | "hashsum" | "version" | "listremotes" | "tree" => {
+            out.category(Category::ReadOnly)
+        }
         _ => {}
     }
 }
@@ -738,6 +779,10 @@ mod tests {
             assert_not_critical(s);
         }
         assert_not_critical("kubectl delete pod x --dry-run=client");
+        assert_not_critical("rclone delete remote:bucket/logs/old");
+        assert_has("rclone delete remote:bucket/logs/old", &FILE_DELETE);
+        assert_not_critical("rclone purge --dry-run remote:bucket");
+        assert_category("rclone ls remote:bucket", Category::ReadOnly);
         assert_has("kubectl apply -f x.yaml", &CONTROL_PLANE_CHANGE);
         assert_not_critical("kubectl apply -f x.yaml");
         assert_has("kubectl scale deploy x --replicas=3", &CONTROL_PLANE_CHANGE);
@@ -764,6 +809,10 @@ mod tests {
             "gsutil rm -r gs://bucket",
             "gsutil -m rm -r gs://bucket/x",
             "gsutil rb gs://bucket",
+            "rclone purge remote:bucket",
+            "rclone purge remote:bucket/dir/sub",
+            "rclone delete remote:",
+            "rclone delete s3:bucket",
             "gcloud projects delete my-project",
             "gcloud compute instances delete vm-1 --zone z",
             "gcloud storage rm -r gs://b",

@@ -105,6 +105,9 @@ pub struct Effects {
     pub downloads_to: Vec<String>,
     /// Reads a credential path or dumps the environment.
     pub reads_secret: bool,
+    /// Fetches instance credentials from a cloud metadata endpoint: sent on by another
+    /// network command of the script, that is credential exfiltration.
+    pub metadata_secret: bool,
     /// Decodes encoded data to stdout (`base64 -d`, `xxd -r`, `openssl enc -d`, `tr …`).
     pub decodes: bool,
     /// Literal text it prints to stdout (`echo 'x'`, `printf 'x'`, `cat <<EOF`), when known.
@@ -448,6 +451,7 @@ impl Out {
         mine.network |= e.network;
         mine.downloads_to_stdout |= e.downloads_to_stdout;
         mine.reads_secret |= e.reads_secret;
+        mine.metadata_secret |= e.metadata_secret;
         mine.decodes |= e.decodes;
         mine.runs_stdin |= e.runs_stdin;
         mine.passes_stdin |= e.passes_stdin;
@@ -725,6 +729,51 @@ pub(super) fn plain_relative(text: &str) -> bool {
     }
     let lower = text.to_ascii_lowercase();
     !MARKERS.iter().any(|m| lower.contains(m))
+}
+
+/// Words that a program runs as an argv (`docker exec C prog args…`, `kubectl exec -- …`,
+/// `git bisect run …`), as POSIX text that lexes back into the same words: each word is
+/// quoted when needed, so `psql -c 'DROP DATABASE app'` keeps its SQL in one word. Expansions
+/// (dynamic words) stay expansions and unquoted globs stay globs: the host shell expands them.
+pub(super) fn argv_text<'a>(words: impl IntoIterator<Item = &'a Word>) -> String {
+    let mut out = String::new();
+    for w in words {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        quote_word(w, &mut out);
+    }
+    out
+}
+
+fn quote_word(w: &Word, out: &mut String) {
+    let t = w.text.as_str();
+    if t.is_empty() {
+        out.push_str("''");
+        return;
+    }
+    let special = |c: char| {
+        c.is_whitespace()
+            || ";&|<>()'\"\\#".contains(c)
+            || !w.glob && "*?[]{}".contains(c)
+            || !w.dynamic && "$`".contains(c)
+    };
+    if !t.chars().any(special) {
+        out.push_str(t);
+    } else if w.dynamic {
+        out.push('"');
+        for c in t.chars() {
+            if c == '"' || c == '\\' {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out.push('"');
+    } else {
+        out.push('\'');
+        out.push_str(&t.replace('\'', "'\\''"));
+        out.push('\'');
+    }
 }
 
 /// A value shown in a finding detail: backticked, one line, at most 60 characters.

@@ -36,6 +36,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                     out.payload(Dialect::Posix, text.join(" "), "rsh", false);
                 }
             }
+            if matches!(c.prog, "scp" | "rcp") {
+                remote_copy_downloads(c, out, "ioFcSlPJ");
+            }
         }
         "rsync" => {
             let remote = c.args.iter().any(|w| is_remote_spec(&w.text));
@@ -46,6 +49,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                     &finding::REMOTE_ACCESS,
                     "`rsync` copies files to or from a host",
                 );
+                remote_copy_downloads(c, out, "eTf");
             }
         }
         "mail" | "mailx" | "sendmail" | "mutt" | "msmtp" | "swaks" | "ssmtp" => {
@@ -141,6 +145,37 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     metadata(c, out);
     secrets(c, out);
     env_dump(c, out);
+}
+
+/// `scp host:x.sh .`, `rsync host:dir/x .`: a copy from a host into a local destination
+/// downloads the destination (a file) or `DEST/NAME` (a directory) — the driver matches
+/// later executions against both.
+fn remote_copy_downloads(c: &Call<'_, '_>, out: &mut Out, short_vals: &str) {
+    let p = super::parse(
+        c.args,
+        short_vals,
+        &["rsh", "rsync-path", "exclude", "include"],
+    );
+    let Some((dest, sources)) = p.pos.split_last() else {
+        return;
+    };
+    if is_remote_spec(&dest.text) {
+        return;
+    }
+    let base = dest.text.trim_end_matches(['/', '\\']);
+    for src in sources.iter().filter(|w| is_remote_spec(&w.text)) {
+        let path = src.text.split_once(':').map_or("", |(_, p)| p);
+        let name = path.rsplit(['/', '\\']).next().unwrap_or("");
+        out.effects().downloads_to.push(dest.text.clone());
+        if !name.is_empty() {
+            let joined = if base.is_empty() {
+                format!("/{name}")
+            } else {
+                format!("{base}/{name}")
+            };
+            out.effects().downloads_to.push(joined);
+        }
+    }
 }
 
 /// `host:path`, `user@host:path`, `rsync://…` — not a Windows drive (`C:\x`).
@@ -674,17 +709,39 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
             continue;
         }
         let lower = w.text.to_ascii_lowercase();
-        if HOSTS.iter().any(|h| lower.contains(h)) {
+        let host = lower.split_once("://").map_or(lower.as_str(), |(_, r)| r);
+        let host_end = host.find(['/', '?']).unwrap_or(host.len());
+        let authority = host.get(..host_end).unwrap_or(host);
+        let path = host.get(host_end..).unwrap_or("");
+        // `http://metadata/computeMetadata/v1/` (the short name resolves on GCE).
+        let host_name = authority
+            .rsplit('@')
+            .next()
+            .unwrap_or(authority)
+            .split(':')
+            .next()
+            .unwrap_or("");
+        let short_name = lower.contains("://") && matches!(host_name, "metadata" | "metadata.");
+        if HOSTS.iter().any(|h| lower.contains(h)) || short_name {
             out.add(
                 &finding::CLOUD_METADATA,
                 format!("reaches the cloud metadata service {}", shown(&w.text)),
             );
+            // Instance credentials (AWS role keys, ECS task credentials, GCP/Azure tokens).
+            if [
+                "security-credentials",
+                "/v2/credentials",
+                "/identity/oauth2/token",
+                "/token",
+                "identity-credentials",
+            ]
+            .iter()
+            .any(|p| path.contains(p))
+            {
+                out.effects().metadata_secret = true;
+            }
             return;
         }
-        let host = lower.split_once("://").map_or(lower.as_str(), |(_, r)| r);
-        let host_end = host.find('/').unwrap_or(host.len());
-        let authority = host.get(..host_end).unwrap_or(host);
-        let path = host.get(host_end..).unwrap_or("");
         let loopback = LOOPBACK
             .iter()
             .any(|l| authority == *l || authority.starts_with(&format!("{l}:")))
@@ -910,6 +967,16 @@ fn env_dump(c: &Call<'_, '_>, out: &mut Out) {
         .argv
         .iter()
         .any(|w| super::contains_ci(&w.text, "getenvironmentvariables"));
+    // `echo $AWS_SECRET_ACCESS_KEY`: printing a secret-named variable hands it to stdout.
+    let prints_secret = matches!(c.prog, "echo" | "printf" | "print")
+        || matches!(c.ps(), "write-output" | "write-host");
+    if prints_secret
+        && c.args
+            .iter()
+            .any(|w| w.dynamic && names_secret_var(&w.text))
+    {
+        out.effects().reads_secret = true;
+    }
     if dump || ps_dump || var_dump {
         out.effects().reads_secret = true;
         out.add(
@@ -917,6 +984,36 @@ fn env_dump(c: &Call<'_, '_>, out: &mut Out) {
             format!("`{}` dumps the environment", c.prog),
         );
     }
+}
+
+/// The text expands a variable whose name says it holds a secret (`$GITHUB_TOKEN`,
+/// `${DB_PASSWORD}`, `$env:API_KEY`).
+fn names_secret_var(text: &str) -> bool {
+    text.split('$').skip(1).any(|rest| {
+        let rest = rest.trim_start_matches('{');
+        let rest = rest
+            .get(..4)
+            .filter(|p| p.eq_ignore_ascii_case("env:"))
+            .map_or(rest, |_| rest.get(4..).unwrap_or(""));
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<String>()
+            .to_ascii_uppercase();
+        [
+            "SECRET",
+            "TOKEN",
+            "PASSWORD",
+            "PASSWD",
+            "API_KEY",
+            "APIKEY",
+            "PRIVATE_KEY",
+            "ACCESS_KEY",
+            "CREDENTIAL",
+        ]
+        .iter()
+        .any(|s| name.contains(s))
+    })
 }
 
 /// Programs whose path arguments are not read for their content.
@@ -954,7 +1051,6 @@ const NON_READING: &[&str] = &[
     "echo",
     "printf",
     "which",
-    "type",
     "whereis",
     "cd",
     "pushd",
@@ -1206,7 +1302,20 @@ pub(super) fn may_be_credential(t: &str) -> bool {
         "openclaw",
     ];
     let lower = t.to_ascii_lowercase();
-    if MARKERS.iter().any(|m| lower.contains(m)) || lower.contains(".azure") {
+    if MARKERS.iter().any(|m| lower.contains(m))
+        || [
+            ".azure",
+            "msal_",
+            ".boto",
+            "s3cfg",
+            "databrickscfg",
+            ".oci",
+            "doctl",
+            "tfrc",
+        ]
+        .iter()
+        .any(|m| lower.contains(m))
+    {
         return true;
     }
     let lower_start = t.get(..8).unwrap_or(t).to_ascii_lowercase();
@@ -1402,6 +1511,38 @@ mod tests {
         assert!(v.effects.reads_secret && v.effects.network);
         let v = verdict("ssh -i ~/.ssh/id_rsa host uptime");
         assert!(!v.effects.reads_secret);
+    }
+
+    #[test]
+    fn metadata_short_names_and_credential_reads_by_windows_readers() {
+        assert_has(
+            "curl -H 'Metadata-Flavor: Google' http://metadata/computeMetadata/v1/",
+            &CLOUD_METADATA,
+        );
+        assert_not(
+            "curl http://metadata-service.example.com/x",
+            &CLOUD_METADATA,
+        );
+        assert_not("curl http://169.254.170.2/v2/credentials", &CREDENTIAL_READ);
+        use crate::analysis::shell::command::Dialect::{Cmd, PowerShell};
+        for s in [
+            "type %USERPROFILE%\\.ssh\\id_rsa",
+            "type C:\\Users\\u\\.aws\\credentials",
+            "more %APPDATA%\\gcloud\\credentials.db",
+        ] {
+            assert_has_in(Cmd, s, &CREDENTIAL_READ);
+        }
+        for s in [
+            "Get-Content $env:USERPROFILE\\.aws\\credentials",
+            "gc ~/.azure/msal_token_cache.json",
+            "type ~/.ssh/id_rsa",
+        ] {
+            assert_has_in(PowerShell, s, &CREDENTIAL_READ);
+        }
+        for s in ["more ~/.aws/credentials", "cat ~/.azure/accessTokens.json"] {
+            assert_has(s, &CREDENTIAL_READ);
+        }
+        assert_not("type ls", &CREDENTIAL_READ);
     }
 
     #[test]

@@ -164,6 +164,7 @@ fn chmod(c: &Call<'_, '_>, out: &mut Out) {
     if recursive {
         recursive_perm(c, out, "`chmod -R`", &targets);
     }
+    under_find_roots(c, out, "`chmod`", ww);
     for w in &targets {
         let broad =
             ww && !recursive && matches!(c.breadth(&w.text, w.dynamic, w.glob), Breadth::Broad(_));
@@ -219,6 +220,30 @@ fn chown(c: &Call<'_, '_>, out: &mut Out) {
     if recursive {
         recursive_perm(c, out, &format!("`{} -R`", c.prog), &targets);
     }
+    under_find_roots(c, out, &format!("`{}`", c.prog), true);
+}
+
+/// `find / -exec chmod 777 {} +`, `find ROOT | xargs chown u`: the change reaches every path
+/// under the roots, like `-R` on them. Roots inside the working directory count only for
+/// world-writable modes (`find . -name '*.sh' -exec chmod +x {} +` is ordinary).
+fn under_find_roots(c: &Call<'_, '_>, out: &mut Out, who: &str, any_root: bool) {
+    let Some(roots) = c.roots.filter(|_| c.cmd.args_unknown) else {
+        return;
+    };
+    let dot = Word {
+        text: ".".to_owned(),
+        ..Word::default()
+    };
+    let all: Vec<&Word> = if roots.is_empty() {
+        vec![&dot]
+    } else {
+        roots.to_vec()
+    };
+    let chosen: Vec<&Word> = all
+        .into_iter()
+        .filter(|w| any_root || w.dynamic || paths::is_absolute(&c.resolve(&w.text)))
+        .collect();
+    recursive_perm(c, out, &format!("{who} under `find`"), &chosen);
 }
 
 /// A recursive permission/ownership change: critical on broad targets, and on top-level
@@ -490,12 +515,14 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
     }
 }
 
-/// True when a command line contains a fork bomb: a function that pipes into a background copy
-/// of itself (`:(){ :|:& };:`, `f(){ f|f& }; f`), or the batch `%0|%0`. Checked over the raw
-/// text because a function definition is not a simple command.
+/// True when a command line contains a fork bomb: a function whose body pipes or backgrounds
+/// a call to itself (`:(){ :|:& };:`, `f(){ f|f& }; f`, `.() { .|.& }; .`,
+/// `f() { f & f; }`), or the batch `%0|%0`. Checked over the text because a function
+/// definition is not a simple command. Quoted text is data (a payload is analysed again on its
+/// own). Linear: at most 64 definitions, each body scanned once.
 pub fn is_fork_bomb(text: &str) -> bool {
-    // Quoted text is data (a payload is analysed again on its own).
-    let mut s = String::new();
+    // Quoted text becomes one placeholder word; escapes keep their character.
+    let mut s: Vec<char> = Vec::new();
     let mut quote: Option<char> = None;
     let mut escaped = false;
     for ch in text.chars() {
@@ -508,79 +535,147 @@ pub fn is_fork_bomb(text: &str) -> bool {
         }
         match (quote, ch) {
             (None, '\\') | (Some('"'), '\\') => escaped = true,
-            (None, '\'' | '"') => quote = Some(ch),
+            (None, '\'' | '"') => {
+                quote = Some(ch);
+                s.push('_');
+            }
             (Some(q), c) if c == q => quote = None,
-            (None, c) if !c.is_whitespace() => s.push(c),
+            (None, c) => s.push(c),
             _ => {}
         }
     }
-    if s.contains("%0|%0") {
+    let compact: String = s.iter().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("%0|%0") {
         return true;
     }
-    let is_name = |c: char| {
-        !matches!(
-            c,
-            ';' | '&' | '|' | '(' | ')' | '{' | '}' | '<' | '>' | '\'' | '"' | '$' | '`'
-        )
-    };
-    let chars: Vec<char> = s.chars().collect();
-    // Function names defined in the text (`NAME(){`, `NAME()(`, `function NAME {`), collected
-    // in one pass so the check stays linear.
-    let mut defined: Vec<String> = Vec::new();
-    for (i, window) in chars.windows(3).enumerate() {
-        if window == ['(', ')', '{'] || window == ['(', ')', '('] {
-            let mut l = i;
-            while l > 0 && chars.get(l - 1).is_some_and(|c| is_name(*c)) {
-                l -= 1;
-            }
-            let name: String = chars.get(l..i).unwrap_or(&[]).iter().collect();
-            let name = name
-                .strip_prefix("function")
-                .filter(|n| !n.is_empty())
-                .unwrap_or(&name)
-                .to_owned();
-            if !name.is_empty() && defined.len() < 64 {
-                defined.push(name);
-            }
-        }
-    }
-    for (i, _) in s.match_indices("function") {
-        let rest: String = s
-            .get(i + 8..)
-            .unwrap_or("")
-            .chars()
-            .take_while(|c| is_name(*c))
-            .collect();
-        if !rest.is_empty() && defined.len() < 64 {
-            defined.push(rest);
-        }
-    }
-    if defined.is_empty() {
-        return false;
-    }
-    for (i, ch) in chars.iter().enumerate() {
-        if *ch != '|' {
+    let mut defs = 0;
+    let mut i = 0;
+    while i < s.len() && defs < 64 {
+        let Some((name, body_start)) = definition_at(&s, i) else {
+            i += 1;
             continue;
-        }
-        let mut l = i;
-        while l > 0 && chars.get(l - 1).is_some_and(|c| is_name(*c)) && i - l < 64 {
-            l -= 1;
-        }
-        let mut r = i + 1;
-        while chars.get(r).is_some_and(|c| is_name(*c)) && r - i < 64 {
-            r += 1;
-        }
-        let left: String = chars.get(l..i).unwrap_or(&[]).iter().collect();
-        let right: String = chars.get(i + 1..r).unwrap_or(&[]).iter().collect();
-        if !left.is_empty()
-            && left == right
-            && chars.get(r) == Some(&'&')
-            && defined.contains(&left)
-        {
+        };
+        defs += 1;
+        let body_end = matching_close(&s, body_start);
+        let body = s.get(body_start + 1..body_end).unwrap_or(&[]);
+        if calls_itself_concurrently(body, &name) {
             return true;
         }
+        i = body_start + 1;
     }
     false
+}
+
+/// Characters that end a shell word.
+fn is_word_end(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')' | '{' | '}' | '<' | '>')
+}
+
+/// A function definition starting at `i` (`NAME()`, `NAME ()`, `function NAME`, each followed
+/// by `{` or `(`): its name and the index of the body's opening bracket.
+fn definition_at(s: &[char], i: usize) -> Option<(String, usize)> {
+    // Only at a word start.
+    if i > 0 && s.get(i - 1).is_some_and(|c| !is_word_end(*c)) {
+        return None;
+    }
+    let word_end = |from: usize| {
+        let mut j = from;
+        while s.get(j).is_some_and(|c| !is_word_end(*c)) {
+            j += 1;
+        }
+        j
+    };
+    let skip_ws = |from: usize| {
+        let mut j = from;
+        while s.get(j).is_some_and(|c| c.is_whitespace()) {
+            j += 1;
+        }
+        j
+    };
+    let end = word_end(i);
+    if end == i {
+        return None;
+    }
+    let word: String = s.get(i..end)?.iter().collect();
+    let (name, j) = if word == "function" {
+        let n0 = skip_ws(end);
+        let n1 = word_end(n0);
+        if n1 == n0 {
+            return None;
+        }
+        let name: String = s.get(n0..n1)?.iter().collect();
+        let mut j = skip_ws(n1);
+        if s.get(j) == Some(&'(') && s.get(skip_ws(j + 1)) == Some(&')') {
+            j = skip_ws(skip_ws(j + 1) + 1);
+        }
+        (name, j)
+    } else {
+        let j = skip_ws(end);
+        if s.get(j) != Some(&'(') {
+            return None;
+        }
+        let k = skip_ws(j + 1);
+        if s.get(k) != Some(&')') {
+            return None;
+        }
+        (word, skip_ws(k + 1))
+    };
+    matches!(s.get(j), Some('{' | '(')).then_some((name, j))
+}
+
+/// Index of the bracket closing the one at `open` (any of `{}`/`()` nest), or the end.
+fn matching_close(s: &[char], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, c) in s.iter().enumerate().skip(open) {
+        match c {
+            '{' | '(' => depth += 1,
+            '}' | ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return k;
+                }
+            }
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// The body runs `name` in a pipeline or in the background.
+fn calls_itself_concurrently(body: &[char], name: &str) -> bool {
+    // Split into segments at control operators, remembering the operator on each side.
+    let mut segments: Vec<(String, char, char)> = Vec::new();
+    let mut cur = String::new();
+    let mut before = ';';
+    let mut k = 0;
+    while let Some(&c) = body.get(k) {
+        let op = match c {
+            ';' | '\n' | '{' | '}' | '(' | ')' => Some(';'),
+            '|' | '&' => {
+                let doubled = body.get(k + 1) == Some(&c);
+                if doubled {
+                    k += 1;
+                    Some(';')
+                } else {
+                    Some(c)
+                }
+            }
+            _ => None,
+        };
+        match op {
+            Some(op) => {
+                segments.push((std::mem::take(&mut cur), before, op));
+                before = op;
+            }
+            None => cur.push(c),
+        }
+        k += 1;
+    }
+    segments.push((cur, before, ';'));
+    segments.iter().any(|(seg, before, after)| {
+        seg.split_whitespace().next() == Some(name)
+            && (*before == '|' || *after == '|' || *after == '&')
+    })
 }
 
 #[cfg(test)]
@@ -677,6 +772,26 @@ mod tests {
     }
 
     #[test]
+    fn permission_changes_under_find_roots() {
+        for s in [
+            "find / -exec chmod 777 {} +",
+            "find / -type f -exec chmod 644 {} ;",
+            "find /etc -exec chown nobody {} +",
+            "find ~ -exec chmod 700 {} +",
+            "find . -exec chmod 777 {} +",
+        ] {
+            assert_has(s, &DISK_OR_PERMISSION_WIPE);
+        }
+        for s in [
+            "find . -name '*.sh' -exec chmod +x {} +",
+            "find ./build -exec chmod 644 {} +",
+            "find /home/u/project/build -exec chmod 644 {} +",
+        ] {
+            assert_not(s, &DISK_OR_PERMISSION_WIPE);
+        }
+    }
+
+    #[test]
     fn fork_bombs() {
         assert!(is_fork_bomb(":(){ :|:& };:"));
         assert!(is_fork_bomb(":() { : | : & }; :"));
@@ -689,6 +804,16 @@ mod tests {
         let long = "x|x&".repeat(5000);
         assert!(!is_fork_bomb(&long));
         assert!(!is_fork_bomb("echo ':(){ :|:& };:' is a fork bomb"));
+        // Any function that pipes or backgrounds calls to itself.
+        assert!(is_fork_bomb("f(){ f|f& };f"));
+        assert!(is_fork_bomb(".() { .|.& }; ."));
+        assert!(is_fork_bomb("boom() { boom & boom; }; boom"));
+        assert!(is_fork_bomb("function x() { x | x; }"));
+        assert!(is_fork_bomb("g(){\n  g | g &\n}\ng"));
+        assert!(!is_fork_bomb("f() { f; }"));
+        assert!(!is_fork_bomb("f() { echo f | cat & }; f"));
+        assert!(!is_fork_bomb("g() { echo hi; }; g | g &"));
+        assert!(!is_fork_bomb("f() { \"f|f&\"; }"));
         assert_has(": | :", &DISK_OR_PERMISSION_WIPE);
         let v = verdict_with(":", true);
         assert!(v
