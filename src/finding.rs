@@ -8,6 +8,23 @@
 use crate::decision::Severity;
 use serde::Serialize;
 
+/// Longest finding detail, in characters.
+pub const MAX_DETAIL_CHARS: usize = 200;
+
+fn bound_detail(detail: &str) -> String {
+    let clean: String = detail
+        .chars()
+        .map(|c| {
+            if c.is_control() || crate::preview::sanitize::is_invisible_control(c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    crate::preview::sanitize::truncate_chars(&clean, MAX_DETAIL_CHARS)
+}
+
 /// A row of the finding table.
 #[derive(Debug, PartialEq, Eq)]
 pub struct FindingSpec {
@@ -29,13 +46,22 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding with `detail` cut to [`MAX_DETAIL_CHARS`] and stripped of control, bidi and
+    /// zero-width characters: details quote parts of untrusted input, so they are bounded and
+    /// made displayable here, once, whoever builds them. (Secret redaction happens when the
+    /// decision is finished, where the compiled patterns live.)
     pub fn new(spec: &'static FindingSpec, detail: String) -> Finding {
         Finding {
             id: spec.id,
             severity: spec.severity,
-            detail,
+            detail: bound_detail(&detail),
             reusable: spec.reusable,
         }
+    }
+
+    /// Replaces the detail (for redaction); the bound still applies.
+    pub fn set_detail(&mut self, detail: &str) {
+        self.detail = bound_detail(detail);
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Finding {
@@ -209,6 +235,16 @@ mod tests {
             );
             assert!(!s.reason.is_empty() && !s.reason.contains('\n'));
         }
+    }
+
+    #[test]
+    fn details_are_bounded_and_displayable() {
+        let f = Finding::new(
+            &USER_RULE,
+            format!("a\u{1b}[31m\u{202e}{}", "x".repeat(5000)),
+        );
+        assert_eq!(f.detail.chars().count(), MAX_DETAIL_CHARS);
+        assert!(!f.detail.chars().any(|c| c.is_control() || c == '\u{202e}'));
     }
 
     #[test]

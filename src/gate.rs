@@ -144,6 +144,16 @@ impl Gate {
     /// Re-checks the class invariants, then attaches risk and preview.
     fn finish(&self, mut d: Decision, call: Option<&Call>) -> Decision {
         d.normalize();
+        // Details and the reason quote the call: no secret may leave the core through them.
+        for f in &mut d.findings {
+            let redacted = self
+                .redactor
+                .redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
+            if redacted != f.detail {
+                f.set_detail(&redacted);
+            }
+        }
+        d.reason = self.redactor.redact_bounded(&d.reason, 400);
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
             Some(call) => preview::render(call, d.decision, &d.reason, &d.findings, &self.redactor),

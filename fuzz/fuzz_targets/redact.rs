@@ -1,0 +1,7 @@
+#![no_main]
+//! `cargo +nightly fuzz run redact`: see `fuzz/src/checks.rs` (`redact_one`) for the input format
+//! and the invariants checked.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| openclaw_human_gate_fuzz::checks::redact_one(data));
