@@ -12,6 +12,7 @@ use crate::finding::{self, Finding};
 use crate::policy;
 use crate::preview::{self, redact::Redactor};
 use crate::risk::Risk;
+use serde_json::Value;
 
 /// The compiled policy and everything needed to decide.
 #[derive(Debug, Clone)]
@@ -144,16 +145,26 @@ impl Gate {
     /// Re-checks the class invariants, then attaches risk and preview.
     fn finish(&self, mut d: Decision, call: Option<&Call>) -> Decision {
         d.normalize();
-        // Details and the reason quote the call: no secret may leave the core through them.
+        // Details and the reason quote the call: no secret may leave the core through them,
+        // neither whole (redaction) nor as a piece cut from the context that marked it.
+        let mut fragments = Vec::new();
+        if let Some(call) = call {
+            collect_fragments(&self.redactor, &call.params, &mut fragments);
+        }
         for f in &mut d.findings {
-            let redacted = self
-                .redactor
-                .redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
+            let redacted = self.redactor.scrub(
+                &self
+                    .redactor
+                    .redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS),
+                &fragments,
+            );
             if redacted != f.detail {
                 f.set_detail(&redacted);
             }
         }
-        d.reason = self.redactor.redact_bounded(&d.reason, 400);
+        d.reason = self
+            .redactor
+            .scrub(&self.redactor.redact_bounded(&d.reason, 400), &fragments);
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
             Some(call) => preview::render(call, d.decision, &d.reason, &d.findings, &self.redactor),
@@ -170,6 +181,32 @@ impl Gate {
             },
         };
         d
+    }
+}
+
+/// Secret fragments of every string in the params (depth ≤ 4, at most 256 KiB examined).
+fn collect_fragments(
+    redactor: &Redactor,
+    params: &serde_json::Map<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let mut budget: usize = 256 * 1024;
+    let mut stack: Vec<(&Value, usize)> = params.values().map(|v| (v, 0)).collect();
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::String(s) if budget > 0 => {
+                let end = s.len().min(budget);
+                let mut cut = end;
+                while !s.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                redactor.secret_fragments(s.get(..cut).unwrap_or(""), out);
+                budget = budget.saturating_sub(end);
+            }
+            Value::Array(items) if depth < 4 => stack.extend(items.iter().map(|x| (x, depth + 1))),
+            Value::Object(map) if depth < 4 => stack.extend(map.values().map(|x| (x, depth + 1))),
+            _ => {}
+        }
     }
 }
 

@@ -1097,9 +1097,9 @@ fn redaction_of_a_quoted_value_followed_by_text_is_idempotent() {
 
 /// `context_secrets_never_reach_the_preview` (form 0): a finding detail quotes one word of the
 /// command (`it runs the script …`), cut from the context that marks it as a secret (the PEM
-/// markers, `--token`), so redacting the detail alone misses it. OPEN: ignored until fixed.
+/// markers, `--token`), so redacting the detail alone missed it; fixed by scrubbing the
+/// secret fragments of the call's params from details and reasons.
 #[test]
-#[ignore = "open bug: finding details quote a secret word without its context"]
 fn context_secret_cut_from_its_context_reaches_the_preview() {
     let body = "MIIEowIBAAKCAQEA/SeCrEt0123456789+abc";
     let pem = format!("-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----");

@@ -236,6 +236,81 @@ impl Redactor {
             None => self.redact(text),
         }
     }
+
+    /// Collects the pieces of `text` that redaction would hide (each at least 8 characters,
+    /// split on whitespace, quotes, `=` and `:`), so that a piece quoted elsewhere without the
+    /// context that marked it as a secret (a PEM body line, the value after `--token`) can be
+    /// hidden there too. At most `MAX_FRAGMENTS` pieces are kept.
+    pub fn secret_fragments(&self, text: &str, out: &mut Vec<String>) {
+        if !may_hold_secret(text) {
+            return;
+        }
+        let lower = text.to_ascii_lowercase();
+        for (re, _, precheck) in &self.patterns {
+            if !precheck.passes(&lower) {
+                continue;
+            }
+            for m in re.find_iter(text) {
+                for piece in m
+                    .as_str()
+                    .split(|c: char| c.is_whitespace() || "\"'=:,;".contains(c))
+                    .filter(|p| p.chars().count() >= 8 && !is_marker_word(p))
+                {
+                    if out.len() >= MAX_FRAGMENTS {
+                        return;
+                    }
+                    if !out.iter().any(|o| o == piece) {
+                        out.push(piece.to_owned());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replaces every occurrence of a secret fragment in `text`.
+    pub fn scrub(&self, text: &str, fragments: &[String]) -> String {
+        let mut out = text.to_owned();
+        for f in fragments {
+            if out.contains(f.as_str()) {
+                out = out.replace(f.as_str(), REDACTED);
+            }
+        }
+        out
+    }
+}
+
+/// Fragments remembered per call.
+const MAX_FRAGMENTS: usize = 64;
+
+/// Words that mark a secret rather than being one (`-----BEGIN`, `PRIVATE`, `Authorization`).
+fn is_marker_word(piece: &str) -> bool {
+    let p = piece
+        .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+        .to_ascii_lowercase();
+    p.is_empty()
+        || [
+            "begin",
+            "end",
+            "private",
+            "password",
+            "passwd",
+            "secret",
+            "authorization",
+            "bearer",
+            "basic",
+            "token",
+            "credential",
+            "credentials",
+            "openssh",
+            "encrypted",
+            "api_key",
+            "apikey",
+            "access_key",
+            "secret_key",
+            "private_key",
+        ]
+        .contains(&p.as_str())
+        || p.starts_with("begin") && p.ends_with("key")
 }
 
 #[cfg(test)]
@@ -268,6 +343,23 @@ mod tests {
             let out = r.redact(input);
             assert!(!out.contains(secret), "{input} -> {out}");
         }
+    }
+
+    #[test]
+    fn fragments_catch_a_secret_quoted_without_its_context() {
+        let r = Redactor::new();
+        let mut frags = Vec::new();
+        r.secret_fragments(
+            "ssh h '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----'",
+            &mut frags,
+        );
+        r.secret_fragments("tool --token s3cr3tvalue99", &mut frags);
+        let detail = "runs the script `b3BlbnNzaC1rZXktdjEAAAAA` with s3cr3tvalue99";
+        let out = r.scrub(detail, &frags);
+        assert!(!out.contains("b3BlbnNzaC1rZXktdjEAAAAA"), "{out}");
+        assert!(!out.contains("s3cr3tvalue99"), "{out}");
+        assert!(frags.iter().all(|f| !is_marker_word(f)));
+        assert_eq!(r.scrub("plain text", &frags), "plain text");
     }
 
     #[test]
