@@ -184,18 +184,20 @@ impl Gate {
     }
 }
 
-/// Secret fragments of every string in the params (depth ≤ 4, at most 256 KiB examined).
+/// Secret fragments of every string in the params (depth ≤ 4; the first 2 KiB of each string
+/// and 8 KiB in all, which bounds the cost: a secret quoted in a detail from further into a
+/// long value is still redacted when it is key-shaped, only not when it needs its context).
 fn collect_fragments(
     redactor: &Redactor,
     params: &serde_json::Map<String, Value>,
     out: &mut Vec<String>,
 ) {
-    let mut budget: usize = 256 * 1024;
+    let mut budget: usize = 8 * 1024;
     let mut stack: Vec<(&Value, usize)> = params.values().map(|v| (v, 0)).collect();
     while let Some((v, depth)) = stack.pop() {
         match v {
             Value::String(s) if budget > 0 => {
-                let end = s.len().min(budget);
+                let end = s.len().min(budget).min(2 * 1024);
                 let mut cut = end;
                 while !s.is_char_boundary(cut) {
                     cut -= 1;
