@@ -1243,9 +1243,8 @@ pub(super) mod testing {
         verdict_in(Dialect::Posix, s)
     }
 
-    /// A small stand-in for the driver: the union over the three dialects, payloads analysed
-    /// recursively (depth 3), and the cross-command rules a script needs (a download, decoded
-    /// data or printed text piped into something that runs stdin; a heredoc into a shell).
+    /// The real driver ([`crate::analysis::shell::analyze::analyze`]) under each of the three
+    /// dialects as the primary one, united: payloads, pipes, heredocs and chains included.
     /// Returns every finding ID seen.
     pub fn deep(s: &str) -> Vec<&'static str> {
         deep_findings(s).into_iter().map(|f| f.id).collect()
@@ -1253,158 +1252,26 @@ pub(super) mod testing {
 
     /// [`deep`] with the findings themselves (severity as raised by the rules).
     pub fn deep_findings(s: &str) -> Vec<Finding> {
-        let mut found = Vec::new();
-        for d in [Dialect::Posix, Dialect::PowerShell, Dialect::Cmd] {
-            deep_into(d, s, 0, &mut found);
-        }
-        found
+        [Dialect::Posix, Dialect::PowerShell, Dialect::Cmd]
+            .into_iter()
+            .flat_map(|d| driver(d, s))
+            .collect()
     }
 
-    /// [`deep`] under the POSIX dialect only (heredoc bodies are lines of other commands to
-    /// the PowerShell and CMD lexers; telling them apart is the driver's job).
+    /// [`deep`] with POSIX as the primary dialect (the driver reads the others only for
+    /// Windows-shaped lines, with heredoc bodies masked).
     pub fn deep_posix(s: &str) -> Vec<&'static str> {
-        let mut found = Vec::new();
-        deep_into(Dialect::Posix, s, 0, &mut found);
-        found.into_iter().map(|f| f.id).collect()
+        driver(Dialect::Posix, s)
+            .into_iter()
+            .map(|f| f.id)
+            .collect()
     }
 
-    fn push(found: &mut Vec<Finding>, spec: &'static FindingSpec) {
-        found.push(Finding::new(spec, String::new()));
-    }
-
-    fn deep_into(dialect: Dialect, s: &str, depth: usize, ids: &mut Vec<Finding>) {
-        if depth > 3 {
-            return;
-        }
-        if is_fork_bomb(s) {
-            push(ids, &finding::DISK_OR_PERMISSION_WIPE);
-        }
-        let limits = LexLimits::default();
-        let script = match dialect {
-            Dialect::Posix => posix::lex(s, &limits),
-            Dialect::PowerShell => pwsh::lex(s, &limits),
-            Dialect::Cmd => cmd::lex(s, &limits),
-        };
-        let mut scripts = vec![script];
-        let mut prev: Option<Effects> = None;
-        let mut cwd: Option<String> = None;
-        let mut payloads: Vec<Payload> = Vec::new();
-        let mut k = 0;
-        while let Some(script) = scripts.get(k).cloned() {
-            k += 1;
-            for sc in &script.commands {
-                for n in &sc.nested {
-                    scripts.push(n.script.clone());
-                }
-                let piped_in = matches!(sc.connector, Connector::Pipe | Connector::PipeAll);
-                let printed = prev
-                    .as_ref()
-                    .filter(|_| piped_in)
-                    .and_then(|p| p.prints.clone());
-                let stdin_text = sc
-                    .heredocs
-                    .first()
-                    .map(|h| h.body.as_str())
-                    .or_else(|| {
-                        sc.redirects
-                            .iter()
-                            .find(|r| r.kind == RedirectKind::HereString)
-                            .map(|r| r.target.text.as_str())
-                    })
-                    .or(printed.as_deref());
-                let roots = prev_roots(&script, sc);
-                let ctx = Context {
-                    redirects: &sc.redirects,
-                    stdin_text,
-                    piped_in,
-                    cwd: cwd.as_deref(),
-                    fed_roots: roots.as_deref(),
-                };
-                let argv: Vec<&Word> = sc.argv.iter().collect();
-                let peeled = peel(&argv, &sc.assignments);
-                payloads.extend(peeled.payloads);
-                let mut cmds = peeled.commands;
-                if cmds.is_empty() {
-                    cmds.push(Cmd {
-                        argv: Vec::new(),
-                        program: String::new(),
-                        wrappers: Vec::new(),
-                        elevated: false,
-                        env: Vec::new(),
-                        args_unknown: false,
-                        opaque: false,
-                    });
-                }
-                let mut last = Effects::default();
-                let mut next_cwd = None;
-                for c in &cmds {
-                    let v = check(c, &ctx);
-                    ids.extend(v.findings.iter().cloned());
-                    payloads.extend(v.payloads.clone());
-                    if v.effects.runs_stdin {
-                        if let (true, Some(p)) = (piped_in, &prev) {
-                            if p.downloads_to_stdout {
-                                push(ids, &finding::REMOTE_SCRIPT_EXECUTION);
-                            }
-                            if p.decodes {
-                                push(ids, &finding::DYNAMIC_CODE_EXECUTION);
-                            }
-                            if let Some(t) = &p.prints {
-                                payloads.push(Payload {
-                                    dialect: Dialect::Posix,
-                                    text: t.clone(),
-                                    via: "pipe",
-                                    encoded: false,
-                                });
-                            }
-                        } else if let Some(t) = stdin_text.filter(|_| !piped_in) {
-                            payloads.push(Payload {
-                                dialect: Dialect::Posix,
-                                text: t.to_owned(),
-                                via: "heredoc",
-                                encoded: false,
-                            });
-                        }
-                    }
-                    if let Some(d) = &v.effects.changes_dir {
-                        next_cwd = Some(join_dir(cwd.as_deref(), d));
-                    }
-                    last = v.effects;
-                }
-                if next_cwd.is_some() {
-                    cwd = next_cwd;
-                }
-                // A filter passes a download or decoded data on to the next command.
-                if last.passes_stdin && piped_in {
-                    if let Some(p) = &prev {
-                        last.downloads_to_stdout |= p.downloads_to_stdout;
-                        last.decodes |= p.decodes;
-                        if last.prints.is_none() {
-                            last.prints = p.prints.clone();
-                        }
-                    }
-                }
-                prev = Some(last);
-            }
-        }
-        for p in payloads {
-            deep_into(p.dialect, &p.text, depth + 1, ids);
-        }
-    }
-
-    /// `find ROOTS … | xargs …`: the roots of the `find` right before a piped command.
-    fn prev_roots<'s>(
-        script: &'s crate::analysis::shell::model::Script,
-        sc: &crate::analysis::shell::model::SimpleCommand,
-    ) -> Option<Vec<&'s Word>> {
-        if !matches!(sc.connector, Connector::Pipe | Connector::PipeAll) {
-            return None;
-        }
-        let at = script.commands.iter().position(|c| std::ptr::eq(c, sc))?;
-        let prev = script.commands.get(at.checked_sub(1)?)?;
-        let argv: Vec<&Word> = prev.argv.iter().collect();
-        let peeled = peel(&argv, &prev.assignments);
-        peeled.commands.first().and_then(find_roots)
+    fn driver(dialect: Dialect, s: &str) -> Vec<Finding> {
+        let limits = crate::analysis::Limits::default();
+        crate::analysis::shell::analyze::analyze(s, dialect, &limits, 0)
+            .report
+            .findings
     }
 
     #[track_caller]
