@@ -57,16 +57,20 @@ pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> A
         out.report.read_only = false;
     }
     let lex_limits = LexLimits::default();
-    let posix_script = posix::lex(text, &lex_limits);
+    // The POSIX reading is needed when POSIX is the primary dialect (and then also decides
+    // whether the line is read in the others); a PowerShell or CMD payload is never re-read.
+    let posix_script = (primary == Dialect::Posix).then(|| posix::lex(text, &lex_limits));
     // A payload's dialect is known (`sh -c`, `cmd /c`, `pwsh -Command`): only the call's own
     // command line, whose shell the host does not name, is read in the other dialects too — and
     // only when something in it is Windows-shaped, so that POSIX quoting (`'a & b'`, heredoc
     // bodies) is never re-read as CMD or PowerShell syntax it was not written in.
-    let union = depth == 0 && primary == Dialect::Posix && looks_windows(text, &posix_script);
-    let masked = if union {
-        mask_heredoc_bodies(text, &posix_script)
-    } else {
-        String::new()
+    let union = depth == 0
+        && posix_script
+            .as_ref()
+            .is_some_and(|p| looks_windows(text, p));
+    let masked = match (&posix_script, union) {
+        (Some(p), true) => mask_heredoc_bodies(text, p),
+        _ => String::new(),
     };
     for dialect in [Dialect::Posix, Dialect::PowerShell, Dialect::Cmd] {
         if dialect != primary && !union {
@@ -79,16 +83,24 @@ pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> A
         } else {
             text
         };
-        let script = match dialect {
-            Dialect::Posix => posix_script.clone(),
-            Dialect::PowerShell => pwsh::lex(secondary_text, &lex_limits),
-            Dialect::Cmd => cmd::lex(secondary_text, &lex_limits),
+        let lexed;
+        let script: &Script = match (dialect, &posix_script) {
+            (Dialect::Posix, Some(p)) => p,
+            (Dialect::Posix, None) => continue,
+            (Dialect::PowerShell, _) => {
+                lexed = pwsh::lex(secondary_text, &lex_limits);
+                &lexed
+            }
+            (Dialect::Cmd, _) => {
+                lexed = cmd::lex(secondary_text, &lex_limits);
+                &lexed
+            }
         };
         let mut walk = Walk::new(limits, depth, dialect);
-        walk.script(&script, 0);
+        walk.script(script, 0);
         walk.finish();
         if dialect == primary {
-            let problems = real_problems(&script, secondary_text);
+            let problems = real_problems(script, secondary_text);
             for p in &problems {
                 walk.report.add(problem_finding(p));
             }
