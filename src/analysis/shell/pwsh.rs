@@ -1384,10 +1384,11 @@ pub fn is_command_param(param: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn encode_utf16_b64(text: &str) -> String {
+    /// The encoding of `-EncodedCommand` (UTF-16LE, base64), for tests here and in the rules.
+    pub(crate) fn encode_utf16_b64(text: &str) -> String {
         const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
         let mut out = String::new();

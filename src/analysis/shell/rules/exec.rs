@@ -1371,27 +1371,7 @@ mod tests {
         assert_has("pwsh x.ps1", &INTERPRETER_FILE);
     }
 
-    fn encode(text: &str) -> String {
-        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let mut out = String::new();
-        for chunk in bytes.chunks(3) {
-            let b = [
-                chunk[0],
-                *chunk.get(1).unwrap_or(&0),
-                *chunk.get(2).unwrap_or(&0),
-            ];
-            let v = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(A[((v >> (18 - 6 * i)) & 63) as usize] as char);
-                } else {
-                    out.push('=');
-                }
-            }
-        }
-        out
-    }
+    use crate::analysis::shell::pwsh::tests::encode_utf16_b64 as encode;
 
     #[test]
     fn encoded_commands_are_decoded() {
