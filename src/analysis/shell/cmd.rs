@@ -965,6 +965,7 @@ impl<'a> Lexer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::shell::model::testing::{check_spans, Rng};
 
     fn lx(text: &str) -> Script {
         lex(text, &LexLimits::default())
@@ -1000,38 +1001,6 @@ mod tests {
 
     fn ws(items: &[&str]) -> Vec<Word> {
         items.iter().map(|t| w(t)).collect()
-    }
-
-    fn check_spans(text: &str, script: &Script) {
-        let ok = |sp: &Span| {
-            sp.start <= sp.end
-                && sp.end <= text.len()
-                && text.is_char_boundary(sp.start)
-                && text.is_char_boundary(sp.end)
-        };
-        for c in &script.commands {
-            assert!(ok(&c.span), "{text:?} {:?}", c.span);
-            for w in c.argv.iter().chain(c.redirects.iter().map(|r| &r.target)) {
-                assert!(ok(&w.span), "{text:?} {:?}", w.span);
-            }
-            for n in &c.nested {
-                if let Some(i) = n.in_word {
-                    assert!(i < c.argv.len(), "{text:?}");
-                }
-                check_spans(text, &n.script);
-            }
-        }
-        for p in &script.problems {
-            let sp = match p {
-                LexProblem::UnterminatedQuote { span }
-                | LexProblem::UnterminatedGroup { span }
-                | LexProblem::UnterminatedHereDoc { span }
-                | LexProblem::TooDeep { span }
-                | LexProblem::TooLong { span }
-                | LexProblem::Unsupported { span, .. } => span,
-            };
-            assert!(ok(sp), "{text:?} {p:?}");
-        }
     }
 
     #[test]
@@ -1343,20 +1312,6 @@ mod tests {
         let _ = lx(&bangs);
         let ifs = "if exist a ".repeat(2000);
         assert!(!lx(&ifs).complete());
-    }
-
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
     }
 
     #[test]

@@ -179,3 +179,66 @@ impl Default for LexLimits {
         }
     }
 }
+
+/// Helpers shared by the three lexers' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// Every span in `s` (commands, words, assignments, redirect targets, heredoc bodies,
+    /// problems, nested scripts) lies inside `text` on char boundaries, and every `in_word`
+    /// points into its command's argv.
+    pub fn check_spans(text: &str, s: &Script) {
+        let ok = |sp: Span| {
+            assert!(
+                sp.start <= sp.end && sp.end <= text.len(),
+                "{sp:?} in {text:?}"
+            );
+            assert!(
+                text.is_char_boundary(sp.start) && text.is_char_boundary(sp.end),
+                "{sp:?}"
+            );
+        };
+        let mut stack: Vec<&Script> = vec![s];
+        while let Some(s) = stack.pop() {
+            for p in &s.problems {
+                match p {
+                    LexProblem::UnterminatedQuote { span }
+                    | LexProblem::UnterminatedGroup { span }
+                    | LexProblem::UnterminatedHereDoc { span }
+                    | LexProblem::TooDeep { span }
+                    | LexProblem::TooLong { span }
+                    | LexProblem::Unsupported { span, .. } => ok(*span),
+                }
+            }
+            for c in &s.commands {
+                ok(c.span);
+                c.argv.iter().for_each(|w| ok(w.span));
+                c.assignments.iter().for_each(|(_, w)| ok(w.span));
+                c.redirects.iter().for_each(|r| ok(r.target.span));
+                c.heredocs.iter().for_each(|h| ok(h.body_span));
+                for n in &c.nested {
+                    if let Some(i) = n.in_word {
+                        assert!(i < c.argv.len(), "in_word {i} out of argv");
+                    }
+                    stack.push(&n.script);
+                }
+            }
+        }
+    }
+
+    /// A tiny xorshift generator for the lexers' no-panic property tests.
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        pub fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        pub fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+}

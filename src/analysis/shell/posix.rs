@@ -2365,6 +2365,7 @@ fn heredoc_slot<'s>(script: &'s mut Script, path: &HerePath) -> Option<&'s mut H
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::shell::model::testing::check_spans;
 
     fn lx(s: &str) -> Script {
         lex(s, &LexLimits::default())
@@ -2406,46 +2407,6 @@ mod tests {
 
     fn span_text(text: &str, span: Span) -> &str {
         &text[span.start..span.end]
-    }
-
-    /// Every span in the tree lies inside `text`, on char boundaries, start <= end.
-    fn check_spans(text: &str, s: &Script) {
-        let ok = |sp: Span| {
-            assert!(
-                sp.start <= sp.end && sp.end <= text.len(),
-                "{sp:?} in {text:?}"
-            );
-            assert!(
-                text.is_char_boundary(sp.start) && text.is_char_boundary(sp.end),
-                "{sp:?}"
-            );
-        };
-        let mut stack: Vec<&Script> = vec![s];
-        while let Some(s) = stack.pop() {
-            for p in &s.problems {
-                match p {
-                    LexProblem::UnterminatedQuote { span }
-                    | LexProblem::UnterminatedGroup { span }
-                    | LexProblem::UnterminatedHereDoc { span }
-                    | LexProblem::TooDeep { span }
-                    | LexProblem::TooLong { span }
-                    | LexProblem::Unsupported { span, .. } => ok(*span),
-                }
-            }
-            for c in &s.commands {
-                ok(c.span);
-                c.argv.iter().for_each(|w| ok(w.span));
-                c.assignments.iter().for_each(|(_, w)| ok(w.span));
-                c.redirects.iter().for_each(|r| ok(r.target.span));
-                c.heredocs.iter().for_each(|h| ok(h.body_span));
-                for n in &c.nested {
-                    if let Some(i) = n.in_word {
-                        assert!(i < c.argv.len(), "in_word {i} out of argv");
-                    }
-                    stack.push(&n.script);
-                }
-            }
-        }
     }
 
     fn has(s: &Script, f: impl Fn(&LexProblem) -> bool) -> bool {

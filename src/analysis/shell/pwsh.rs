@@ -1386,6 +1386,7 @@ pub fn is_command_param(param: &str) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::analysis::shell::model::testing::{check_spans, Rng};
 
     /// The encoding of `-EncodedCommand` (UTF-16LE, base64), for tests here and in the rules.
     pub(crate) fn encode_utf16_b64(text: &str) -> String {
@@ -1436,40 +1437,6 @@ pub(crate) mod tests {
     }
 
     /// Every span lies inside the text on char boundaries, recursively.
-    fn check_spans(text: &str, script: &Script) {
-        let ok = |sp: &Span| {
-            sp.start <= sp.end
-                && sp.end <= text.len()
-                && text.is_char_boundary(sp.start)
-                && text.is_char_boundary(sp.end)
-        };
-        for c in &script.commands {
-            assert!(ok(&c.span), "{text:?} {:?}", c.span);
-            for w in c.argv.iter().chain(c.redirects.iter().map(|r| &r.target)) {
-                assert!(ok(&w.span), "{text:?} {:?}", w.span);
-            }
-            for (_, w) in &c.assignments {
-                assert!(ok(&w.span), "{text:?} {:?}", w.span);
-            }
-            for n in &c.nested {
-                if let Some(i) = n.in_word {
-                    assert!(i < c.argv.len(), "{text:?}");
-                }
-                check_spans(text, &n.script);
-            }
-        }
-        for p in &script.problems {
-            let sp = match p {
-                LexProblem::UnterminatedQuote { span }
-                | LexProblem::UnterminatedGroup { span }
-                | LexProblem::UnterminatedHereDoc { span }
-                | LexProblem::TooDeep { span }
-                | LexProblem::TooLong { span }
-                | LexProblem::Unsupported { span, .. } => span,
-            };
-            assert!(ok(sp), "{text:?} {p:?}");
-        }
-    }
 
     #[test]
     fn simple_commands_and_separators() {
@@ -1959,19 +1926,6 @@ pub(crate) mod tests {
     }
 
     /// A tiny xorshift generator: property tests without dependencies.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
 
     #[test]
     fn mutated_commands_never_panic() {
