@@ -10,7 +10,7 @@ pub mod sanitize;
 use crate::call::Call;
 use crate::decision::{Class, Preview};
 use crate::finding::Finding;
-use redact::Redactor;
+use redact::{head, Redactor};
 use sanitize::{sanitize, truncate_chars};
 use serde_json::Value;
 
@@ -39,9 +39,8 @@ pub fn render(
     redactor: &Redactor,
 ) -> Preview {
     // Sanitize, then redact, then cut: a cut never leaves half a secret.
-    let clean = |s: &str, max: usize| {
-        truncate_chars(&redactor.redact_bounded(&sanitize(&head(s, max)), max), max)
-    };
+    let clean =
+        |s: &str, max: usize| truncate_chars(&redactor.redact(&sanitize(head(s, max))), max);
     let summary = SUMMARY_KEYS
         .iter()
         .find_map(|k| call.params.get(*k).and_then(Value::as_str))
@@ -52,7 +51,7 @@ pub fn render(
         Class::Block => "Blocked ",
         _ => "",
     };
-    let tool = one_line(&sanitize(&head(&call.tool_name, MAX_TITLE_CHARS)));
+    let tool = one_line(&sanitize(head(&call.tool_name, MAX_TITLE_CHARS)));
     let title = if summary.is_empty() {
         format!("{label}{tool}")
     } else {
@@ -82,7 +81,7 @@ pub fn render(
         };
         desc.push_str(&format!(
             "\n{}: {rendered}",
-            one_line(&sanitize(&head(key, 64)))
+            one_line(&sanitize(head(key, 64)))
         ));
     }
     Preview {
@@ -91,19 +90,9 @@ pub fn render(
     }
 }
 
-/// The first `max` characters plus the redaction margin: all that can matter for display.
-fn head(s: &str, max: usize) -> String {
-    let limit = max.saturating_add(1024);
-    match s.char_indices().nth(limit) {
-        Some((at, _)) => s.get(..at).unwrap_or(s).to_owned(),
-        None => s.to_owned(),
-    }
-}
-
-/// JSON text of a non-string value, built only as far as it can be shown.
+/// JSON text of a non-string value (cut like any other value when shown).
 fn compact_json(v: &Value) -> String {
-    let text = v.to_string();
-    head(&text, MAX_SECTION_CHARS)
+    v.to_string()
 }
 
 fn one_line(s: &str) -> String {

@@ -158,7 +158,7 @@ const PATTERNS: [Pattern; 7] = [
     ),
 ];
 
-/// Text longer than this is cut (with a margin) before redaction; see [`Redactor::redact_bounded`].
+/// Text shown cut to N characters is examined up to N plus this margin; see [`head`].
 const REDACTION_MARGIN_CHARS: usize = 1024;
 
 /// One pass over the bytes: can any pattern match at all? Every pattern needs an `=` or `:`
@@ -185,6 +185,19 @@ fn may_hold_secret(text: &str) -> bool {
         prev = b;
     }
     false
+}
+
+/// The part of `text` that can matter when it is shown cut to `max_chars`: the first
+/// `max_chars` plus [`REDACTION_MARGIN_CHARS`], so a secret that starts inside the shown part is
+/// seen whole before the cut, and the cost of what follows is bounded.
+pub fn head(text: &str, max_chars: usize) -> &str {
+    match text
+        .char_indices()
+        .nth(max_chars.saturating_add(REDACTION_MARGIN_CHARS))
+    {
+        Some((at, _)) => text.get(..at).unwrap_or(text),
+        None => text,
+    }
 }
 
 /// The compiled redaction patterns.
@@ -230,11 +243,7 @@ impl Redactor {
     /// margin are examined, so the cost is bounded, and a secret that starts inside the shown
     /// part is still seen whole (up to the margin) before the cut.
     pub fn redact_bounded(&self, text: &str, max_chars: usize) -> String {
-        let limit = max_chars.saturating_add(REDACTION_MARGIN_CHARS);
-        match text.char_indices().nth(limit) {
-            Some((at, _)) => self.redact(text.get(..at).unwrap_or(text)),
-            None => self.redact(text),
-        }
+        self.redact(head(text, max_chars))
     }
 
     /// Collects the pieces of `text` that redaction would hide (each at least 8 characters,
