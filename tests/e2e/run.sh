@@ -18,6 +18,7 @@ hg_log "e2e: node $("$HG_NODE" --version), $(cat "$HG_CACHE/openclaw/.installed"
 
 cd "$HG_REPO"
 rc=0
-hg_run_bounded "${HG_E2E_TIMEOUT:-900}" "$HG_NODE" --test --test-reporter=spec tests/e2e/gateway.e2e.test.mjs || rc=$?
+# Every tests/e2e/*.e2e.test.mjs file, one at a time (each starts its own gateway).
+hg_run_bounded "${HG_E2E_TIMEOUT:-900}" "$HG_NODE" --test --test-concurrency=1 --test-reporter=spec tests/e2e/*.e2e.test.mjs || rc=$?
 status=$rc
 exit "$status"
