@@ -168,7 +168,7 @@ export function acquireEngine(configJson) {
 }
 
 /** Calls the engine, turning a trap into a poisoned (dropped) instance before rethrowing. */
-function callEngine(state, fn) {
+export function callEngine(state, fn) {
   try {
     return fn();
   } catch (err) {

@@ -6,7 +6,8 @@
 // params the gate inspected are what runs), the optional `human_gate_ask` tool, and failing
 // closed: any exception or trap becomes an approval a person must give, never reusable.
 //
-// Non-goals: policy (the WASM core decides everything), session authority (a later issue).
+// Non-goals: policy (the WASM core decides everything). Session authority's host glue (request
+// fields, onResolution feedback, /human_gate_exec, the capability tool) is in session.js.
 //
 // Limits: at most SEAL_MAX pending snapshots, each kept at most SEAL_TTL_MS.
 
@@ -22,6 +23,7 @@ import {
   sanitizeLine,
   TITLE_MAX,
 } from "./core.js";
+import { registerSession, resolutionFeedback, sessionFields } from "./session.js";
 
 const PLUGIN_ID = "human-gate";
 export const GATE_PRIORITY = 60;
@@ -182,9 +184,10 @@ function takeSeal(key, currentParams) {
 
 // ---- decision → host -----------------------------------------------------------------------
 
-function resolutionLogger(log, toolName, decisionClass) {
+function resolutionLogger(log, toolName, decisionClass, onOutcome) {
   const name = boundText(sanitizeLine(toolName), 64);
   return (resolution) => {
+    if (typeof onOutcome === "function") onOutcome(resolution); // never throws (session.js)
     try {
       const what = typeof resolution === "string" ? boundText(sanitizeLine(resolution), 32) : typeof resolution;
       log.info(`human-gate: approval for ${name} (${decisionClass}) resolved: ${what}`);
@@ -196,7 +199,7 @@ function resolutionLogger(log, toolName, decisionClass) {
 }
 
 /** Maps one decision to the host's before_tool_call return (docs/core-api.md "Host mapping"). */
-export function toHostResult(decision, toolName, log) {
+export function toHostResult(decision, toolName, log, onOutcome) {
   switch (decision.decision) {
     case "auto":
       return undefined;
@@ -223,7 +226,7 @@ export function toHostResult(decision, toolName, log) {
         description: boundText(description, DESCRIPTION_MAX),
         severity: critical ? "critical" : SEVERITIES.has(decision.severity) ? decision.severity : "warning",
         allowedDecisions: [...new Set(allowed)],
-        onResolution: resolutionLogger(log, toolName, decision.decision),
+        onResolution: resolutionLogger(log, toolName, decision.decision, onOutcome),
       };
       if (timeoutMs !== undefined) requireApproval.timeoutMs = timeoutMs;
       return { requireApproval };
@@ -255,8 +258,10 @@ function makeGate(configJson, log) {
       }
       let requestJson;
       let decision;
+      let request;
       try {
-        requestJson = JSON.stringify(buildRequest(ev, c, snapshot));
+        request = { ...buildRequest(ev, c, snapshot), ...sessionFields(ev, c) };
+        requestJson = JSON.stringify(request);
       } catch (err) {
         decision = failClosedDecision(toolName, `the call cannot be serialized for inspection: ${describeError(err)}`);
         log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
@@ -268,7 +273,7 @@ function makeGate(configJson, log) {
       }
       let result;
       try {
-        result = toHostResult(decision, toolName, log);
+        result = toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log));
       } catch (err) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
         result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
@@ -352,6 +357,7 @@ function register(api) {
         log.error(`human-gate: registering human_gate_ask failed: ${describeError(err)}`);
       }
     }
+    registerSession(api, configJson, log);
   } catch (err) {
     log.error(`human-gate: registration failed: ${describeError(err)}`);
   }

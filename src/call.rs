@@ -28,6 +28,12 @@ pub struct Call {
     pub name_kind: Option<&'static str>,
     pub tool_input_kind: Option<String>,
     pub session_key: Option<String>,
+    /// The host's session id: a new id under the same key is a new session (state resets).
+    pub session_id: Option<String>,
+    /// The host's run (turn) id: approval windows in `turn` mode and envelopes bind to it.
+    pub run_id: Option<String>,
+    /// An id the shim gives this call, so a later resolution finds the pending approval.
+    pub call_id: Option<String>,
     pub derived_paths: Vec<String>,
     pub now_ms: Option<f64>,
     /// Set when the host's call was a Tool Search bridge and this is the call it makes.
@@ -68,6 +74,9 @@ impl Call {
                     | "toolKind"
                     | "toolInputKind"
                     | "sessionKey"
+                    | "sessionId"
+                    | "runId"
+                    | "callId"
                     | "derivedPaths"
                     | "nowMs"
             ) {
@@ -90,6 +99,9 @@ impl Call {
         let host_kind = opt_string(&mut obj, "toolKind")?;
         let tool_input_kind = opt_string(&mut obj, "toolInputKind")?;
         let session_key = opt_string(&mut obj, "sessionKey")?;
+        let session_id = opt_string(&mut obj, "sessionId")?;
+        let run_id = opt_string(&mut obj, "runId")?;
+        let call_id = opt_string(&mut obj, "callId")?;
         let derived_paths = match obj.remove("derivedPaths") {
             None | Some(Value::Null) => vec![],
             Some(Value::Array(items)) => {
@@ -118,6 +130,9 @@ impl Call {
             host_kind: host_kind.filter(|k| !k.is_empty()),
             tool_input_kind,
             session_key,
+            session_id,
+            run_id,
+            call_id,
             derived_paths,
             now_ms,
             bridged_from: None,
@@ -228,6 +243,18 @@ mod tests {
             (
                 r#"{"toolName":"x","params":{},"nowMs":"1"}"#,
                 "nowMs: expected a number",
+            ),
+            (
+                r#"{"toolName":"x","params":{},"callId":1}"#,
+                "callId: expected a string",
+            ),
+            (
+                r#"{"toolName":"x","params":{},"runId":[]}"#,
+                "runId: expected a string",
+            ),
+            (
+                r#"{"toolName":"x","params":{},"sessionId":{}}"#,
+                "sessionId: expected a string",
             ),
         ];
         for (input, msg) in cases {

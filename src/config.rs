@@ -104,6 +104,8 @@ pub struct Config {
     pub semantic_analysis: SemanticAnalysis,
     /// `readOnlyExec: "auto"`: completely analysed read-only commands pass without a prompt.
     pub read_only_exec_auto: bool,
+    /// Session authority (`src/session/config.rs` owns these keys).
+    pub session: crate::session::config::SessionConfig,
 }
 
 impl Default for Config {
@@ -116,6 +118,7 @@ impl Default for Config {
             rules: Vec::new(),
             semantic_analysis: SemanticAnalysis::default(),
             read_only_exec_auto: false,
+            session: crate::session::config::SessionConfig::default(),
         }
     }
 }
@@ -199,6 +202,9 @@ impl Validator {
                         r#"expected "auto" or "require-approval"; using "require-approval""#,
                     ),
                 },
+                k if crate::session::config::KEYS.contains(&k) => {
+                    crate::session::config::field(k, value, &mut c.session, &mut self.errors)
+                }
                 other => self.err(&short(other), "unknown field, ignored"),
             }
         }

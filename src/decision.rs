@@ -78,6 +78,18 @@ pub enum Source {
     Classifier,
     Default,
     FailClosed,
+    /// Session authority: an allow-always lease passed the call.
+    SessionLease,
+    /// Session authority: an approval window passed the call.
+    ApprovalWindow,
+    /// Session authority: the owner's exec lease passed the call.
+    ExecLease,
+    /// Session authority: an authorization envelope passed the call.
+    Envelope,
+    /// Session authority: a recent deny turned the ask into a block.
+    DenyCooldown,
+    /// The unattended policy (cron, heartbeat) passed or blocked the call.
+    Unattended,
 }
 
 /// The approval prompt as the host shows it, already bounded and sanitized.

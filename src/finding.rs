@@ -199,6 +199,26 @@ findings! {
         "more findings than the limit; the rest are not shown";
     ANALYZER_FAILURE = "analyzer-failure", Warning, false,
         "an analyzer failed";
+
+    // ---- session authority (src/session): what a grant, window, lease or cooldown did ----
+    SESSION_LEASE = "session-lease", Info, true,
+        "an allow-always lease for the same scope in this session let it pass";
+    APPROVAL_WINDOW = "approval-window", Info, true,
+        "an approval of the same scope earlier in this turn or time box let it pass";
+    EXEC_LEASE = "exec-lease", Info, true,
+        "the owner's exec lease for this session let it pass";
+    ENVELOPE = "envelope", Info, true,
+        "an approved authorization envelope for this run covers this file write";
+    ENVELOPE_SHADOW = "envelope-shadow", Info, true,
+        "an authorization envelope would cover this call (shadow mode: it still asks)";
+    UNATTENDED_PASS = "unattended-pass", Info, true,
+        "an unattended session (cron, heartbeat) let it pass without a person";
+    UNATTENDED_BLOCK = "unattended-block", Warning, false,
+        "nobody can answer in an unattended session, so a call that needs a person is blocked";
+    DENY_COOLDOWN = "deny-cooldown", Warning, false,
+        "a person denied the same call moments ago, so it is blocked instead of asking again";
+    CAPABILITY_REQUEST = "capability-request", Warning, false,
+        "asks for an authorization envelope: file writes under one repository root for this run";
 }
 
 /// The table as JSON, for the CLI and the docs: `[{id, severity, reusable, reason}]`.

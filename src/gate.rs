@@ -1,9 +1,11 @@
 //! The pipeline that ties the rooms together for one call:
-//! parse → policy order → semantic analysis (raise-only reducer) → (session authority: a later
-//! issue) → risk → preview. The `Gate` is the one long-lived handle: compiled config plus config errors.
+//! parse → policy order → semantic analysis (raise-only reducer) → session authority
+//! (`src/session`, stateful path only) → unattended policy → risk → preview. The `Gate` is the
+//! compiled config plus config errors; [`Gate::decide`] is stateless (the CLI), and
+//! [`Gate::decide_in`] runs the same pipeline with a caller-owned [`Sessions`] store.
 //! Nothing here can fail open: an unreadable call is an approval that cannot be reused.
 
-use crate::analysis::dispatch;
+use crate::analysis::dispatch::{self, CallAnalysis};
 use crate::ask;
 use crate::call::{Call, RequestError};
 use crate::config::{Config, Mode};
@@ -12,6 +14,7 @@ use crate::finding::{self, Finding};
 use crate::policy;
 use crate::preview::{self, redact::Redactor};
 use crate::risk::Risk;
+use crate::session::{unattended, Sessions};
 use serde_json::Value;
 
 /// The compiled policy and everything needed to decide.
@@ -80,6 +83,41 @@ impl Gate {
     }
 
     pub fn decide_call(&self, call: &Call) -> Decision {
+        let (mut d, _) = self.assess(call);
+        self.unattended(call, &mut d);
+        self.finish(d, Some(call))
+    }
+
+    /// Decides one call with session authority: the stateful twin of [`Gate::decide`].
+    pub fn decide_in(&self, sessions: &mut Sessions, request_json: &str) -> Decision {
+        let Ok(call) = Call::parse(request_json) else {
+            return self.decide(request_json);
+        };
+        let (mut d, analysis) = self.assess(&call);
+        let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
+        self.unattended(&call, &mut d);
+        let mut d = self.finish(d, Some(&call));
+        sessions.record(&self.config.session, &call, &mut d, scope);
+        d
+    }
+
+    /// [`Gate::decide_in`], encoded as JSON.
+    pub fn decide_in_json(&self, sessions: &mut Sessions, request_json: &str) -> String {
+        serde_json::to_string(&self.decide_in(sessions, request_json))
+            .unwrap_or_else(|_| FAIL_CLOSED_JSON.to_owned())
+    }
+
+    fn unattended(&self, call: &Call, d: &mut Decision) {
+        if let Some(key) = &call.session_key {
+            if unattended::is_unattended(key, &self.config.session) {
+                unattended::apply(d, &self.config.session);
+            }
+        }
+    }
+
+    /// Policy and analyzers (raise-only): the decision before session authority, risk and
+    /// preview, with the analysis that raised it (its targets scope reuse).
+    pub fn assess(&self, call: &Call) -> (Decision, Option<CallAnalysis>) {
         let verdict = policy::evaluate(&self.config, call);
         let class = match (verdict.mode, verdict.severity) {
             (Mode::Auto, _) => Class::Auto,
@@ -114,12 +152,14 @@ impl Gate {
         };
         d.normalize();
         let semantic = self.config.semantic_analysis;
+        let mut analysis = None;
         if semantic.enabled {
-            if let Some(analysis) = dispatch::analyze_call(call, &semantic.limits) {
-                dispatch::reduce(&mut d, &analysis, &self.config);
+            analysis = dispatch::analyze_call(call, &semantic.limits);
+            if let Some(analysis) = &analysis {
+                dispatch::reduce(&mut d, analysis, &self.config);
             }
         }
-        self.finish(d, Some(call))
+        (d, analysis)
     }
 
     fn fail_closed(&self, finding: Finding, reason: &str) -> Decision {

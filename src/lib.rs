@@ -18,6 +18,8 @@ pub mod json;
 pub mod policy;
 pub mod preview;
 pub mod risk;
+pub mod scope;
+pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -2,12 +2,14 @@
 //! contract as [`crate::decide_json_str`], documented in `docs/core-api.md`. No policy here.
 
 use crate::gate::Gate;
+use crate::session::Sessions;
 use wasm_bindgen::prelude::*;
 
 /// A compiled gate, owned by the shim (one per process, on `globalThis`).
 #[wasm_bindgen]
 pub struct Engine {
     gate: Gate,
+    sessions: Sessions,
 }
 
 #[wasm_bindgen]
@@ -17,6 +19,7 @@ impl Engine {
     pub fn new(config_json: &str) -> Engine {
         Engine {
             gate: Gate::new(config_json),
+            sessions: Sessions::new(),
         }
     }
 
@@ -26,15 +29,30 @@ impl Engine {
         serde_json::to_string(self.gate.config_errors()).unwrap_or_else(|_| "[]".to_owned())
     }
 
-    /// Decides one call: request JSON in, decision JSON out.
-    pub fn decide(&self, request_json: &str) -> String {
-        self.gate.decide_json(request_json)
+    /// Decides one call with session authority: request JSON in, decision JSON out.
+    pub fn decide(&mut self, request_json: &str) -> String {
+        self.gate.decide_in_json(&mut self.sessions, request_json)
     }
 
     /// Renders the `human_gate_ask` tool result.
     #[wasm_bindgen(js_name = renderAsk)]
     pub fn render_ask(&self, params_json: &str) -> String {
         self.gate.render_ask_json(params_json)
+    }
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// Session authority: one approval outcome for the call id passed to `decide`.
+    pub fn resolve(&mut self, resolution_json: &str) -> String {
+        self.sessions
+            .resolve_json(&self.gate.config().session, resolution_json)
+    }
+
+    /// Session authority: the owner's `/human_gate_exec` command.
+    #[wasm_bindgen(js_name = execLease)]
+    pub fn exec_lease(&mut self, command_json: &str) -> String {
+        self.sessions.exec_lease_json(command_json)
     }
 }
 

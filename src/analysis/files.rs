@@ -352,6 +352,8 @@ impl Acc {
         }
         if as_target && paths::is_absolute(eff) {
             self.target(norm.render());
+        } else if as_target {
+            self.report.relative_targets = true;
         }
     }
 

@@ -47,6 +47,9 @@ pub struct Report {
     pub read_only: bool,
     /// Verified absolute targets (files or directories) the call acts on, normalized.
     pub targets: Vec<String>,
+    /// True when the call also acts on a target that is not absolute (relative, so not in
+    /// `targets`): session authority never reuses an approval scoped by such a call.
+    pub relative_targets: bool,
 }
 
 impl Report {
@@ -76,6 +79,7 @@ impl Report {
         }
         self.complete &= other.complete;
         self.read_only &= other.read_only;
+        self.relative_targets |= other.relative_targets;
         for t in other.targets {
             if !self.targets.contains(&t) {
                 self.targets.push(t);

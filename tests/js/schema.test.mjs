@@ -126,6 +126,9 @@ test("every config property has a description; top-level ones carry the core-api
   assert.deepEqual(defaults, {
     defaultMode: "require-approval", defaultSeverity: "warning", defaultTimeoutMs: 120000,
     useClassifiers: true, rules: [], readOnlyExec: "require-approval", semanticAnalysis: undefined,
+    rememberAllowAlways: true, allowAlwaysTtlMs: 14400000, approvalWindow: undefined, denyCooldownMs: 120000,
+    autoPassSessionKeys: [":cron:", ":heartbeat"], unattendedPolicy: undefined, floodDetector: undefined,
+    authorizationEnvelopes: undefined,
   });
   const sa = schemas.config.properties.semanticAnalysis.properties;
   assert.deepEqual(

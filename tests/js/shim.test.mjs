@@ -94,7 +94,7 @@ describe("register", () => {
     ]);
     assert.equal(typeof gate, "function");
     assert.equal(typeof seal, "function");
-    assert.equal(rec.tools.length, 1);
+    assert.deepEqual(rec.tools.map((t) => t.tool.name), ["human_gate_ask", "human_gate_request_capability"]);
     assert.deepEqual(rec.tools[0].opts, { optional: true });
     assert.equal(ask.name, "human_gate_ask");
     assert.equal(ask.parameters.additionalProperties, false);

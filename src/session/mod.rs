@@ -1,0 +1,637 @@
+//! Session authority: what one person's answer may cover, for how long, and nothing more.
+//!
+//! State is per session (keyed by the host's `sessionKey`), in memory, bounded: at most
+//! [`MAX_SESSIONS`] sessions (least recently used evicted), and per session at most
+//! [`MAX_PENDING`] pending approvals, [`MAX_GRANTS`] grants, [`MAX_COOLDOWNS`] cooldowns and
+//! [`MAX_ENVELOPES`] envelopes (oldest dropped). A new `sessionId` under the same key is a new
+//! session: everything resets. Every transition is a pure function of (state, event, `nowMs`);
+//! each session keeps a monotone clock (the highest `nowMs` it has seen), so a clock that goes
+//! backwards can never extend a grant or a cooldown.
+//!
+//! The step runs after policy and analyzers, in this order (DESIGN.md):
+//! 1. **deny cooldown**: after an explicit deny, an ask in the same semantic scope (or an
+//!    identical call) becomes a block for `denyCooldownMs`; it never touches auto or block;
+//! 2. **critical bypass**: anything but a plain approval (critical, block, fail-closed) is
+//!    never passed by authority;
+//! 3. **exec lease** (owner command), **allow-always lease**, **approval window**,
+//!    **authorization envelope**: each may turn an approval into auto, saying so in `source`
+//!    and in an info finding.
+//!
+//! Resolutions come back from the shim with the call id it passed to `decide`:
+//! allow-once → an approval window (when configured); allow-always → a path-bound lease for
+//! `allowAlwaysTtlMs` (and a window); deny → a cooldown; timeout / cancelled → nothing (fail
+//! closed). The flood detector only adds a hint to the prompt; it never allows anything.
+//!
+//! Non-goals: persistence (grants never outlive the process, nor the session), unattended
+//! policy (`unattended.rs`, stateless), what counts as "the same call" (`src/scope.rs`).
+
+pub mod command;
+pub mod config;
+pub mod envelope;
+pub mod unattended;
+
+use crate::analysis::dispatch::CallAnalysis;
+use crate::call::Call;
+use crate::decision::{Class, Decision, Severity, Source};
+use crate::finding::{self, Finding, FindingSpec};
+use crate::json::parse_strict;
+use crate::scope::{self, Scope};
+use config::{EnvelopeMode, SessionConfig, WindowMode, WindowScope};
+use envelope::Envelope;
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, VecDeque};
+
+pub const MAX_SESSIONS: usize = 256;
+pub const MAX_PENDING: usize = 64;
+pub const MAX_GRANTS: usize = 64;
+pub const MAX_COOLDOWNS: usize = 64;
+pub const MAX_ENVELOPES: usize = 8;
+/// Asks remembered per session for the flood detector.
+pub const MAX_ASKS: usize = 1024;
+/// A pending approval older than this is forgotten (the host's longest timeout is 10 min).
+pub const PENDING_TTL_MS: f64 = 15.0 * 60_000.0;
+/// Longest session key or id kept.
+pub const MAX_ID_CHARS: usize = 512;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GrantKind {
+    Lease,
+    Window,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Grant {
+    kind: GrantKind,
+    key: String,
+    until: f64,
+    /// Set for `turn` windows: only calls of this run match.
+    run_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Cooldown {
+    keys: Vec<String>,
+    until: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Pending {
+    call_id: String,
+    scope: Scope,
+    class: Class,
+    run_id: Option<String>,
+    /// For a capability request: the root an approval grants.
+    capability: Option<String>,
+    at: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Session {
+    session_id: Option<String>,
+    /// Highest `nowMs` seen: the session's own monotone clock.
+    clock: f64,
+    used: u64,
+    pending: VecDeque<Pending>,
+    grants: VecDeque<Grant>,
+    cooldowns: VecDeque<Cooldown>,
+    exec_until: f64,
+    asks: VecDeque<f64>,
+    envelopes: VecDeque<Envelope>,
+}
+
+impl Session {
+    fn prune(&mut self, t: f64) {
+        self.pending.retain(|p| t - p.at <= PENDING_TTL_MS);
+        self.grants.retain(|g| t < g.until);
+        self.cooldowns.retain(|c| t < c.until);
+        self.envelopes.retain(|e| t < e.until);
+    }
+}
+
+fn push_bounded<T>(q: &mut VecDeque<T>, item: T, max: usize) {
+    q.push_back(item);
+    while q.len() > max {
+        q.pop_front();
+    }
+}
+
+/// Every session's authority state: the one long-lived store, owned by the engine.
+#[derive(Debug, Clone, Default)]
+pub struct Sessions {
+    map: BTreeMap<String, Session>,
+    tick: u64,
+}
+
+/// A usable time: finite and not negative.
+fn valid_now(now: Option<f64>) -> Option<f64> {
+    now.filter(|n| n.is_finite() && *n >= 0.0)
+}
+
+impl Sessions {
+    pub fn new() -> Sessions {
+        Sessions::default()
+    }
+
+    /// Sessions currently kept.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// The session for `key` (created, or reset when `id` names a different session), with
+    /// the effective time (never earlier than what this session has seen).
+    fn session(&mut self, key: &str, id: Option<&str>, now: f64) -> Option<(&mut Session, f64)> {
+        if key.is_empty() || key.chars().count() > MAX_ID_CHARS {
+            return None;
+        }
+        let id = id.filter(|i| !i.is_empty() && i.chars().count() <= MAX_ID_CHARS);
+        self.tick += 1;
+        if !self.map.contains_key(key) && self.map.len() >= MAX_SESSIONS {
+            let oldest = self
+                .map
+                .iter()
+                .min_by_key(|(_, s)| s.used)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                self.map.remove(&k);
+            }
+        }
+        let s = self.map.entry(key.to_owned()).or_default();
+        match (&s.session_id, id) {
+            (Some(old), Some(new)) if old != new => *s = Session::default(),
+            _ => {}
+        }
+        if s.session_id.is_none() {
+            s.session_id = id.map(str::to_owned);
+        }
+        s.used = self.tick;
+        let t = if now > s.clock { now } else { s.clock };
+        s.clock = t;
+        s.prune(t);
+        Some((s, t))
+    }
+
+    fn for_call(&mut self, call: &Call) -> Option<(&mut Session, f64)> {
+        let now = valid_now(call.now_ms)?;
+        let key = call.session_key.as_deref()?;
+        self.session(key, call.session_id.as_deref(), now)
+    }
+
+    /// The session-authority step for one call whose decision has been through policy and
+    /// analyzers (not yet finished). Returns the call's scope, for [`Sessions::record`].
+    pub fn authorize(
+        &mut self,
+        cfg: &SessionConfig,
+        call: &Call,
+        d: &mut Decision,
+        analysis: Option<&CallAnalysis>,
+    ) -> Scope {
+        let scope = scope::of(call, d, analysis);
+        let capability = envelope::is_request(call);
+        if capability {
+            shape_capability(cfg, call, d);
+        }
+        let Some((s, t)) = self.for_call(call) else {
+            return scope;
+        };
+        // 1. deny cooldown: ask → block only.
+        if matches!(d.decision, Class::Approval | Class::Critical) {
+            let keys: Vec<&String> = [
+                Some(&scope.exact),
+                scope.path.as_ref(),
+                scope.category.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if let Some(c) = s
+                .cooldowns
+                .iter()
+                .find(|c| t < c.until && c.keys.iter().any(|k| keys.contains(&k)))
+            {
+                let secs = ((c.until - t) / 1000.0).ceil();
+                d.findings.push(Finding::new(
+                    &finding::DENY_COOLDOWN,
+                    format!("denied in this session; cooldown ends in {secs} s"),
+                ));
+                d.raise(Class::Block, Severity::Warning);
+                d.source = Source::DenyCooldown;
+                d.rule_id = None;
+                d.reason = format!(
+                    "Blocked: a person denied the same call in this session moments ago (deny cooldown, {secs} s left); not asking again"
+                );
+                d.normalize();
+                return scope;
+            }
+        }
+        // 2. critical bypass: only plain approvals can be passed by authority.
+        if d.decision != Class::Approval || d.source == Source::FailClosed || capability {
+            return scope;
+        }
+        // 3. exec lease, lease / window, envelope.
+        if t < s.exec_until && is_ordinary_exec(call, d) {
+            let mins = ((s.exec_until - t) / 60_000.0).ceil();
+            pass(
+                d,
+                Source::ExecLease,
+                &finding::EXEC_LEASE,
+                format!("owner exec lease, {mins} min left"),
+                "Allowed by the owner's exec lease for this session (/human_gate_exec)",
+            );
+            return scope;
+        }
+        let run = call.run_id.as_deref();
+        let hit = s.grants.iter().find(|g| {
+            t < g.until
+                && (Some(&g.key) == scope.path.as_ref() || Some(&g.key) == scope.category.as_ref())
+                && (g.run_id.is_none() || g.run_id.as_deref() == run)
+        });
+        if let Some(g) = hit {
+            let mins = ((g.until - t) / 60_000.0).ceil();
+            match g.kind {
+                GrantKind::Lease => pass(
+                    d,
+                    Source::SessionLease,
+                    &finding::SESSION_LEASE,
+                    format!("allow-always for the same scope, {mins} min left"),
+                    "Allowed by an earlier allow-always for the same kind of call in the same directories",
+                ),
+                GrantKind::Window => pass(
+                    d,
+                    Source::ApprovalWindow,
+                    &finding::APPROVAL_WINDOW,
+                    format!("approved earlier, window {mins} min left"),
+                    "Allowed by the approval window: the same kind of call in the same scope was approved",
+                ),
+            }
+            return scope;
+        }
+        if cfg.envelopes.mode != EnvelopeMode::Off {
+            let configured = cfg
+                .envelopes
+                .auto_allow_configured_write_roots
+                .then_some(cfg.envelopes.write_roots.iter())
+                .into_iter()
+                .flatten();
+            let granted = s
+                .envelopes
+                .iter()
+                .filter(|e| t < e.until && Some(e.run_id.as_str()) == run)
+                .map(|e| &e.root);
+            let root = granted
+                .chain(configured)
+                .find(|root| envelope::covers(root, call, d, analysis))
+                .cloned();
+            if let Some(root) = root {
+                if cfg.envelopes.mode == EnvelopeMode::Enforce {
+                    pass(
+                        d,
+                        Source::Envelope,
+                        &finding::ENVELOPE,
+                        format!("writes under {root}"),
+                        "Allowed by the authorization envelope approved for this run",
+                    );
+                } else {
+                    d.findings.push(Finding::new(
+                        &finding::ENVELOPE_SHADOW,
+                        format!("writes under {root}"),
+                    ));
+                    d.normalize();
+                }
+            }
+        }
+        scope
+    }
+
+    /// After the decision is finished: remembers an ask as pending under the shim's call id,
+    /// and adds the flood hint to the prompt.
+    pub fn record(&mut self, cfg: &SessionConfig, call: &Call, d: &mut Decision, scope: Scope) {
+        if !matches!(d.decision, Class::Approval | Class::Critical) {
+            return;
+        }
+        let Some((s, t)) = self.for_call(call) else {
+            return;
+        };
+        if let Some(call_id) = call.call_id.as_deref() {
+            if !call_id.is_empty() && call_id.chars().count() <= MAX_ID_CHARS {
+                s.pending.retain(|p| p.call_id != call_id);
+                let capability = envelope::is_request(call)
+                    .then(|| envelope::requested_root(call).ok())
+                    .flatten();
+                push_bounded(
+                    &mut s.pending,
+                    Pending {
+                        call_id: call_id.to_owned(),
+                        scope,
+                        class: d.decision,
+                        run_id: call.run_id.clone(),
+                        capability,
+                        at: t,
+                    },
+                    MAX_PENDING,
+                );
+            }
+        }
+        if cfg.flood.enabled {
+            push_bounded(&mut s.asks, t, MAX_ASKS);
+            let window = cfg.flood.window_ms as f64;
+            let n = s.asks.iter().filter(|a| t - **a < window).count();
+            if n >= cfg.flood.threshold as usize {
+                let hint = format!(
+                    "⚠ {n} approval requests in {} s in this session. Check each one: nothing is approved automatically.\n",
+                    cfg.flood.window_ms / 1000
+                );
+                d.preview.description = crate::preview::sanitize::truncate_chars(
+                    &format!("{hint}{}", d.preview.description),
+                    crate::preview::MAX_DESCRIPTION_CHARS,
+                );
+            }
+        }
+    }
+
+    /// Applies one approval outcome. Request: `{"sessionKey", "sessionId"?, "callId",
+    /// "resolution": "allow-once"|"allow-always"|"deny"|"timeout"|"cancelled", "nowMs"}`.
+    /// Answer: `{"ok": true, "effects": [..]}` or `{"ok": false, "error": ".."}`.
+    pub fn resolve_json(&mut self, cfg: &SessionConfig, text: &str) -> String {
+        match self.resolve(cfg, text) {
+            Ok(effects) => json!({"ok": true, "effects": effects}).to_string(),
+            Err(e) => json!({"ok": false, "error": e}).to_string(),
+        }
+    }
+
+    fn resolve(&mut self, cfg: &SessionConfig, text: &str) -> Result<Vec<&'static str>, String> {
+        let mut obj = fields(
+            text,
+            &["sessionKey", "sessionId", "callId", "resolution", "nowMs"],
+        )?;
+        let key = string(&mut obj, "sessionKey")?.ok_or("sessionKey: missing")?;
+        let id = string(&mut obj, "sessionId")?;
+        let call_id = string(&mut obj, "callId")?.ok_or("callId: missing")?;
+        let resolution = string(&mut obj, "resolution")?.ok_or("resolution: missing")?;
+        let now = number(&mut obj, "nowMs")?;
+        let allow = match resolution.as_str() {
+            "allow-once" | "allow-always" => true,
+            "deny" | "timeout" | "cancelled" => false,
+            _ => {
+                return Err(format!(
+                    "resolution: expected one of \"allow-once\", \"allow-always\", \"deny\", \"timeout\", \"cancelled\", got `{}`",
+                    crate::call::short(&resolution)
+                ))
+            }
+        };
+        let (s, t) = self
+            .session(&key, id.as_deref(), now)
+            .ok_or("sessionKey: expected 1 to 512 characters")?;
+        let at =
+            s.pending.iter().position(|p| p.call_id == call_id).ok_or(
+                "callId: no pending approval with this id in this session (nothing granted)",
+            )?;
+        let p = s.pending.remove(at).ok_or("callId: vanished")?;
+        let mut effects = Vec::new();
+        if resolution == "deny" && cfg.deny_cooldown_ms > 0 {
+            let keys = [
+                Some(p.scope.exact.clone()),
+                p.scope.path.clone(),
+                p.scope.category.clone(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            push_bounded(
+                &mut s.cooldowns,
+                Cooldown {
+                    keys,
+                    until: t + cfg.deny_cooldown_ms as f64,
+                },
+                MAX_COOLDOWNS,
+            );
+            effects.push("cooldown");
+        }
+        if !allow {
+            return Ok(effects);
+        }
+        if let Some(root) = p.capability {
+            if let (Some(run_id), true) = (p.run_id, cfg.envelopes.mode != EnvelopeMode::Off) {
+                push_bounded(
+                    &mut s.envelopes,
+                    Envelope {
+                        root,
+                        run_id,
+                        until: t + cfg.envelopes.ttl_ms as f64,
+                    },
+                    MAX_ENVELOPES,
+                );
+                effects.push("envelope");
+            }
+            return Ok(effects);
+        }
+        if p.class != Class::Approval {
+            return Ok(effects); // critical is never remembered
+        }
+        if resolution == "allow-always" && cfg.remember_allow_always {
+            if let Some(k) = p.scope.path.clone() {
+                push_bounded(
+                    &mut s.grants,
+                    Grant {
+                        kind: GrantKind::Lease,
+                        key: k,
+                        until: t + cfg.allow_always_ttl_ms as f64,
+                        run_id: None,
+                    },
+                    MAX_GRANTS,
+                );
+                effects.push("lease");
+            }
+        }
+        let w = cfg.window;
+        let key = match w.scope {
+            WindowScope::Path if w.category_fallback => p.scope.path.or(p.scope.category),
+            WindowScope::Path => p.scope.path,
+            WindowScope::Category => p.scope.category.or(p.scope.path),
+        };
+        let run_id = match w.mode {
+            WindowMode::Turn => p.run_id,
+            _ => None,
+        };
+        let open = match w.mode {
+            WindowMode::Off => false,
+            WindowMode::Turn => run_id.is_some(),
+            WindowMode::Time => true,
+        };
+        if let (Some(key), true) = (key, open) {
+            push_bounded(
+                &mut s.grants,
+                Grant {
+                    kind: GrantKind::Window,
+                    key,
+                    until: t + w.ttl_ms as f64,
+                    run_id,
+                },
+                MAX_GRANTS,
+            );
+            effects.push("window");
+        }
+        Ok(effects)
+    }
+
+    /// The owner's exec lease command. Request: `{"sessionKey", "sessionId"?, "nowMs",
+    /// "args", "senderIsOwner"}`. Answer: `{"ok": true, "active", "expiresAtMs", "text"}` or
+    /// `{"ok": false, "error"}`.
+    pub fn exec_lease_json(&mut self, text: &str) -> String {
+        match self.exec_lease(text) {
+            Ok((until, text)) => json!({
+                "ok": true,
+                "active": until.is_some(),
+                "expiresAtMs": until,
+                "text": text,
+            })
+            .to_string(),
+            Err(e) => json!({"ok": false, "error": e}).to_string(),
+        }
+    }
+
+    fn exec_lease(&mut self, text: &str) -> Result<(Option<f64>, String), String> {
+        let mut obj = fields(
+            text,
+            &["sessionKey", "sessionId", "nowMs", "args", "senderIsOwner"],
+        )?;
+        let key = string(&mut obj, "sessionKey")?
+            .ok_or("sessionKey: missing (the command needs a stable session)")?;
+        let id = string(&mut obj, "sessionId")?;
+        let now = number(&mut obj, "nowMs")?;
+        let args = string(&mut obj, "args")?.unwrap_or_default();
+        if obj.remove("senderIsOwner") != Some(Value::Bool(true)) {
+            return Err("only the owner may use /human_gate_exec".to_owned());
+        }
+        let cmd = command::parse(&args)?;
+        let (s, t) = self
+            .session(&key, id.as_deref(), now)
+            .ok_or("sessionKey: expected 1 to 512 characters")?;
+        match cmd {
+            command::Command::Off => {
+                s.exec_until = 0.0;
+                Ok((
+                    None,
+                    "exec lease off: exec asks again in this session".to_owned(),
+                ))
+            }
+            command::Command::Minutes(m) => {
+                s.exec_until = t + (m * 60_000) as f64;
+                Ok((
+                    Some(s.exec_until),
+                    format!("exec lease on for {m} min in this session: ordinary exec runs without asking; block rules, deny cooldowns, critical and self-protection findings and Code Mode still apply"),
+                ))
+            }
+            command::Command::Status if t < s.exec_until => {
+                let mins = ((s.exec_until - t) / 60_000.0).ceil();
+                Ok((
+                    Some(s.exec_until),
+                    format!("exec lease on: {mins} min left"),
+                ))
+            }
+            command::Command::Status => Ok((None, "exec lease off".to_owned())),
+        }
+    }
+}
+
+/// Ordinary exec: the `exec` tool (not Code Mode), a plain approval, no self-protection finding.
+fn is_ordinary_exec(call: &Call, d: &Decision) -> bool {
+    call.destructive_kind() == Some("exec")
+        && !scope::is_code_mode(call)
+        && d.decision == Class::Approval
+        && !d
+            .findings
+            .iter()
+            .any(|f| f.id == finding::SELF_PROTECTION.id || f.severity == Severity::Critical)
+}
+
+fn pass(
+    d: &mut Decision,
+    source: Source,
+    spec: &'static FindingSpec,
+    detail: String,
+    reason: &str,
+) {
+    d.findings.push(Finding::new(spec, detail));
+    d.decision = Class::Auto;
+    d.severity = Severity::Info;
+    d.source = source;
+    d.reason = reason.to_owned();
+    d.normalize();
+}
+
+/// The capability tool always asks (never reusable), or is blocked when it cannot be granted.
+fn shape_capability(cfg: &SessionConfig, call: &Call, d: &mut Decision) {
+    if d.decision == Class::Block {
+        return;
+    }
+    let bound =
+        call.run_id.is_some() && call.session_key.is_some() && valid_now(call.now_ms).is_some();
+    let root = if cfg.envelopes.mode == EnvelopeMode::Off {
+        Err("authorization envelopes are off (authorizationEnvelopes.mode)")
+    } else if !bound {
+        Err("the request has no session and run to bind an envelope to")
+    } else {
+        envelope::requested_root(call)
+    };
+    match root {
+        Ok(root) => {
+            d.findings.push(Finding::new(
+                &finding::CAPABILITY_REQUEST,
+                format!("structured file writes under {root} for this run"),
+            ));
+            d.raise(Class::Approval, Severity::Warning);
+            d.reason = format!(
+                "The agent asks to write files under {root} without asking again for the rest of this run (no shell, delete or network)"
+            );
+        }
+        Err(why) => {
+            d.findings
+                .push(Finding::new(&finding::CAPABILITY_REQUEST, why.to_owned()));
+            d.raise(Class::Block, Severity::Warning);
+            d.reason = format!("Capability request refused: {why}");
+        }
+    }
+    d.normalize();
+}
+
+/// A strict JSON object with only the `allowed` fields.
+fn fields(text: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {
+    if text.len() > 64 * 1024 {
+        return Err("request: larger than 64 KiB".to_owned());
+    }
+    let Value::Object(obj) = parse_strict(text)? else {
+        return Err("request: expected a JSON object".to_owned());
+    };
+    if let Some(k) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!(
+            "request: unknown field `{}`",
+            crate::call::short(k)
+        ));
+    }
+    Ok(obj)
+}
+
+fn string(obj: &mut Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match obj.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(format!("{key}: expected a string")),
+    }
+}
+
+fn number(obj: &mut Map<String, Value>, key: &str) -> Result<f64, String> {
+    match obj.remove(key) {
+        Some(Value::Number(n)) => {
+            valid_now(n.as_f64()).ok_or(format!("{key}: expected a time in ms, 0 or more"))
+        }
+        Some(_) => Err(format!("{key}: expected a number")),
+        None => Err(format!("{key}: missing")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,765 @@
+//! State-machine tests for session authority, each with an injected clock (no sleeping).
+
+use super::*;
+use crate::gate::Gate;
+use serde_json::json;
+
+const MIN: f64 = 60_000.0;
+const HOUR: f64 = 60.0 * MIN;
+
+struct World {
+    gate: Gate,
+    sessions: Sessions,
+    next: u32,
+}
+
+impl World {
+    fn new(config: &str) -> World {
+        let gate = Gate::new(config);
+        assert_eq!(gate.config_errors(), &[] as &[String]);
+        World {
+            gate,
+            sessions: Sessions::new(),
+            next: 0,
+        }
+    }
+
+    /// Decides a call in session `key` at `now`; returns (decision JSON, call id).
+    fn call(
+        &mut self,
+        key: &str,
+        run: &str,
+        now: f64,
+        tool: &str,
+        params: Value,
+    ) -> (Value, String) {
+        self.call_in(key, "sid-1", run, now, tool, params)
+    }
+
+    fn call_in(
+        &mut self,
+        key: &str,
+        sid: &str,
+        run: &str,
+        now: f64,
+        tool: &str,
+        params: Value,
+    ) -> (Value, String) {
+        self.next += 1;
+        let id = format!("c{}", self.next);
+        let req = json!({"toolName": tool, "params": params, "sessionKey": key, "sessionId": sid,
+            "runId": run, "callId": id, "nowMs": now});
+        let out = self
+            .gate
+            .decide_in_json(&mut self.sessions, &req.to_string());
+        (serde_json::from_str(&out).unwrap(), id)
+    }
+
+    fn resolve(&mut self, key: &str, id: &str, resolution: &str, now: f64) -> Value {
+        let req = json!({"sessionKey": key, "sessionId": "sid-1", "callId": id,
+            "resolution": resolution, "nowMs": now});
+        let out = self
+            .sessions
+            .resolve_json(&self.gate.config().session, &req.to_string());
+        serde_json::from_str(&out).unwrap()
+    }
+
+    fn lease(&mut self, key: &str, args: &str, owner: bool, now: f64) -> Value {
+        let req = json!({"sessionKey": key, "nowMs": now, "args": args, "senderIsOwner": owner});
+        serde_json::from_str(&self.sessions.exec_lease_json(&req.to_string())).unwrap()
+    }
+}
+
+fn write(path: &str) -> Value {
+    json!({"path": path, "content": "x"})
+}
+
+fn exec(cmd: &str) -> Value {
+    json!({"command": cmd})
+}
+
+const S: &str = "agent:main:s1";
+
+#[test]
+fn allow_always_is_a_path_bound_lease_that_expires() {
+    let mut w = World::new("{}");
+    let (d, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(d["decision"], "approval");
+    assert_eq!(
+        w.resolve(S, &id, "allow-always", 10.0)["effects"],
+        json!(["lease"])
+    );
+    // Same directory, another turn: passes, and says why.
+    let (d, _) = w.call(S, "r2", 1000.0, "write", write("/w/p/b.txt"));
+    assert_eq!(d["decision"], "auto");
+    assert_eq!(d["source"], "session-lease");
+    assert!(d["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["id"] == "session-lease"));
+    // Another directory asks; a subdirectory too (the scope is the parent set, not a prefix).
+    assert_eq!(
+        w.call(S, "r2", 1000.0, "write", write("/w/q/c.txt")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r2", 1000.0, "write", write("/w/p/sub/c.txt")).0["decision"],
+        "approval"
+    );
+    // Expiry edge: 4 h after the resolution (10 ms) it is over.
+    assert_eq!(
+        w.call(
+            S,
+            "r3",
+            10.0 + 4.0 * HOUR - 1.0,
+            "write",
+            write("/w/p/d.txt")
+        )
+        .0["decision"],
+        "auto"
+    );
+    assert_eq!(
+        w.call(S, "r3", 10.0 + 4.0 * HOUR, "write", write("/w/p/d.txt"))
+            .0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn allow_always_ttl_and_toggle_are_configurable() {
+    let mut w = World::new(r#"{"allowAlwaysTtlMs":60000}"#);
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "allow-always", 0.0);
+    assert_eq!(
+        w.call(S, "r1", 59_999.0, "write", write("/w/p/b.txt")).0["decision"],
+        "auto"
+    );
+    assert_eq!(
+        w.call(S, "r1", 60_000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    let mut w = World::new(r#"{"rememberAllowAlways":false}"#);
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(w.resolve(S, &id, "allow-always", 0.0)["effects"], json!([]));
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn allow_once_never_leases_and_critical_is_never_reused() {
+    let mut w = World::new(r#"{"approvalWindow":{"mode":"time","ttlMs":600000}}"#);
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-once", 0.0)["effects"],
+        json!(["window"])
+    );
+    // Critical: a write to a system location, approved with allow-once (the only allow offered).
+    let (d, id) = w.call(S, "r1", 0.0, "write", write("/etc/cron.d/x"));
+    assert_eq!(d["decision"], "critical");
+    assert_eq!(w.resolve(S, &id, "allow-once", 1.0)["effects"], json!([]));
+    assert_eq!(
+        w.call(S, "r1", 2.0, "write", write("/etc/cron.d/x")).0["decision"],
+        "critical"
+    );
+    // Critical exec, even with an allow-always arriving from a misbehaving host.
+    let (d, id) = w.call(S, "r1", 3.0, "exec", exec("git push --force origin main"));
+    assert_eq!(d["decision"], "critical");
+    assert_eq!(w.resolve(S, &id, "allow-always", 4.0)["effects"], json!([]));
+    assert_eq!(
+        w.call(S, "r1", 5.0, "exec", exec("git push --force origin main"))
+            .0["decision"],
+        "critical"
+    );
+}
+
+#[test]
+fn approval_window_turn_mode_is_bound_to_the_run() {
+    let mut w = World::new(r#"{"approvalWindow":{"mode":"turn","ttlMs":600000}}"#);
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-once", 0.0)["effects"],
+        json!(["window"])
+    );
+    let (d, _) = w.call(S, "r1", 1.0, "write", write("/w/p/b.txt"));
+    assert_eq!(d["decision"], "auto");
+    assert_eq!(d["source"], "approval-window");
+    assert_eq!(
+        w.call(S, "r2", 2.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 600_000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn approval_window_never_reuses_relative_incomplete_or_unscoped_calls() {
+    let mut w = World::new(r#"{"approvalWindow":{"mode":"time","ttlMs":600000}}"#);
+    for (tool, params) in [
+        ("write", write("rel/a.txt")),
+        ("write", json!({"path": "/w/p/a.txt"})),
+        ("exec", exec("touch /w/p/a")),
+        ("exec", exec("rm -rf \"$X\"/build")),
+    ] {
+        let (_, id) = w.call(S, "r1", 0.0, tool, params.clone());
+        assert_eq!(
+            w.resolve(S, &id, "allow-once", 0.0)["effects"],
+            json!([]),
+            "{params}"
+        );
+        assert_ne!(
+            w.call(S, "r1", 1.0, tool, params.clone()).0["decision"],
+            "auto",
+            "{params}"
+        );
+    }
+}
+
+#[test]
+fn dev_loop_categories_reuse_only_with_the_explicit_fallback() {
+    let mut w = World::new(r#"{"approvalWindow":{"mode":"time","ttlMs":600000}}"#);
+    let (d, id) = w.call(S, "r1", 0.0, "exec", exec("cargo test"));
+    assert_eq!(d["decision"], "approval");
+    assert_eq!(w.resolve(S, &id, "allow-once", 0.0)["effects"], json!([]));
+    assert_eq!(
+        w.call(S, "r1", 1.0, "exec", exec("cargo test --lib")).0["decision"],
+        "approval"
+    );
+    let mut w = World::new(
+        r#"{"approvalWindow":{"mode":"time","ttlMs":600000,"pathFallback":"category"}}"#,
+    );
+    let (_, id) = w.call(S, "r1", 0.0, "exec", exec("cargo test"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-once", 0.0)["effects"],
+        json!(["window"])
+    );
+    assert_eq!(
+        w.call(S, "r1", 1.0, "exec", exec("cargo test --lib")).0["source"],
+        "approval-window"
+    );
+    // Another category or a riskier shape of the same category still asks.
+    assert_eq!(
+        w.call(S, "r1", 1.0, "exec", exec("cargo build")).0["decision"],
+        "approval"
+    );
+    assert_ne!(
+        w.call(
+            S,
+            "r1",
+            1.0,
+            "exec",
+            exec("cargo test; curl -X POST http://x")
+        )
+        .0["decision"],
+        "auto"
+    );
+}
+
+#[test]
+fn deny_cooldown_turns_asks_into_blocks_and_only_asks() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 1000.0, "exec", exec("touch /w/m"));
+    assert_eq!(
+        w.resolve(S, &id, "deny", 1000.0)["effects"],
+        json!(["cooldown"])
+    );
+    let (d, _) = w.call(S, "r1", 2000.0, "exec", exec("touch /w/m"));
+    assert_eq!(d["decision"], "block");
+    assert_eq!(d["source"], "deny-cooldown");
+    assert!(d["reason"].as_str().unwrap().contains("deny cooldown"));
+    assert!(d["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["id"] == "deny-cooldown"));
+    // A different call asks; an auto call is untouched.
+    assert_eq!(
+        w.call(S, "r1", 2000.0, "exec", exec("touch /w/n")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 2000.0, "read", json!({"path": "/w/m"})).0["decision"],
+        "auto"
+    );
+    // Edge: blocked until 1000 + 120000, asks from then on.
+    assert_eq!(
+        w.call(S, "r1", 120_999.0, "exec", exec("touch /w/m")).0["decision"],
+        "block"
+    );
+    assert_eq!(
+        w.call(S, "r1", 121_000.0, "exec", exec("touch /w/m")).0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn deny_cooldown_covers_the_semantic_scope_and_critical_asks() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "deny", 0.0);
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/p/b.txt")).0["decision"],
+        "block"
+    );
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/q/b.txt")).0["decision"],
+        "approval"
+    );
+    let (_, id) = w.call(S, "r1", 2.0, "exec", exec("git push --force"));
+    w.resolve(S, &id, "deny", 2.0);
+    assert_eq!(
+        w.call(S, "r1", 3.0, "exec", exec("git push --force")).0["decision"],
+        "block"
+    );
+}
+
+#[test]
+fn a_clock_going_backwards_cannot_extend_a_cooldown_or_a_lease() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 1000.0, "exec", exec("touch /w/m"));
+    w.resolve(S, &id, "deny", 1000.0);
+    assert_eq!(
+        w.call(S, "r1", 121_000.0, "exec", exec("touch /w/m")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 5000.0, "exec", exec("touch /w/m")).0["decision"],
+        "approval"
+    );
+    let (_, id) = w.call(S, "r1", 200_000.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "allow-always", 200_000.0);
+    let end = 200_000.0 + 4.0 * HOUR;
+    assert_eq!(
+        w.call(S, "r1", end, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 300_000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn cooldown_zero_disables_and_timeout_or_cancel_grant_nothing() {
+    let mut w = World::new(r#"{"denyCooldownMs":0,"approvalWindow":{"mode":"time"}}"#);
+    let (_, id) = w.call(S, "r1", 0.0, "exec", exec("touch /w/m"));
+    assert_eq!(w.resolve(S, &id, "deny", 0.0)["effects"], json!([]));
+    assert_eq!(
+        w.call(S, "r1", 1.0, "exec", exec("touch /w/m")).0["decision"],
+        "approval"
+    );
+    for r in ["timeout", "cancelled"] {
+        let (_, id) = w.call(S, "r1", 2.0, "write", write("/w/p/a.txt"));
+        assert_eq!(w.resolve(S, &id, r, 2.0)["effects"], json!([]));
+        assert_eq!(
+            w.call(S, "r1", 3.0, "write", write("/w/p/b.txt")).0["decision"],
+            "approval"
+        );
+    }
+}
+
+#[test]
+fn resolutions_are_strict_and_fail_closed() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    // Unknown call id, other session, bad resolution, unknown field, bad time: nothing granted.
+    assert_eq!(w.resolve(S, "nope", "allow-always", 0.0)["ok"], false);
+    assert_eq!(
+        w.resolve("agent:main:other", &id, "allow-always", 0.0)["ok"],
+        false
+    );
+    assert_eq!(w.resolve(S, &id, "allow", 0.0)["ok"], false);
+    let cfg = w.gate.config().session.clone();
+    for bad in [
+        r#"{"sessionKey":"agent:main:s1","callId":"c1","resolution":"allow-always","nowMs":0,"extra":1}"#,
+        r#"{"sessionKey":"agent:main:s1","callId":"c1","resolution":"allow-always","nowMs":-1}"#,
+        r#"{"sessionKey":"agent:main:s1","callId":"c1","resolution":"allow-always"}"#,
+        r#"not json"#,
+    ] {
+        let v: Value = serde_json::from_str(&w.sessions.resolve_json(&cfg, bad)).unwrap();
+        assert_eq!(v["ok"], false, "{bad}");
+        assert!(v["error"].as_str().unwrap().len() > 5);
+    }
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    // The real resolution still works once, and only once.
+    assert_eq!(w.resolve(S, &id, "allow-always", 2.0)["ok"], true);
+    assert_eq!(w.resolve(S, &id, "allow-always", 2.0)["ok"], false);
+}
+
+#[test]
+fn sessions_are_isolated_and_reset_with_a_new_session_id() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "allow-always", 0.0);
+    assert_eq!(
+        w.call("agent:main:s2", "r1", 1.0, "write", write("/w/p/b.txt"))
+            .0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/p/b.txt")).0["decision"],
+        "auto"
+    );
+    let (d, _) = w.call_in(S, "sid-2", "r1", 2.0, "write", write("/w/p/b.txt"));
+    assert_eq!(
+        d["decision"], "approval",
+        "a new session id resets the session"
+    );
+    // Without a session key or a time, nothing is remembered or reused.
+    let gate = Gate::new("{}");
+    let mut sessions = Sessions::new();
+    let req =
+        json!({"toolName": "write", "params": write("/w/p/a.txt"), "callId": "x", "nowMs": 0});
+    gate.decide_in_json(&mut sessions, &req.to_string());
+    assert!(sessions.is_empty());
+}
+
+#[test]
+fn sessions_are_bounded_least_recently_used_first() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "allow-always", 0.0);
+    let keep = "agent:main:keep";
+    let (_, id) = w.call(keep, "r1", 0.0, "write", write("/w/p/a.txt"));
+    w.resolve(keep, &id, "allow-always", 0.0);
+    for i in 0..MAX_SESSIONS - 1 {
+        w.call(
+            &format!("agent:main:n{i}"),
+            "r",
+            1.0,
+            "read",
+            json!({"path": "/x"}),
+        );
+        if i % 16 == 0 {
+            assert_eq!(
+                w.call(keep, "r", 1.0, "write", write("/w/p/k.txt")).0["decision"],
+                "auto"
+            );
+        }
+    }
+    assert_eq!(w.sessions.len(), MAX_SESSIONS);
+    // S was the least recently used and is gone; `keep` stayed.
+    assert_eq!(
+        w.call(S, "r1", 2.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(keep, "r1", 2.0, "write", write("/w/p/b.txt")).0["decision"],
+        "auto"
+    );
+    assert_eq!(w.sessions.len(), MAX_SESSIONS);
+}
+
+#[test]
+fn entries_per_session_are_bounded() {
+    let mut w = World::new("{}");
+    let mut ids = Vec::new();
+    for i in 0..MAX_PENDING + 5 {
+        ids.push(
+            w.call(S, "r", 0.0, "write", write(&format!("/w/d{i}/a.txt")))
+                .1,
+        );
+    }
+    // The oldest pending approvals were dropped: their resolutions grant nothing.
+    assert_eq!(w.resolve(S, &ids[0], "allow-always", 1.0)["ok"], false);
+    assert_eq!(
+        w.resolve(S, &ids[MAX_PENDING + 4], "allow-always", 1.0)["ok"],
+        true
+    );
+    for id in &ids[5..MAX_PENDING + 4] {
+        w.resolve(S, id, "allow-always", 1.0);
+    }
+    let s = w.sessions.map.get(S).unwrap();
+    assert!(s.grants.len() <= MAX_GRANTS && s.pending.len() <= MAX_PENDING);
+}
+
+#[test]
+fn a_pending_approval_expires() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-always", PENDING_TTL_MS + 1.0)["ok"],
+        false
+    );
+}
+
+#[test]
+fn exec_lease_covers_ordinary_exec_only() {
+    let mut w = World::new(
+        r#"{"rules":[{"id":"b","toolName":"exec","paramMatcher":{"all":[{"key":"command","equals":"touch /w/blocked"}]},"mode":"block"}]}"#,
+    );
+    assert_eq!(w.lease(S, "5m", false, 0.0)["ok"], false, "owners only");
+    assert_eq!(w.lease(S, "90m", true, 0.0)["ok"], false);
+    let v = w.lease(S, "5m", true, 0.0);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["expiresAtMs"], 5.0 * MIN);
+    let (d, _) = w.call(S, "r1", 1.0, "exec", exec("touch /w/m"));
+    assert_eq!(d["decision"], "auto");
+    assert_eq!(d["source"], "exec-lease");
+    // Still enforced: critical, self-protection, block rules, Code Mode, other tools, other sessions.
+    assert_eq!(
+        w.call(S, "r1", 1.0, "exec", exec("git push --force")).0["decision"],
+        "critical"
+    );
+    assert_ne!(
+        w.call(S, "r1", 1.0, "exec", exec("rm ~/.openclaw/openclaw.json"))
+            .0["decision"],
+        "auto"
+    );
+    assert_eq!(
+        w.call(S, "r1", 1.0, "exec", exec("touch /w/blocked")).0["decision"],
+        "block"
+    );
+    let code = json!({"code": "1"});
+    let req = json!({"toolName": "code", "toolKind": "code_mode_exec", "params": code, "sessionKey": S, "nowMs": 1});
+    let d: Value =
+        serde_json::from_str(&w.gate.decide_in_json(&mut w.sessions, &req.to_string())).unwrap();
+    assert_ne!(d["source"], "exec-lease");
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/p/a.txt")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call("agent:main:s2", "r1", 1.0, "exec", exec("touch /w/m"))
+            .0["decision"],
+        "approval"
+    );
+    // A deny cooldown wins over the lease.
+    w.lease(S, "off", true, 2.0);
+    let (_, id) = w.call(S, "r1", 3.0, "exec", exec("touch /w/x"));
+    w.resolve(S, &id, "deny", 3.0);
+    w.lease(S, "5m", true, 4.0);
+    assert_eq!(
+        w.call(S, "r1", 5.0, "exec", exec("touch /w/x")).0["decision"],
+        "block"
+    );
+    // Status and expiry edge.
+    assert_eq!(w.lease(S, "status", true, 6.0)["active"], true);
+    assert_eq!(
+        w.call(S, "r1", 4.0 + 5.0 * MIN - 1.0, "exec", exec("touch /w/y"))
+            .0["decision"],
+        "auto"
+    );
+    assert_eq!(
+        w.call(S, "r1", 4.0 + 5.0 * MIN, "exec", exec("touch /w/y"))
+            .0["decision"],
+        "approval"
+    );
+    assert_eq!(w.lease(S, "status", true, 4.0 + 5.0 * MIN)["active"], false);
+}
+
+#[test]
+fn unattended_sessions_pass_non_critical_and_block_critical() {
+    let mut w = World::new("{}");
+    let cron = "agent:main:cron:nightly";
+    let (d, _) = w.call(cron, "r", 0.0, "exec", exec("touch /w/m"));
+    assert_eq!(d["decision"], "auto");
+    assert_eq!(d["source"], "unattended");
+    let (d, _) = w.call(cron, "r", 0.0, "exec", exec("git push --force"));
+    assert_eq!(d["decision"], "block");
+    assert!(d["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["id"] == "unattended-block"));
+    // A substring is not a segment.
+    assert_eq!(
+        w.call("agent:main:cronjob", "r", 0.0, "exec", exec("touch /w/m"))
+            .0["decision"],
+        "approval"
+    );
+    // Block rules stay; the stateless path applies the same policy; fail-closed becomes block.
+    let g = Gate::new(
+        r#"{"unattendedPolicy":{"critical":"auto"},"rules":[{"id":"b","toolName":"exec","mode":"block"}]}"#,
+    );
+    let d = g
+        .decide(&json!({"toolName": "exec", "params": exec("ls"), "sessionKey": cron}).to_string());
+    assert_eq!(d.decision, Class::Block);
+    let g = Gate::new(r#"{"unattendedPolicy":{"critical":"auto"}}"#);
+    let d = g.decide(
+        &json!({"toolName": "exec", "params": exec("git push --force"), "sessionKey": cron})
+            .to_string(),
+    );
+    assert_eq!(d.decision, Class::Auto);
+    let mut d = Gate::new("{}").decide("not json");
+    assert_eq!(d.decision, Class::Approval);
+    unattended::apply(&mut d, &SessionConfig::default());
+    assert_eq!(d.decision, Class::Block);
+    assert_eq!(d.source, Source::FailClosed);
+}
+
+#[test]
+fn flood_detector_adds_a_hint_and_never_allows() {
+    let mut w = World::new(r#"{"floodDetector":{"windowMs":10000,"threshold":3}}"#);
+    let mut last = Value::Null;
+    for i in 0..3 {
+        last = w
+            .call(S, "r", f64::from(i), "exec", exec(&format!("touch /w/{i}")))
+            .0;
+    }
+    assert_eq!(last["decision"], "approval");
+    let desc = last["preview"]["description"].as_str().unwrap();
+    assert!(desc.starts_with("⚠ 3 approval requests in 10 s"), "{desc}");
+    assert!(desc.chars().count() <= 512);
+    // Outside the window, no hint.
+    let d = w.call(S, "r", 20_000.0, "exec", exec("touch /w/z")).0;
+    assert!(!d["preview"]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with('⚠'));
+    let mut w = World::new(r#"{"floodDetector":{"enabled":false,"threshold":2}}"#);
+    for i in 0..3 {
+        last = w.call(S, "r", f64::from(i), "exec", exec("touch /w/x")).0;
+    }
+    assert!(!last["preview"]["description"]
+        .as_str()
+        .unwrap()
+        .starts_with('⚠'));
+}
+
+#[test]
+fn capability_request_asks_once_and_the_envelope_covers_writes_under_the_root() {
+    let mut w = World::new(r#"{"authorizationEnvelopes":{"mode":"enforce"}}"#);
+    let (d, id) = w.call(
+        S,
+        "r1",
+        0.0,
+        envelope::CAPABILITY_TOOL,
+        json!({"root": "/w/repo"}),
+    );
+    assert_eq!(d["decision"], "approval");
+    assert_eq!(d["reusable"], false);
+    assert_eq!(d["allowedDecisions"], json!(["allow-once", "deny"]));
+    assert_eq!(
+        w.resolve(S, &id, "allow-once", 1.0)["effects"],
+        json!(["envelope"])
+    );
+    let (d, _) = w.call(S, "r1", 2.0, "write", write("/w/repo/src/a.rs"));
+    assert_eq!(d["decision"], "auto");
+    assert_eq!(d["source"], "envelope");
+    let patch = "*** Begin Patch\n*** Add File: /w/repo/b.rs\n+x\n*** End Patch";
+    assert_eq!(
+        w.call(S, "r1", 2.0, "apply_patch", json!({"input": patch}))
+            .0["source"],
+        "envelope"
+    );
+    // Boundary miss, delete, shell, another run, a critical path: ask again.
+    assert_eq!(
+        w.call(S, "r1", 2.0, "write", write("/w/other/a.rs")).0["decision"],
+        "approval"
+    );
+    let del = "*** Begin Patch\n*** Delete File: /w/repo/b.rs\n*** End Patch";
+    assert_eq!(
+        w.call(S, "r1", 2.0, "apply_patch", json!({"input": del})).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 2.0, "exec", exec("touch /w/repo/x")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r2", 2.0, "write", write("/w/repo/a.rs")).0["decision"],
+        "approval"
+    );
+    assert_ne!(
+        w.call(S, "r1", 2.0, "write", write("/w/repo/.git/config"))
+            .0["decision"],
+        "auto"
+    );
+    // Fixed expiry.
+    assert_eq!(
+        w.call(S, "r1", 1.0 + 4.0 * HOUR, "write", write("/w/repo/a.rs"))
+            .0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn capability_requests_are_refused_when_they_cannot_be_granted() {
+    let mut w = World::new("{}");
+    let (d, _) = w.call(
+        S,
+        "r1",
+        0.0,
+        envelope::CAPABILITY_TOOL,
+        json!({"root": "/w/repo"}),
+    );
+    assert_eq!(d["decision"], "block", "envelopes are off by default");
+    let mut w = World::new(r#"{"authorizationEnvelopes":{"mode":"enforce"}}"#);
+    for root in ["/", "/home/u", "repo", "/etc"] {
+        let (d, _) = w.call(
+            S,
+            "r1",
+            0.0,
+            envelope::CAPABILITY_TOOL,
+            json!({"root": root}),
+        );
+        assert_eq!(d["decision"], "block", "{root}");
+    }
+    // A deny cools the identical request down.
+    let (_, id) = w.call(
+        S,
+        "r1",
+        0.0,
+        envelope::CAPABILITY_TOOL,
+        json!({"root": "/w/repo"}),
+    );
+    w.resolve(S, &id, "deny", 0.0);
+    assert_eq!(
+        w.call(
+            S,
+            "r1",
+            1.0,
+            envelope::CAPABILITY_TOOL,
+            json!({"root": "/w/repo"})
+        )
+        .0["decision"],
+        "block"
+    );
+}
+
+#[test]
+fn shadow_envelopes_and_configured_roots() {
+    let mut w = World::new(r#"{"authorizationEnvelopes":{"mode":"shadow"}}"#);
+    let (_, id) = w.call(
+        S,
+        "r1",
+        0.0,
+        envelope::CAPABILITY_TOOL,
+        json!({"root": "/w/repo"}),
+    );
+    w.resolve(S, &id, "allow-once", 0.0);
+    let (d, _) = w.call(S, "r1", 1.0, "write", write("/w/repo/a.rs"));
+    assert_eq!(d["decision"], "approval");
+    assert!(d["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["id"] == "envelope-shadow"));
+    let mut w = World::new(
+        r#"{"authorizationEnvelopes":{"mode":"enforce","autoAllowConfiguredWriteRoots":true,"writeRoots":["/w/repo"]}}"#,
+    );
+    assert_eq!(
+        w.call(S, "r9", 1.0, "write", write("/w/repo/a.rs")).0["source"],
+        "envelope"
+    );
+    assert_eq!(
+        w.call(S, "r9", 1.0, "exec", exec("touch /w/repo/a.rs")).0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn stateless_decide_is_unchanged_by_session_fields() {
+    let g = Gate::new("{}");
+    let req = json!({"toolName": "write", "params": write("/w/p/a.txt"), "sessionKey": S,
+        "sessionId": "x", "runId": "r", "callId": "c", "nowMs": 5});
+    assert_eq!(g.decide(&req.to_string()).decision, Class::Approval);
+}
