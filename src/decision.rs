@@ -86,6 +86,8 @@ pub enum Source {
     ExecLease,
     /// Session authority: an authorization envelope passed the call.
     Envelope,
+    /// Session authority: an adaptive safe-file lease passed the call.
+    AdaptiveLease,
     /// Session authority: a recent deny turned the ask into a block.
     DenyCooldown,
     /// The unattended policy (cron, heartbeat) passed or blocked the call.

@@ -217,6 +217,10 @@ findings! {
         "nobody can answer in an unattended session, so a call that needs a person is blocked";
     DENY_COOLDOWN = "deny-cooldown", Warning, false,
         "a person denied the same call moments ago, so it is blocked instead of asking again";
+    ADAPTIVE_LEASE = "adaptive-lease", Info, true,
+        "an adaptive safe-file lease learned from an allow-always let this file write pass";
+    ADAPTIVE_LEASE_CANDIDATE = "adaptive-lease-candidate", Info, true,
+        "an adaptive safe-file lease would cover this file write (shadow or suggest mode: it still asks)";
     CAPABILITY_REQUEST = "capability-request", Warning, false,
         "asks for an authorization envelope: file writes under one repository root for this run";
 }

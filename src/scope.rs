@@ -41,6 +41,9 @@ pub struct Scope {
     pub exact: String,
     /// The parent directories behind the path key (for people and envelopes).
     pub dirs: Vec<String>,
+    /// A completely analysed, non-destructive structured file write with a path key, outside
+    /// Git's own directory: what the adaptive safe-file lease may learn from and cover.
+    pub safe_file: bool,
 }
 
 /// Builds the scope of one decided call (before session authority changed the decision).
@@ -68,12 +71,50 @@ pub fn of(call: &Call, d: &Decision, analysis: Option<&CallAnalysis>) -> Scope {
     let ids = ids.join(",");
     if let Some(dirs) = verified_dirs(&analysis.report) {
         scope.path = Some(format!("{VERSION}|path|{kind}|{ids}|{}", dirs.join("\n")));
+        scope.safe_file = is_file_tool(call)
+            && !d
+                .findings
+                .iter()
+                .any(|f| UNSAFE_FILE_FINDINGS.contains(&f.id))
+            && !analysis.report.targets.iter().any(|t| in_git_dir(t));
         scope.dirs = dirs;
     }
     if let Some(cat) = analysis.category.and_then(dev_loop) {
         scope.category = Some(format!("{VERSION}|category|{kind}|{cat}|{ids}"));
     }
     scope
+}
+
+/// Findings that make a file call unsafe to cover by an envelope or an adaptive lease,
+/// whatever their severity.
+pub const UNSAFE_FILE_FINDINGS: [&str; 5] = [
+    "file-delete",
+    "file-move",
+    "recursive-delete-scoped",
+    "network-mutation",
+    "path-outside-workspace",
+];
+
+/// True for the structured file-mutation tools (`write`, `edit`, multi-edit, `apply_patch`),
+/// never for shell or Code Mode.
+pub fn is_file_tool(call: &Call) -> bool {
+    if call.kinds().any(|k| k == "exec" || k == "code_mode_exec") {
+        return false;
+    }
+    let name: String = call
+        .tool_name
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(name.as_str(), "write" | "edit" | "multiedit" | "applypatch")
+        || call.kinds().any(|k| k == "apply_patch")
+}
+
+/// True when a normalized path lies inside a `.git` directory (writes there run code later:
+/// hooks, `core.hooksPath`, aliases).
+pub fn in_git_dir(path: &str) -> bool {
+    path.split('/').any(|seg| seg == ".git")
 }
 
 /// True for Code Mode calls (never reused).
@@ -215,6 +256,16 @@ mod tests {
         assert_eq!(s.path, None);
         let s = scope_of(r#"{"toolName":"exec","params":{"command":"touch x"}}"#);
         assert_eq!(s.category, None);
+    }
+
+    #[test]
+    fn safe_file_writes_are_complete_non_destructive_and_outside_git() {
+        assert!(scope_of(&write("/w/p/a.txt")).safe_file);
+        assert!(!scope_of(&write("/w/p/.git/config")).safe_file);
+        let del = "*** Begin Patch\n*** Delete File: /w/p/a.txt\n*** End Patch";
+        let req = serde_json::json!({"toolName":"apply_patch","params":{"input":del}}).to_string();
+        assert!(!scope_of(&req).safe_file);
+        assert!(!scope_of(r#"{"toolName":"exec","params":{"command":"cargo test"}}"#).safe_file);
     }
 
     #[test]

@@ -104,6 +104,33 @@ impl Default for Envelopes {
     }
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdaptiveMode {
+    Off,
+    Shadow,
+    Suggest,
+    Enforce,
+}
+
+/// `adaptiveFileLease` (experimental).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AdaptiveLease {
+    pub mode: AdaptiveMode,
+    /// Calls one learned lease may pass (1–20).
+    pub uses: u32,
+    pub ttl_ms: u64,
+}
+
+impl Default for AdaptiveLease {
+    fn default() -> Self {
+        AdaptiveLease {
+            mode: AdaptiveMode::Off,
+            uses: 3,
+            ttl_ms: 300_000,
+        }
+    }
+}
+
 /// Everything session authority reads from the config.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionConfig {
@@ -117,6 +144,7 @@ pub struct SessionConfig {
     pub unattended_critical_auto: bool,
     pub flood: FloodDetector,
     pub envelopes: Envelopes,
+    pub adaptive: AdaptiveLease,
 }
 
 impl Default for SessionConfig {
@@ -130,12 +158,13 @@ impl Default for SessionConfig {
             unattended_critical_auto: false,
             flood: FloodDetector::default(),
             envelopes: Envelopes::default(),
+            adaptive: AdaptiveLease::default(),
         }
     }
 }
 
 /// The top-level keys this module owns.
-pub const KEYS: [&str; 8] = [
+pub const KEYS: [&str; 9] = [
     "rememberAllowAlways",
     "allowAlwaysTtlMs",
     "approvalWindow",
@@ -144,6 +173,7 @@ pub const KEYS: [&str; 8] = [
     "unattendedPolicy",
     "floodDetector",
     "authorizationEnvelopes",
+    "adaptiveFileLease",
 ];
 
 /// Validates one top-level key of [`KEYS`] into `out`; problems go to `errors`.
@@ -178,6 +208,7 @@ pub fn field(key: &str, value: &Value, out: &mut SessionConfig, errors: &mut Vec
         "unattendedPolicy" => out.unattended_critical_auto = unattended(key, value, errors),
         "floodDetector" => out.flood = flood(key, value, errors),
         "authorizationEnvelopes" => out.envelopes = envelopes(key, value, errors),
+        "adaptiveFileLease" => out.adaptive = adaptive(key, value, errors),
         _ => e(&short(key), "unknown field, ignored"),
     }
 }
@@ -373,6 +404,41 @@ fn envelopes(path: &str, value: &Value, errors: &mut Vec<String>) -> Envelopes {
         }
     }
     env
+}
+
+fn adaptive(path: &str, value: &Value, errors: &mut Vec<String>) -> AdaptiveLease {
+    let mut a = AdaptiveLease::default();
+    let Some(obj) = object(path, value, errors) else {
+        return a;
+    };
+    for (key, v) in obj {
+        let field = format!("{path}.{}", short(key));
+        match key.as_str() {
+            "mode" => match v.as_str() {
+                Some("off") => a.mode = AdaptiveMode::Off,
+                Some("shadow") => a.mode = AdaptiveMode::Shadow,
+                Some("suggest") => a.mode = AdaptiveMode::Suggest,
+                Some("enforce") => a.mode = AdaptiveMode::Enforce,
+                _ => errors.push(format!(
+                    r#"{field}: expected one of "off", "shadow", "suggest", "enforce"; using "off""#
+                )),
+            },
+            "uses" => match int(v, 1, 20) {
+                Some(n) => a.uses = n as u32,
+                None => errors.push(format!(
+                    "{field}: expected an integer from 1 to 20; using 3"
+                )),
+            },
+            "ttlMs" => match int(v, 60_000, 900_000) {
+                Some(n) => a.ttl_ms = n,
+                None => errors.push(format!(
+                    "{field}: expected an integer from 60000 to 900000; using 300000"
+                )),
+            },
+            _ => errors.push(format!("{field}: unknown field, ignored")),
+        }
+    }
+    a
 }
 
 fn write_roots(v: &Value) -> Result<Vec<String>, (String, &'static str)> {

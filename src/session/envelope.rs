@@ -68,30 +68,6 @@ pub fn requested_root(call: &Call) -> Result<String, &'static str> {
     }
 }
 
-/// True for the structured file-mutation tools an envelope may cover.
-fn is_file_tool(call: &Call) -> bool {
-    if call.kinds().any(|k| k == "exec" || k == "code_mode_exec") {
-        return false;
-    }
-    let name: String = call
-        .tool_name
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect();
-    matches!(name.as_str(), "write" | "edit" | "multiedit" | "applypatch")
-        || call.kinds().any(|k| k == "apply_patch")
-}
-
-/// Findings an envelope never covers, whatever their severity.
-const NEVER: [&str; 5] = [
-    "file-delete",
-    "file-move",
-    "recursive-delete-scoped",
-    "network-mutation",
-    "path-outside-workspace",
-];
-
 /// True when the envelope rooted at `root` covers this (approval-class) call. Git's own
 /// directory is never covered (a write to `.git/config` or a hook runs code later).
 pub fn covers(root: &str, call: &Call, d: &Decision, analysis: Option<&CallAnalysis>) -> bool {
@@ -101,19 +77,19 @@ pub fn covers(root: &str, call: &Call, d: &Decision, analysis: Option<&CallAnaly
     let r = &a.report;
     d.decision == Class::Approval
         && d.reusable
-        && is_file_tool(call)
+        && crate::scope::is_file_tool(call)
         && r.complete
         && !r.relative_targets
         && !r.targets.is_empty()
         && r.targets.len() <= crate::scope::MAX_TARGETS
-        && !d
-            .findings
-            .iter()
-            .any(|f| NEVER.contains(&f.id) || f.severity == crate::decision::Severity::Critical)
+        && !d.findings.iter().any(|f| {
+            crate::scope::UNSAFE_FILE_FINDINGS.contains(&f.id)
+                || f.severity == crate::decision::Severity::Critical
+        })
         && r.targets.iter().all(|t| {
             crate::scope::parent(t).is_some()
                 && crate::scope::is_under(t, root)
-                && !t.split('/').any(|seg| seg == ".git")
+                && !crate::scope::in_git_dir(t)
         })
 }
 

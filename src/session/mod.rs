@@ -14,8 +14,9 @@
 //! 2. **critical bypass**: anything but a plain approval (critical, block, fail-closed) is
 //!    never passed by authority;
 //! 3. **exec lease** (owner command), **allow-always lease**, **approval window**,
-//!    **authorization envelope**: each may turn an approval into auto, saying so in `source`
-//!    and in an info finding.
+//!    **adaptive safe-file lease** (`adaptive.rs`), **authorization envelope**
+//!    (`envelope.rs`): each may turn an approval into auto, saying so in `source` and in an
+//!    info finding.
 //!
 //! Resolutions come back from the shim with the call id it passed to `decide`:
 //! allow-once → an approval window (when configured); allow-always → a path-bound lease for
@@ -25,6 +26,7 @@
 //! Non-goals: persistence (grants never outlive the process, nor the session), unattended
 //! policy (`unattended.rs`, stateless), what counts as "the same call" (`src/scope.rs`).
 
+pub mod adaptive;
 pub mod command;
 pub mod config;
 pub mod envelope;
@@ -36,7 +38,8 @@ use crate::decision::{Class, Decision, Severity, Source};
 use crate::finding::{self, Finding, FindingSpec};
 use crate::json::parse_strict;
 use crate::scope::{self, Scope};
-use config::{EnvelopeMode, SessionConfig, WindowMode, WindowScope};
+use adaptive::Adaptive;
+use config::{AdaptiveMode, EnvelopeMode, SessionConfig, WindowMode, WindowScope};
 use envelope::Envelope;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, VecDeque};
@@ -46,6 +49,7 @@ pub const MAX_PENDING: usize = 64;
 pub const MAX_GRANTS: usize = 64;
 pub const MAX_COOLDOWNS: usize = 64;
 pub const MAX_ENVELOPES: usize = 8;
+pub const MAX_ADAPTIVE: usize = 8;
 /// Asks remembered per session for the flood detector.
 pub const MAX_ASKS: usize = 1024;
 /// A pending approval older than this is forgotten (the host's longest timeout is 10 min).
@@ -97,6 +101,7 @@ struct Session {
     exec_until: f64,
     asks: VecDeque<f64>,
     envelopes: VecDeque<Envelope>,
+    adaptive: VecDeque<Adaptive>,
 }
 
 impl Session {
@@ -105,6 +110,7 @@ impl Session {
         self.grants.retain(|g| t < g.until);
         self.cooldowns.retain(|c| t < c.until);
         self.envelopes.retain(|e| t < e.until);
+        self.adaptive.retain(|a| t < a.until && a.uses_left > 0);
     }
 }
 
@@ -269,6 +275,27 @@ impl Sessions {
             }
             return scope;
         }
+        if cfg.adaptive.mode != AdaptiveMode::Off {
+            if let Some(a) = s.adaptive.iter_mut().find(|a| a.covers(&scope, t)) {
+                if cfg.adaptive.mode == AdaptiveMode::Enforce {
+                    a.uses_left -= 1;
+                    let left = a.uses_left;
+                    pass(
+                        d,
+                        Source::AdaptiveLease,
+                        &finding::ADAPTIVE_LEASE,
+                        format!("safe file write below an allow-always directory, {left} uses left"),
+                        "Allowed by an adaptive safe-file lease learned from an earlier allow-always (experimental)",
+                    );
+                    return scope;
+                }
+                d.findings.push(Finding::new(
+                    &finding::ADAPTIVE_LEASE_CANDIDATE,
+                    format!("{} uses left", a.uses_left),
+                ));
+                d.normalize();
+            }
+        }
         if cfg.envelopes.mode != EnvelopeMode::Off {
             let configured = cfg
                 .envelopes
@@ -334,6 +361,16 @@ impl Sessions {
                     MAX_PENDING,
                 );
             }
+        }
+        if cfg.adaptive.mode == AdaptiveMode::Suggest
+            && d.findings
+                .iter()
+                .any(|f| f.id == finding::ADAPTIVE_LEASE_CANDIDATE.id)
+        {
+            d.preview.description = crate::preview::sanitize::truncate_chars(
+                &format!("{}{}", adaptive::SUGGEST_HINT, d.preview.description),
+                crate::preview::MAX_DESCRIPTION_CHARS,
+            );
         }
         if cfg.flood.enabled {
             push_bounded(&mut s.asks, t, MAX_ASKS);
@@ -430,6 +467,22 @@ impl Sessions {
         }
         if p.class != Class::Approval {
             return Ok(effects); // critical is never remembered
+        }
+        if resolution == "allow-always"
+            && cfg.remember_allow_always
+            && cfg.adaptive.mode != AdaptiveMode::Off
+            && p.scope.safe_file
+        {
+            push_bounded(
+                &mut s.adaptive,
+                Adaptive {
+                    roots: p.scope.dirs.clone(),
+                    uses_left: cfg.adaptive.uses,
+                    until: t + cfg.adaptive.ttl_ms as f64,
+                },
+                MAX_ADAPTIVE,
+            );
+            effects.push("adaptive-lease");
         }
         if resolution == "allow-always" && cfg.remember_allow_always {
             if let Some(k) = p.scope.path.clone() {

@@ -763,3 +763,85 @@ fn stateless_decide_is_unchanged_by_session_fields() {
         "sessionId": "x", "runId": "r", "callId": "c", "nowMs": 5});
     assert_eq!(g.decide(&req.to_string()).decision, Class::Approval);
 }
+
+#[test]
+fn adaptive_lease_is_learned_only_from_allow_always_and_is_finite() {
+    let cfg = r#"{"adaptiveFileLease":{"mode":"enforce","uses":2,"ttlMs":60000}}"#;
+    let mut w = World::new(cfg);
+    // Never from allow-once.
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(w.resolve(S, &id, "allow-once", 0.0)["effects"], json!([]));
+    assert_eq!(
+        w.call(S, "r1", 1.0, "write", write("/w/p/sub/b.txt")).0["decision"],
+        "approval"
+    );
+    let (_, id) = w.call(S, "r1", 2.0, "write", write("/w/p/a.txt"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-always", 2.0)["effects"],
+        json!(["adaptive-lease", "lease"])
+    );
+    // Below the learned directory (the path lease would not cover it): two uses, then it asks.
+    let (d, _) = w.call(S, "r1", 3.0, "write", write("/w/p/sub/b.txt"));
+    assert_eq!(d["source"], "adaptive-lease");
+    assert_eq!(
+        w.call(S, "r1", 4.0, "write", write("/w/p/sub/deeper/c.txt"))
+            .0["source"],
+        "adaptive-lease"
+    );
+    assert_eq!(
+        w.call(S, "r1", 5.0, "write", write("/w/p/sub/d.txt")).0["decision"],
+        "approval"
+    );
+    // Never shell, Git's directory, deletes, or outside the directory.
+    let (_, id) = w.call(S, "r1", 6.0, "write", write("/w/q/a.txt"));
+    w.resolve(S, &id, "allow-always", 6.0);
+    assert_eq!(
+        w.call(S, "r1", 7.0, "exec", exec("touch /w/q/x/y")).0["decision"],
+        "approval"
+    );
+    assert_ne!(
+        w.call(S, "r1", 7.0, "write", write("/w/q/.git/hooks/pre-commit"))
+            .0["decision"],
+        "auto"
+    );
+    let del = "*** Begin Patch\n*** Delete File: /w/q/x/a.txt\n*** End Patch";
+    assert_eq!(
+        w.call(S, "r1", 7.0, "apply_patch", json!({"input": del})).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 7.0, "write", write("/w/r/a.txt")).0["decision"],
+        "approval"
+    );
+    // Short-lived: gone after ttlMs.
+    assert_eq!(
+        w.call(S, "r1", 6.0 + 60_000.0, "write", write("/w/q/x/a.txt"))
+            .0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn adaptive_lease_shadow_and_suggest_only_note() {
+    for (mode, hint) in [("shadow", false), ("suggest", true)] {
+        let mut w = World::new(&format!(r#"{{"adaptiveFileLease":{{"mode":"{mode}"}}}}"#));
+        let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+        w.resolve(S, &id, "allow-always", 0.0);
+        let (d, _) = w.call(S, "r1", 1.0, "write", write("/w/p/sub/b.txt"));
+        assert_eq!(d["decision"], "approval", "{mode}");
+        assert!(d["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["id"] == "adaptive-lease-candidate"));
+        let desc = d["preview"]["description"].as_str().unwrap();
+        assert_eq!(desc.starts_with("Suggestion:"), hint, "{mode}: {desc}");
+    }
+    // Off (the default): nothing learned.
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-always", 0.0)["effects"],
+        json!(["lease"])
+    );
+}

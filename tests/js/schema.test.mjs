@@ -128,7 +128,7 @@ test("every config property has a description; top-level ones carry the core-api
     useClassifiers: true, rules: [], readOnlyExec: "require-approval", semanticAnalysis: undefined,
     rememberAllowAlways: true, allowAlwaysTtlMs: 14400000, approvalWindow: undefined, denyCooldownMs: 120000,
     autoPassSessionKeys: [":cron:", ":heartbeat"], unattendedPolicy: undefined, floodDetector: undefined,
-    authorizationEnvelopes: undefined,
+    authorizationEnvelopes: undefined, adaptiveFileLease: undefined,
   });
   const sa = schemas.config.properties.semanticAnalysis.properties;
   assert.deepEqual(

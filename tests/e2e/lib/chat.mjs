@@ -17,15 +17,16 @@ async function loadCallGateway(openclawPkg) {
   return callGatewayPromise;
 }
 
-/** Send one user message to `sessionKey`; resolves with the gateway's answer to chat.send. */
-export async function chatSend({ openclawPkg, url, token, sessionKey, message, timeoutMs = 30000 }) {
+/** Send one user message to `sessionKey`; resolves with the gateway's answer to chat.send.
+ * `scopes` defaults to CHAT_SCOPES; an owner command needs `operator.admin` as well. */
+export async function chatSend({ openclawPkg, url, token, sessionKey, message, timeoutMs = 30000, scopes = CHAT_SCOPES }) {
   const callGateway = await loadCallGateway(openclawPkg);
   return callGateway({
     url,
     token,
     method: "chat.send",
     params: { sessionKey, message, idempotencyKey: `hg-e2e-${sessionKey}-${Date.now()}` },
-    scopes: CHAT_SCOPES,
+    scopes,
     mode: "cli",
     clientName: "cli",
     timeoutMs,
