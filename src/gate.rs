@@ -50,6 +50,31 @@ impl Gate {
 
     /// Decides one call given as request JSON.
     pub fn decide(&self, request_json: &str) -> Decision {
+        let mut d = self.decide_parsed(request_json);
+        if d.source == Source::FailClosed {
+            self.unattended_unreadable(request_json, &mut d);
+        }
+        d
+    }
+
+    /// A request the gate could not read may still name an unattended session: nobody there
+    /// can answer the fail-closed approval, so it becomes a block (DESIGN invariant 1).
+    fn unattended_unreadable(&self, request_json: &str, d: &mut Decision) {
+        if request_json.len() > crate::call::MAX_REQUEST_BYTES {
+            return;
+        }
+        let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(request_json) else {
+            return;
+        };
+        if let Some(Value::String(key)) = obj.get("sessionKey") {
+            if unattended::is_unattended(key, &self.config.session) {
+                unattended::apply(d, &self.config.session);
+                d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+            }
+        }
+    }
+
+    fn decide_parsed(&self, request_json: &str) -> Decision {
         match Call::parse(request_json) {
             Ok(call) => self.decide_call(&call),
             Err(RequestError::TooLarge(n)) => self.fail_closed(
@@ -366,6 +391,22 @@ mod tests {
         assert_eq!(d.decision, Class::Approval);
         let d = g.decide(r#"{"toolName":"mystery","params":{}}"#);
         assert_eq!(d.decision, Class::Approval);
+    }
+
+    #[test]
+    fn an_unreadable_call_in_an_unattended_session_is_blocked() {
+        let v = decide(
+            "{}",
+            r#"{"toolName":"exec","params":{},"sessionKey":"agent:main:cron:x","bogus":1}"#,
+        );
+        assert_eq!(v["decision"], "block");
+        assert_eq!(v["source"], "fail-closed");
+        assert_eq!(v["findings"][1]["id"], "unattended-block");
+        let v = decide(
+            "{}",
+            r#"{"toolName":"exec","params":{},"sessionKey":"agent:main:x","bogus":1}"#,
+        );
+        assert_eq!(v["decision"], "approval");
     }
 
     #[test]

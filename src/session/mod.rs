@@ -18,6 +18,13 @@
 //!    (`envelope.rs`): each may turn an approval into auto, saying so in `source` and in an
 //!    info finding.
 //!
+//! Time: each session keeps the highest `nowMs` it has seen. Expiry is measured on that
+//! monotone clock, so a clock that goes backwards never extends a cooldown or a grant; and
+//! while the supplied time is behind it (a rollback, or a glitch into the future), no grant,
+//! window, lease or envelope is applied or created — the session asks (fail closed) until the
+//! clock has caught up. A jump forward expires grants (fail closed) and may end a cooldown
+//! early, which only means the call asks again.
+//!
 //! Resolutions come back from the shim with the call id it passed to `decide`:
 //! allow-once → an approval window (when configured); allow-always → a path-bound lease for
 //! `allowAlwaysTtlMs` (and a window); deny → a cooldown; timeout / cancelled → nothing (fail
@@ -94,6 +101,8 @@ struct Session {
     session_id: Option<String>,
     /// Highest `nowMs` seen: the session's own monotone clock.
     clock: f64,
+    /// The last supplied `nowMs` was behind `clock`: grants are neither applied nor created.
+    rolled_back: bool,
     used: u64,
     pending: VecDeque<Pending>,
     grants: VecDeque<Grant>,
@@ -174,6 +183,7 @@ impl Sessions {
             s.session_id = id.map(str::to_owned);
         }
         s.used = self.tick;
+        s.rolled_back = now < s.clock;
         let t = if now > s.clock { now } else { s.clock };
         s.clock = t;
         s.prune(t);
@@ -233,8 +243,13 @@ impl Sessions {
                 return scope;
             }
         }
-        // 2. critical bypass: only plain approvals can be passed by authority.
-        if d.decision != Class::Approval || d.source == Source::FailClosed || capability {
+        // 2. critical bypass: only plain approvals can be passed by authority (and nothing
+        // is passed while the clock is behind what this session has seen).
+        if d.decision != Class::Approval
+            || d.source == Source::FailClosed
+            || capability
+            || s.rolled_back
+        {
             return scope;
         }
         // 3. exec lease, lease / window, envelope.
@@ -447,7 +462,7 @@ impl Sessions {
             );
             effects.push("cooldown");
         }
-        if !allow {
+        if !allow || s.rolled_back {
             return Ok(effects);
         }
         if let Some(root) = p.capability {
@@ -571,6 +586,10 @@ impl Sessions {
                     "exec lease off: exec asks again in this session".to_owned(),
                 ))
             }
+            command::Command::Minutes(_) if s.rolled_back => Err(
+                "the clock is behind what this session has seen; no lease granted, try again later"
+                    .to_owned(),
+            ),
             command::Command::Minutes(m) => {
                 s.exec_until = t + (m * 60_000) as f64;
                 Ok((

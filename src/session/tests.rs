@@ -344,6 +344,49 @@ fn a_clock_going_backwards_cannot_extend_a_cooldown_or_a_lease() {
 }
 
 #[test]
+fn while_the_clock_is_behind_nothing_is_granted_or_applied() {
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 1000.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "allow-always", 1000.0);
+    let (_, id) = w.call(S, "r1", 1000.0, "exec", exec("touch /w/m"));
+    w.resolve(S, &id, "deny", 1000.0);
+    // A glitch far into the future, then back to normal time.
+    w.call(S, "r1", 1.0e13, "read", json!({"path": "/x"}));
+    assert_eq!(
+        w.call(S, "r1", 2000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    // The jump ended the cooldown early: that only means asking again, never passing.
+    assert_eq!(
+        w.call(S, "r1", 2000.0, "exec", exec("touch /w/m")).0["decision"],
+        "approval"
+    );
+    // No grant is created while behind either (its expiry would be measured from the future).
+    let (_, id) = w.call(S, "r1", 3000.0, "write", write("/w/q/a.txt"));
+    assert_eq!(
+        w.resolve(S, &id, "allow-always", 3000.0)["effects"],
+        json!([])
+    );
+    assert_eq!(w.lease(S, "5m", true, 3000.0)["ok"], false);
+    // A plain rollback inside the lease's life: not applied until the clock catches up.
+    let mut w = World::new("{}");
+    let (_, id) = w.call(S, "r1", 1000.0, "write", write("/w/p/a.txt"));
+    w.resolve(S, &id, "allow-always", 1000.0);
+    assert_eq!(
+        w.call(S, "r1", 5000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "auto"
+    );
+    assert_eq!(
+        w.call(S, "r1", 4000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "approval"
+    );
+    assert_eq!(
+        w.call(S, "r1", 5000.0, "write", write("/w/p/b.txt")).0["decision"],
+        "auto"
+    );
+}
+
+#[test]
 fn cooldown_zero_disables_and_timeout_or_cancel_grant_nothing() {
     let mut w = World::new(r#"{"denyCooldownMs":0,"approvalWindow":{"mode":"time"}}"#);
     let (_, id) = w.call(S, "r1", 0.0, "exec", exec("touch /w/m"));
