@@ -1,9 +1,10 @@
 //! The pipeline that ties the rooms together for one call:
 //! parse → policy order → semantic analysis (raise-only reducer) → session authority
 //! (`src/session`, stateful path only) → unattended policy → risk → preview. The `Gate` is the
-//! compiled config plus config errors; [`Gate::decide`] is stateless (the CLI), and
-//! [`Gate::decide_in`] runs the same pipeline with a caller-owned [`Sessions`] store.
-//! Nothing here can fail open: an unreadable call is an approval that cannot be reused.
+//! compiled config plus config errors; [`Gate::decide`] is stateless (native callers, tests),
+//! and [`Gate::decide_in`] runs the same pipeline with a caller-owned [`Sessions`] store (the
+//! WASM `Engine`). Nothing here can fail open: an unreadable call is an approval that cannot
+//! be reused, and a block in an unattended session.
 
 use crate::analysis::dispatch::{self, CallAnalysis};
 use crate::ask;

@@ -2,7 +2,7 @@
 //!
 //! Everything here is pure and deterministic: no IO, no clock, no randomness, no globals.
 //! Time and ids come in with the request; the only long-lived state is the [`gate::Gate`]
-//! handle the caller owns. The `wasm` module is the one boundary to JavaScript; native
+//! handle and the [`session::Sessions`] store the caller owns. The `wasm` module is the one boundary to JavaScript; native
 //! callers (tests, benches) use [`decide_json_str`], the very same JSON contract.
 //!
 //! The contract itself is documented in `docs/core-api.md`.
