@@ -44,6 +44,9 @@ pub struct Scope {
     /// A completely analysed, non-destructive structured file write with a path key, outside
     /// Git's own directory: what the adaptive safe-file lease may learn from and cover.
     pub safe_file: bool,
+    /// A completely analysed, reusable plain approval (not Code Mode): an allow-always may
+    /// cover exact repeats of it (the `exact` key) when it has no path key.
+    pub exact_reusable: bool,
 }
 
 /// Builds the scope of one decided call (before session authority changed the decision).
@@ -58,12 +61,18 @@ pub fn of(call: &Call, d: &Decision, analysis: Option<&CallAnalysis>) -> Scope {
         ..Scope::default()
     };
     let reusable = d.decision == Class::Approval && d.reusable && d.source != Source::FailClosed;
-    let Some(analysis) = analysis else {
-        return scope;
-    };
-    if !reusable || !analysis.report.complete || is_code_mode(call) {
+    if !reusable || is_code_mode(call) {
         return scope;
     }
+    // A structured call no analyzer reads is literal: an exact repeat does the same thing.
+    let Some(analysis) = analysis else {
+        scope.exact_reusable = true;
+        return scope;
+    };
+    if !analysis.report.complete {
+        return scope;
+    }
+    scope.exact_reusable = true;
     let kind = call.destructive_kind().unwrap_or(call.tool_name.as_str());
     let mut ids: Vec<&str> = d.findings.iter().map(|f| f.id).collect();
     ids.sort_unstable();

@@ -27,7 +27,8 @@
 //!
 //! Resolutions come back from the shim with the call id it passed to `decide`:
 //! allow-once → an approval window (when configured); allow-always → a path-bound lease for
-//! `allowAlwaysTtlMs` (and a window); deny → a cooldown; timeout / cancelled → nothing (fail
+//! `allowAlwaysTtlMs` (an exact-repeat lease when the call has no verified targets; and a
+//! window); allow-always is only offered when it can become one of those leases; deny → a cooldown; timeout / cancelled → nothing (fail
 //! closed). The flood detector only adds a hint to the prompt; it never allows anything.
 //!
 //! Non-goals: persistence (grants never outlive the process, nor the session), unattended
@@ -41,7 +42,7 @@ pub mod unattended;
 
 use crate::analysis::dispatch::CallAnalysis;
 use crate::call::Call;
-use crate::decision::{Class, Decision, Severity, Source};
+use crate::decision::{Class, Decision, Resolution, Severity, Source};
 use crate::finding::{self, Finding, FindingSpec};
 use crate::json::parse_strict;
 use crate::scope::{self, Scope};
@@ -267,7 +268,9 @@ impl Sessions {
         let run = call.run_id.as_deref();
         let hit = s.grants.iter().find(|g| {
             t < g.until
-                && (Some(&g.key) == scope.path.as_ref() || Some(&g.key) == scope.category.as_ref())
+                && (Some(&g.key) == scope.path.as_ref()
+                    || Some(&g.key) == scope.category.as_ref()
+                    || (g.kind == GrantKind::Lease && scope.exact_reusable && g.key == scope.exact))
                 && (g.run_id.is_none() || g.run_id.as_deref() == run)
         });
         if let Some(g) = hit {
@@ -357,6 +360,20 @@ impl Sessions {
         let Some((s, t)) = self.for_call(call) else {
             return;
         };
+        // Never offer a promise the session cannot keep: allow-always is offered only when it
+        // becomes a lease (a path-bound or exact-repeat key, remembered, with a call id to
+        // hear the answer by); otherwise it would silently act as allow-once.
+        let keepable = cfg.remember_allow_always
+            && d.decision == Class::Approval
+            && (scope.path.is_some() || scope.exact_reusable)
+            && call
+                .call_id
+                .as_deref()
+                .is_some_and(|id| !id.is_empty() && id.chars().count() <= MAX_ID_CHARS);
+        if !keepable {
+            d.allowed_decisions
+                .retain(|r| *r != Resolution::AllowAlways);
+        }
         if let Some(call_id) = call.call_id.as_deref() {
             if !call_id.is_empty() && call_id.chars().count() <= MAX_ID_CHARS {
                 s.pending.retain(|p| p.call_id != call_id);
@@ -500,7 +517,13 @@ impl Sessions {
             effects.push("adaptive-lease");
         }
         if resolution == "allow-always" && cfg.remember_allow_always {
-            if let Some(k) = p.scope.path.clone() {
+            // Path-bound when the analyser verified the targets, else exact repeats only.
+            let key = p
+                .scope
+                .path
+                .clone()
+                .or_else(|| p.scope.exact_reusable.then(|| p.scope.exact.clone()));
+            if let Some(k) = key {
                 push_bounded(
                     &mut s.grants,
                     Grant {

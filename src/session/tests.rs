@@ -888,3 +888,91 @@ fn adaptive_lease_shadow_and_suggest_only_note() {
         json!(["lease"])
     );
 }
+
+fn offers_always(d: &Value) -> bool {
+    d["allowedDecisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| a == "allow-always")
+}
+
+#[test]
+fn allow_always_on_a_call_without_verified_targets_covers_exact_repeats_only() {
+    let mut w = World::new("{}");
+    let (d, id) = w.call(S, "r1", 0.0, "exec", exec("touch /tmp/hg-marker"));
+    assert_eq!(d["decision"], "approval");
+    assert!(offers_always(&d), "{d}");
+    assert_eq!(
+        w.resolve(S, &id, "allow-always", 10.0)["effects"],
+        json!(["lease"])
+    );
+    let (d, _) = w.call(S, "r2", 1000.0, "exec", exec("touch /tmp/hg-marker"));
+    assert_eq!(d["decision"], "auto");
+    assert_eq!(d["source"], "session-lease");
+    // Anything else, however close, asks; so does the same command in another session.
+    for other in [
+        "touch /tmp/hg-marker2",
+        "touch /tmp/hg-marker ",
+        "rm /tmp/hg-marker",
+    ] {
+        assert_eq!(
+            w.call(S, "r2", 1000.0, "exec", exec(other)).0["decision"],
+            "approval",
+            "{other}"
+        );
+    }
+    assert_eq!(
+        w.call(
+            "agent:main:other",
+            "r2",
+            1000.0,
+            "exec",
+            exec("touch /tmp/hg-marker")
+        )
+        .0["decision"],
+        "approval"
+    );
+    // The exact lease expires like any other.
+    assert_eq!(
+        w.call(
+            S,
+            "r3",
+            10.0 + 4.0 * HOUR,
+            "exec",
+            exec("touch /tmp/hg-marker")
+        )
+        .0["decision"],
+        "approval"
+    );
+}
+
+#[test]
+fn allow_always_is_offered_only_when_it_can_be_kept() {
+    // Dynamic or incomplete calls are never reused: allow-always would act as allow-once.
+    let mut w = World::new("{}");
+    for cmd in ["touch \"$OUT\"", "echo 'unterminated"] {
+        let (d, _) = w.call(S, "r1", 0.0, "exec", exec(cmd));
+        assert_eq!(d["decision"], "approval", "{cmd}: {d}");
+        assert!(!offers_always(&d), "{cmd}: {d}");
+    }
+    // Code Mode is never reused.
+    let req = json!({"toolName": "exec", "toolKind": "code_mode_exec",
+        "params": {"code": "console.log(1)"}, "sessionKey": S, "callId": "cm1", "nowMs": 0.0});
+    let d: Value =
+        serde_json::from_str(&w.gate.decide_in_json(&mut w.sessions, &req.to_string())).unwrap();
+    if d["decision"] == "approval" {
+        assert!(!offers_always(&d), "{d}");
+    }
+    // Without a call id the answer cannot be heard, so nothing is promised.
+    let req = json!({"toolName": "write", "params": write("/w/p/a.txt"), "sessionKey": S,
+        "nowMs": 0.0});
+    let d: Value =
+        serde_json::from_str(&w.gate.decide_in_json(&mut w.sessions, &req.to_string())).unwrap();
+    assert_eq!(d["decision"], "approval");
+    assert!(!offers_always(&d), "{d}");
+    // With the toggle off, never.
+    let mut w = World::new(r#"{"rememberAllowAlways":false}"#);
+    let (d, _) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
+    assert!(!offers_always(&d), "{d}");
+}
