@@ -115,13 +115,10 @@ const SHELLS: [&str; 12] = [
 
 /// True for `bash`, `bash5`, `bash-5.2`, `zsh-5.9`: version-suffixed shells count.
 pub fn is_shell(program: &str) -> bool {
-    SHELLS.iter().any(|s| {
-        program == *s
-            || program.strip_prefix(s).is_some_and(|rest| {
-                rest.chars()
-                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
-            })
-    }) || program == "csh"
+    // Every shell name ends in a letter, so `program` is a shell plus a version suffix exactly
+    // when what is left after stripping the suffix characters is a shell name.
+    let stem = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+    SHELLS.contains(&stem) || program == "csh"
 }
 
 /// PowerShell hosts: `powershell`, `pwsh`, `pwsh-preview`, `powershell_ise`.
@@ -752,6 +749,33 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shells_with_version_suffixes() {
+        // `is_shell` strips the suffix characters; that is exact only because every shell
+        // name ends in a letter.
+        assert!(SHELLS
+            .iter()
+            .all(|s| s.ends_with(|c: char| c.is_ascii_alphabetic())));
+        for p in [
+            "sh",
+            "bash",
+            "bash5",
+            "bash-5.2",
+            "zsh-5.9",
+            "busybox-sh",
+            "tcsh",
+            "csh",
+            "dash.1-",
+        ] {
+            assert!(is_shell(p), "{p}");
+        }
+        for p in [
+            "shx", "bashx5", "csh5", "5bash", "", "-", "echo", "sh5a", "ba",
+        ] {
+            assert!(!is_shell(p), "{p}");
+        }
+    }
 
     fn words(s: &str) -> Vec<Word> {
         s.split_whitespace()

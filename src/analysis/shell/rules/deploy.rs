@@ -66,10 +66,10 @@ pub(super) fn is_prod_marker_word(text: &str) -> bool {
 
 /// What is being deployed, when this is a deploy command (not whether it is production).
 fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
-    let base_tokens: Vec<String> = tokens(c.prog).collect();
-    if base_tokens
-        .iter()
-        .any(|t| DEPLOY_VERBS.contains(&t.as_str()))
+    // `tokens` without the lowercase copies (the verbs are lowercase ASCII).
+    if c.prog
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .any(|t| DEPLOY_VERBS.iter().any(|v| v.eq_ignore_ascii_case(t)))
     {
         return Some(format!("`{}`", c.prog));
     }
@@ -142,7 +142,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         "yarn",
         "bun",
     ];
-    if !DEPLOYERS.contains(&c.prog) {
+    if !super::listed(DEPLOYERS, c.prog) {
         return None;
     }
     let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
@@ -267,7 +267,7 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
         "deno",
         "mix",
     ];
-    if !PUBLISHERS.contains(&c.prog) {
+    if !super::listed(PUBLISHERS, c.prog) {
         return None;
     }
     let words: Vec<String> = plain_words(c.args)

@@ -31,7 +31,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
         _ => {}
     }
-    if CLOUD.contains(&c.prog) {
+    if super::listed(CLOUD, c.prog) {
         cloud(c, out);
     }
     super::services::apply(c, out);

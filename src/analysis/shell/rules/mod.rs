@@ -589,6 +589,11 @@ fn is_help(c: &Call<'_, '_>) -> bool {
             "--help" | "--version" | "-help" | "-?" | "/?"
         )
     };
+    // Both readings below need a help word among the arguments: without one (nearly every
+    // command) the answer is no, whatever the program.
+    if !c.args.iter().any(help) {
+        return false;
+    }
     // Multi-command tools pass arguments on only through some subcommands.
     let sub_passes = match c.prog {
         "kubectl" | "oc" | "docker" | "podman" | "nerdctl" | "git" | "npm" | "pnpm" | "yarn"
@@ -612,7 +617,7 @@ fn is_help(c: &Call<'_, '_>) -> bool {
                 )
             })
         }
-        p => PASS_THROUGH.contains(&p),
+        p => listed(PASS_THROUGH, p),
     };
     let pass_through = super::command::is_shell(c.prog)
         || super::command::is_powershell(c.prog)
@@ -667,6 +672,14 @@ fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
+
+/// `list.contains(&word)`, comparing the first byte before the rest: most words differ there,
+/// and this runs for every command against every program list.
+pub(super) fn listed(list: &[&str], word: &str) -> bool {
+    let first = word.as_bytes().first();
+    list.iter()
+        .any(|x| x.len() == word.len() && x.as_bytes().first() == first && *x == word)
+}
 
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
 /// candidates are found by the first byte, then compared, so it stays linear in practice.

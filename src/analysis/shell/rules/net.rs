@@ -803,7 +803,7 @@ fn secrets(c: &Call<'_, '_>, out: &mut Out) {
         "gpg",
         "gpg2",
     ];
-    if !READERS.contains(&c.prog) {
+    if !super::listed(READERS, c.prog) {
         return;
     }
     let a: Vec<String> = c

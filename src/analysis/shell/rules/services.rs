@@ -127,7 +127,7 @@ const CONTROL_CMDLETS: &[&str] = &[
 ];
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    if !CONTROL_PROGS.contains(&c.prog) && !CONTROL_CMDLETS.contains(&c.ps()) {
+    if !super::listed(CONTROL_PROGS, c.prog) && !super::listed(CONTROL_CMDLETS, c.ps()) {
         return;
     }
     let words: Vec<String> = plain_words(c.args)
@@ -331,7 +331,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     };
     let posix_handled = matches!(c.prog, "kill" | "sc" | "ps");
     let changed = changed.or_else(|| {
-        (!posix_handled && CONTROL_CMDLETS.contains(&c.ps()))
+        (!posix_handled && super::listed(CONTROL_CMDLETS, c.ps()))
             .then(|| format!("`{}` changes system state", c.prog))
     });
     if let Some(why) = changed {

@@ -376,7 +376,8 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
         "wbadmin",
         "bcdedit",
     ];
-    let known = DISK.contains(&c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
+    let known =
+        super::listed(DISK, c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
     if !known
         && !matches!(
             c.ps(),
@@ -596,8 +597,8 @@ fn definition_at(s: &[char], i: usize) -> Option<(String, usize)> {
     if end == i {
         return None;
     }
-    let word: String = s.get(i..end)?.iter().collect();
-    let (name, j) = if word == "function" {
+    let word = s.get(i..end)?;
+    let (name, j) = if word.iter().copied().eq("function".chars()) {
         let n0 = skip_ws(end);
         let n1 = word_end(n0);
         if n1 == n0 {
@@ -618,7 +619,7 @@ fn definition_at(s: &[char], i: usize) -> Option<(String, usize)> {
         if s.get(k) != Some(&')') {
             return None;
         }
-        (word, skip_ws(k + 1))
+        (word.iter().collect(), skip_ws(k + 1))
     };
     matches!(s.get(j), Some('{' | '(')).then_some((name, j))
 }
