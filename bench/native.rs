@@ -114,10 +114,11 @@ fn main() {
     }
 
     let (mut all, mut typical, mut large) = (Vec::new(), Vec::new(), Vec::new());
+    let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); corpus.len()];
     let (mut parse, mut decide, mut analysis, mut encode) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for pass in 0..passes + 10 {
-        for req in &corpus {
+        for (k, req) in corpus.iter().enumerate() {
             let t0 = Instant::now();
             let out = gate.decide_json(black_box(req));
             let us = t0.elapsed().as_secs_f64() * 1e6;
@@ -137,6 +138,7 @@ fn main() {
                 continue;
             }
             all.push(us);
+            per_call[k].push(us);
             if req.len() <= TYPICAL_MAX_BYTES {
                 typical.push(us);
                 parse.push((t1 - t0).as_secs_f64() * 1e6);
@@ -161,6 +163,20 @@ fn main() {
     summary("analyze_call alone", &mut analysis);
     summary("encode decision", &mut encode);
 
+    let mut slowest: Vec<(f64, &String)> = per_call
+        .iter_mut()
+        .zip(&corpus)
+        .filter(|(_, r)| r.len() <= TYPICAL_MAX_BYTES)
+        .map(|(xs, r)| {
+            xs.sort_by(|a, b| a.total_cmp(b));
+            (xs[xs.len() / 2], r)
+        })
+        .collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(" slowest typical calls (median µs):");
+    for (us, r) in slowest.iter().take(6) {
+        println!("  {us:>8.2}  {}", r.chars().take(110).collect::<String>());
+    }
     println!(" worst cases (median of 15):");
     for (name, req) in &worst {
         let whole = median_time(15, || {
