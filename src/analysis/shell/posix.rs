@@ -313,6 +313,32 @@ impl CmdBuilder {
         }
     }
 
+    /// The state of `CmdBuilder::new(connector)`, keeping the buffers' capacity.
+    fn reset(&mut self, connector: Connector) {
+        let CmdBuilder {
+            connector: c,
+            assignments,
+            argv,
+            redirects,
+            heredocs,
+            nested,
+            start,
+            end,
+            redirect,
+            compound,
+        } = self;
+        *c = connector;
+        assignments.clear();
+        argv.clear();
+        redirects.clear();
+        heredocs.clear();
+        nested.clear();
+        *start = None;
+        *end = 0;
+        *redirect = None;
+        *compound = false;
+    }
+
     fn is_empty(&self) -> bool {
         self.argv.is_empty()
             && self.assignments.is_empty()
@@ -1149,14 +1175,17 @@ impl Lexer<'_> {
         self.cur.func_name_pending = false;
         self.cur.after_time = false;
         self.cur.coproc = Coproc::None;
-        let old = mem::replace(&mut self.cur.cmd, CmdBuilder::new(next));
-        if old.is_empty() || self.cur.discard {
+        if self.cur.cmd.is_empty() || self.cur.discard {
+            // Nothing to keep: reset the builder in place (no move, its buffers are reused).
             // `a |⏎ b`, `if …; fi && b`: the pending connector carries over.
+            let carried = self.cur.cmd.connector;
+            self.cur.cmd.reset(next);
             if next == Connector::Sequence {
-                self.cur.cmd.connector = old.connector;
+                self.cur.cmd.connector = carried;
             }
             return;
         }
+        let old = mem::replace(&mut self.cur.cmd, CmdBuilder::new(next));
         let start = old.start.unwrap_or(old.end);
         let span = self.mk_span(start, old.end);
         self.cur.script.commands.push(SimpleCommand {

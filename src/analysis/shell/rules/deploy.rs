@@ -73,7 +73,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
     {
         return Some(format!("`{}`", c.prog));
     }
-    const DEPLOYERS: &[&str] = &[
+    const DEPLOYERS: super::Words = super::Words::new(&[
         "kubectl",
         "oc",
         "helm",
@@ -141,8 +141,8 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         "pnpm",
         "yarn",
         "bun",
-    ];
-    if !super::listed(DEPLOYERS, c.prog) {
+    ]);
+    if !DEPLOYERS.has(c.prog) {
         return None;
     }
     let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
@@ -236,7 +236,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
 
 /// Publishing to a public package registry (irreversible).
 fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
-    const PUBLISHERS: &[&str] = &[
+    const PUBLISHERS: super::Words = super::Words::new(&[
         "npm",
         "pnpm",
         "bun",
@@ -266,8 +266,8 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
         "jsr",
         "deno",
         "mix",
-    ];
-    if !super::listed(PUBLISHERS, c.prog) {
+    ]);
+    if !PUBLISHERS.has(c.prog) {
         return None;
     }
     let words: Vec<String> = plain_words(c.args)

@@ -31,7 +31,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
         _ => {}
     }
-    if super::listed(CLOUD, c.prog) {
+    if CLOUD.has(c.prog) {
         cloud(c, out);
     }
     super::services::apply(c, out);
@@ -504,7 +504,7 @@ fn gcloud(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Cloud and platform CLIs judged by the verbs of their command path.
-const CLOUD: &[&str] = &[
+const CLOUD: super::Words = super::Words::new(&[
     "gcloud",
     "az",
     "doctl",
@@ -558,7 +558,7 @@ const CLOUD: &[&str] = &[
     "bq",
     "cloudflared",
     "doppler",
-];
+]);
 
 const DESTROY_VERBS: &[&str] = &[
     "delete",

@@ -528,7 +528,7 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Programs whose arguments are (partly) another command's: `--help` there may be that
 /// command's argument, not theirs.
-const PASS_THROUGH: &[&str] = &[
+const PASS_THROUGH: Words = Words::new(&[
     "ssh",
     "docker",
     "podman",
@@ -577,7 +577,7 @@ const PASS_THROUGH: &[&str] = &[
     "time",
     "timeout",
     "nohup",
-];
+]);
 
 /// `prog … --help` / `prog --version` only prints (`kubectl delete --help` is fine), unless
 /// the program hands its arguments to another command (`ssh host rm -rf / --help`): then only
@@ -617,7 +617,7 @@ fn is_help(c: &Call<'_, '_>) -> bool {
                 )
             })
         }
-        p => listed(PASS_THROUGH, p),
+        p => PASS_THROUGH.has(p),
     };
     let pass_through = super::command::is_shell(c.prog)
         || super::command::is_powershell(c.prog)
@@ -673,12 +673,47 @@ fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-/// `list.contains(&word)`, comparing the first byte before the rest: most words differ there,
-/// and this runs for every command against every program list.
-pub(super) fn listed(list: &[&str], word: &str) -> bool {
-    let first = word.as_bytes().first();
-    list.iter()
-        .any(|x| x.len() == word.len() && x.as_bytes().first() == first && *x == word)
+/// A fixed list of words (program names, cmdlets) with a filter built at compile time: a
+/// 256-bit set of (length, first byte, last byte) slots. `has` is exactly `list.contains`, but
+/// a word no entry can equal (nearly every program, for nearly every list) is turned away
+/// without a scan; every command is checked against every program list, so this matters.
+pub(super) struct Words {
+    list: &'static [&'static str],
+    filter: [u64; 4],
+}
+
+impl Words {
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "evaluated for constants only: an index out of range fails the build"
+    )]
+    pub(super) const fn new(list: &'static [&'static str]) -> Words {
+        let mut filter = [0u64; 4];
+        let mut i = 0;
+        while i < list.len() {
+            let slot = Self::slot(list[i].as_bytes());
+            filter[slot / 64] |= 1 << (slot % 64);
+            i += 1;
+        }
+        Words { list, filter }
+    }
+
+    const fn slot(word: &[u8]) -> usize {
+        let (first, last) = match word {
+            [a, .., z] => (*a, *z),
+            [a] => (*a, *a),
+            [] => (0, 0),
+        };
+        (word.len().wrapping_mul(31) ^ (first as usize).wrapping_mul(7) ^ last as usize) & 255
+    }
+
+    pub(super) fn has(&self, word: &str) -> bool {
+        let slot = Self::slot(word.as_bytes());
+        self.filter
+            .get(slot / 64)
+            .is_some_and(|bits| bits & (1 << (slot % 64)) != 0)
+            && self.list.contains(&word)
+    }
 }
 
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
@@ -1417,6 +1452,34 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    #[test]
+    fn words_has_is_exactly_contains() {
+        let list: &[&str] = &["kubectl", "oc", "a", "docker-compose", "x.y", "ssh", "shh"];
+        let words = Words::new(&["kubectl", "oc", "a", "docker-compose", "x.y", "ssh", "shh"]);
+        let probes = [
+            "kubectl",
+            "kubectm",
+            "oc",
+            "od",
+            "a",
+            "b",
+            "",
+            "docker-compose",
+            "x.y",
+            "ssh",
+            "shh",
+            "sah",
+            "KUBECTL",
+            "kubect",
+            "echo",
+            "grep",
+        ];
+        for p in list.iter().chain(probes.iter()) {
+            assert_eq!(words.has(p), list.contains(p), "{p}");
+        }
+        assert!(PASS_THROUGH.has("ssh") && !PASS_THROUGH.has("echo"));
+    }
 
     #[test]
     fn option_helpers() {

@@ -21,7 +21,7 @@ fn mentions_gate(c: &Call<'_, '_>) -> bool {
 }
 
 /// Programs [`apply`] knows (checked before any per-argument work).
-const CONTROL_PROGS: &[&str] = &[
+const CONTROL_PROGS: super::Words = super::Words::new(&[
     "systemctl",
     "service",
     "launchctl",
@@ -89,10 +89,10 @@ const CONTROL_PROGS: &[&str] = &[
     "tmux",
     "screen",
     "byobu",
-];
+]);
 
 /// Cmdlets [`apply`] knows.
-const CONTROL_CMDLETS: &[&str] = &[
+const CONTROL_CMDLETS: super::Words = super::Words::new(&[
     "stop-service",
     "start-service",
     "restart-service",
@@ -124,10 +124,10 @@ const CONTROL_CMDLETS: &[&str] = &[
     "invoke-cimmethod",
     "set-netipaddress",
     "set-dnsclientserveraddress",
-];
+]);
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    if !super::listed(CONTROL_PROGS, c.prog) && !super::listed(CONTROL_CMDLETS, c.ps()) {
+    if !CONTROL_PROGS.has(c.prog) && !CONTROL_CMDLETS.has(c.ps()) {
         return;
     }
     let words: Vec<String> = plain_words(c.args)
@@ -331,7 +331,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     };
     let posix_handled = matches!(c.prog, "kill" | "sc" | "ps");
     let changed = changed.or_else(|| {
-        (!posix_handled && super::listed(CONTROL_CMDLETS, c.ps()))
+        (!posix_handled && CONTROL_CMDLETS.has(c.ps()))
             .then(|| format!("`{}` changes system state", c.prog))
     });
     if let Some(why) = changed {

@@ -342,7 +342,7 @@ fn takeown(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Disk formatting, partitioning, wiping and shadow-copy deletion.
 fn disk(c: &Call<'_, '_>, out: &mut Out) {
-    const DISK: &[&str] = &[
+    const DISK: super::Words = super::Words::new(&[
         "mke2fs",
         "mkswap",
         "mkntfs",
@@ -375,9 +375,8 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
         "wmic",
         "wbadmin",
         "bcdedit",
-    ];
-    let known =
-        super::listed(DISK, c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
+    ]);
+    let known = DISK.has(c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
     if !known
         && !matches!(
             c.ps(),
@@ -522,6 +521,15 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
 /// definition is not a simple command. Quoted text is data (a payload is analysed again on its
 /// own). Linear: at most 64 definitions, each body scanned once.
 pub fn is_fork_bomb(text: &str) -> bool {
+    // Necessary conditions, checked on the raw bytes first (the scan below keeps or blanks
+    // characters, never makes new ones): a self-call in a pipe or in the background needs a
+    // `|` or `&`, and a definition body (`{`/`(`) or `%0|%0` needs `{`, `(` or `%`.
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b == b'|' || b == b'&')
+        || !bytes.iter().any(|&b| matches!(b, b'{' | b'(' | b'%'))
+    {
+        return false;
+    }
     // Quoted text becomes one placeholder word; escapes keep their character.
     let mut s: Vec<char> = Vec::new();
     let mut quote: Option<char> = None;
