@@ -413,7 +413,7 @@ impl<'l> Walk<'l> {
             })
             .or(piped_text);
         let argv: Vec<&'s super::model::Word> = sc.argv.iter().collect();
-        let peeled = command::peel(&argv, &sc.assignments);
+        let peeled = command::peel_owned(argv, &sc.assignments);
         // Roots that a `find … |` before this command feeds into it.
         let fed = if piped_in {
             state.find_roots.take()

@@ -129,9 +129,14 @@ pub fn is_powershell(program: &str) -> bool {
 /// Peels wrappers off `argv` (with leading `assignments`) and returns the effective commands
 /// and payloads. Never fails; unknown shapes keep the words as they are.
 pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w> {
+    peel_owned(argv.to_vec(), assignments)
+}
+
+/// [`peel`] of words the caller no longer needs (no copy of them).
+pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Peeled<'w> {
     let mut out = Peeled::default();
     let mut cmd = Cmd {
-        argv: argv.to_vec(),
+        argv,
         program: String::new(),
         wrappers: Vec::new(),
         elevated: false,
@@ -148,7 +153,7 @@ pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w>
         };
         cmd.program = program_name(&first.text);
         let before = cmd.argv.clone();
-        match step(&mut cmd, &mut out) {
+        match step(&mut cmd, &mut out, &before) {
             Step::Peeled => {
                 if asked_for_help(&before, &cmd.argv) {
                     // `nice --help rm -rf /`: the wrapper prints its usage and runs nothing.
@@ -307,10 +312,25 @@ fn any_long_flag(argv: &[&Word], upto: usize, flags: &[&str]) -> bool {
     })
 }
 
-fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
-    let program = cmd.program.clone();
-    let argv = cmd.argv.clone();
-    match program.as_str() {
+/// One peeling step over `cmd`, whose words before the step are `argv` (a copy the caller
+/// keeps: the step rewrites `cmd.argv` while reading them). `cmd.program` is lent out for the
+/// step and put back unless the step renamed the program (`sudo -e` → `sudoedit`).
+fn step<'w>(cmd: &mut Cmd<'w>, out: &mut Peeled<'w>, argv: &[&'w Word]) -> Step {
+    let program = std::mem::take(&mut cmd.program);
+    let r = step_with(cmd, out, &program, argv);
+    if cmd.program.is_empty() {
+        cmd.program = program;
+    }
+    r
+}
+
+fn step_with<'w>(
+    cmd: &mut Cmd<'w>,
+    out: &mut Peeled<'w>,
+    program: &str,
+    argv: &[&'w Word],
+) -> Step {
+    match program {
         "sudo" => {
             let i = skip_options(
                 &argv,
@@ -535,7 +555,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         "nohup" | "setsid" | "time" | "caffeinate" | "unbuffer" | "catchsegv" | "chrt"
         | "taskset" | "cgexec" | "firejail" | "proxychains" | "proxychains4" | "torsocks"
         | "tsocks" | "trickle" | "faketime" => {
-            let with_value: &[char] = match program.as_str() {
+            let with_value: &[char] = match program {
                 "time" => &['o', 'f'],
                 "taskset" => &['c'],
                 "cgexec" => &['g'],
@@ -544,7 +564,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
             };
             let mut i = skip_options(&argv, with_value, &["output", "format"]);
             // chrt PRIORITY cmd, taskset MASK cmd, faketime TIME cmd
-            if matches!(program.as_str(), "chrt" | "faketime")
+            if matches!(program, "chrt" | "faketime")
                 || (program == "taskset" && !any_short_flag(&argv, i, &['c']))
             {
                 i += 1;
@@ -606,7 +626,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         "unshare" | "nsenter" | "systemd-run" | "strace" | "ltrace" | "valgrind" | "gdb"
         | "flatpak-spawn" | "dbus-run-session" | "xvfb-run" | "with-contenv" | "s6-setuidgid"
         | "chpst" | "daemonize" | "start-stop-daemon" => {
-            let (short, long): (&[char], &[&str]) = match program.as_str() {
+            let (short, long): (&[char], &[&str]) = match program {
                 "strace" | "ltrace" => (
                     &['o', 'e', 'p', 's', 'u', 'E', 'a', 'P', 'I', 'b', 'X'],
                     &["output", "trace", "signal", "string-limit"],

@@ -16,7 +16,7 @@
 //! Dry runs (`--dry-run`, `--check`, `--preview`) deploy nothing.
 
 use super::infra::{dry_run, kube_words};
-use super::{plain_words, shown, tokens, Call, Out};
+use super::{shown, tokens, Call, Out};
 use crate::finding;
 
 const DEPLOY_VERBS: &[&str] = &[
@@ -145,10 +145,12 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
     if !DEPLOYERS.has(c.prog) {
         return None;
     }
+    let kube;
     let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
-        kube_words(c.args)
+        kube = kube_words(c.args);
+        kube.as_slice()
     } else {
-        plain_words(c.args)
+        c.plain()
     }
     .iter()
     .map(|w| w.text.to_ascii_lowercase())
@@ -270,7 +272,8 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
     if !PUBLISHERS.has(c.prog) {
         return None;
     }
-    let words: Vec<String> = plain_words(c.args)
+    let words: Vec<String> = c
+        .plain()
         .iter()
         .map(|w| w.text.to_ascii_lowercase())
         .collect();

@@ -215,6 +215,8 @@ pub(super) struct Call<'a, 'w> {
     pub ps: Option<String>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
+    /// `plain_words(args)`, computed once (nearly every rule family asks for it).
+    plain: Vec<&'w Word>,
     /// Paths the run-time arguments come from (`find ROOT -exec`, `find ROOT | xargs`).
     pub roots: Option<&'a [&'a Word]>,
     pub depth: usize,
@@ -234,12 +236,14 @@ impl<'a, 'w> Call<'a, 'w> {
                 });
                 looks_cmdlet.then(|| prog.to_owned())
             });
+        let args = cmd.argv.get(1..).unwrap_or(&[]);
         Call {
             cmd,
             ctx,
             prog,
             ps,
-            args: cmd.argv.get(1..).unwrap_or(&[]),
+            args,
+            plain: plain_words(args),
             roots: ctx.fed_roots,
             depth,
         }
@@ -269,8 +273,8 @@ impl<'a, 'w> Call<'a, 'w> {
     }
 
     /// Words that are not options (do not start with `-`), in order; `--` ends options.
-    pub fn plain(&self) -> Vec<&'w Word> {
-        plain_words(self.args)
+    pub fn plain(&self) -> &[&'w Word] {
+        &self.plain
     }
 
     /// Checks another command line made of `argv` (a runner's inner command, `find -exec`,

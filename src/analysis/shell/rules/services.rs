@@ -9,7 +9,7 @@
 //! `screen -dm cmd`) run their command: it becomes a payload.
 
 use super::infra::control;
-use super::{cluster, long, parse, parse_head, plain_words, Call, Category, Out};
+use super::{cluster, long, parse, parse_head, Call, Category, Out};
 use crate::analysis::shell::command::Dialect;
 use crate::finding;
 
@@ -130,7 +130,8 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     if !CONTROL_PROGS.has(c.prog) && !CONTROL_CMDLETS.has(c.ps()) {
         return;
     }
-    let words: Vec<String> = plain_words(c.args)
+    let words: Vec<String> = c
+        .plain()
         .iter()
         .map(|w| w.text.to_ascii_lowercase())
         .collect();
