@@ -333,7 +333,7 @@ fn step_with<'w>(
     match program {
         "sudo" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['u', 'g', 'h', 'p', 'C', 'T', 'r', 't', 'U', 'D', 'R'],
                 &[
                     "user",
@@ -350,13 +350,13 @@ fn step_with<'w>(
                 ],
             );
             cmd.elevated = true;
-            if any_short_flag(&argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
+            if any_short_flag(argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
                 return Step::NoCommand;
             }
-            if any_long_flag(&argv, i, &["--help", "--version", "--list", "--validate"]) {
+            if any_long_flag(argv, i, &["--help", "--version", "--list", "--validate"]) {
                 return Step::NoCommand;
             }
-            if any_short_flag(&argv, i, &['e']) || any_long_flag(&argv, i, &["--edit"]) {
+            if any_short_flag(argv, i, &['e']) || any_long_flag(argv, i, &["--edit"]) {
                 // `sudo -e FILE…` is `sudoedit FILE…`: the files are the operands.
                 return as_sudoedit(cmd, i);
             }
@@ -365,7 +365,7 @@ fn step_with<'w>(
         "run0" => {
             // systemd's sudo: run0 [--user=U] [--chdir=D] [--setenv=…] cmd…
             let i = skip_options(
-                &argv,
+                argv,
                 &['u', 'g', 'D'],
                 &[
                     "user",
@@ -420,9 +420,9 @@ fn step_with<'w>(
             drop_front(cmd, i, "start")
         }
         "doas" => {
-            let i = skip_options(&argv, &['u', 'C'], &[]);
+            let i = skip_options(argv, &['u', 'C'], &[]);
             cmd.elevated = true;
-            if any_short_flag(&argv, i, &['C']) {
+            if any_short_flag(argv, i, &['C']) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "doas")
@@ -430,7 +430,7 @@ fn step_with<'w>(
         "pkexec" | "runas" | "gosu" | "su-exec" => {
             cmd.elevated = true;
             let i = if program == "pkexec" {
-                skip_options(&argv, &[], &["user"])
+                skip_options(argv, &[], &["user"])
             } else if program == "runas" {
                 // runas /user:admin "cmd" → payload in cmd dialect.
                 let rest: Vec<&str> = argv
@@ -542,14 +542,14 @@ fn step_with<'w>(
             drop_front(cmd, i, "env")
         }
         "command" | "builtin" => {
-            let i = skip_options(&argv, &[], &[]);
-            if any_short_flag(&argv, i, &['v', 'V']) {
+            let i = skip_options(argv, &[], &[]);
+            if any_short_flag(argv, i, &['v', 'V']) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "command")
         }
         "exec" => {
-            let i = skip_options(&argv, &['a'], &[]);
+            let i = skip_options(argv, &['a'], &[]);
             drop_front(cmd, i, "exec")
         }
         "nohup" | "setsid" | "time" | "caffeinate" | "unbuffer" | "catchsegv" | "chrt"
@@ -562,14 +562,14 @@ fn step_with<'w>(
                 "trickle" => &['u', 'd'],
                 _ => &[],
             };
-            let mut i = skip_options(&argv, with_value, &["output", "format"]);
+            let mut i = skip_options(argv, with_value, &["output", "format"]);
             // chrt PRIORITY cmd, taskset MASK cmd, faketime TIME cmd
             if matches!(program, "chrt" | "faketime")
-                || (program == "taskset" && !any_short_flag(&argv, i, &['c']))
+                || (program == "taskset" && !any_short_flag(argv, i, &['c']))
             {
                 i += 1;
             }
-            if any_long_flag(&argv, i, &["--help", "--version"]) {
+            if any_long_flag(argv, i, &["--help", "--version"]) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "wrapper")
@@ -594,22 +594,22 @@ fn step_with<'w>(
         }
         "ionice" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['c', 'n', 'p', 'P', 'u'],
                 &["class", "classdata", "pid", "pgid", "uid"],
             );
-            if any_short_flag(&argv, i, &['p', 'P', 'u']) {
+            if any_short_flag(argv, i, &['p', 'P', 'u']) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "ionice")
         }
         "timeout" => {
-            let i = skip_options(&argv, &['s', 'k'], &["signal", "kill-after"]);
+            let i = skip_options(argv, &['s', 'k'], &["signal", "kill-after"]);
             // then DURATION
             drop_front(cmd, i + 1, "timeout")
         }
         "stdbuf" => {
-            let i = skip_options(&argv, &['i', 'o', 'e'], &["input", "output", "error"]);
+            let i = skip_options(argv, &['i', 'o', 'e'], &["input", "output", "error"]);
             drop_front(cmd, i, "stdbuf")
         }
         "busybox" | "toybox" => {
@@ -619,7 +619,7 @@ fn step_with<'w>(
             drop_front(cmd, 1, "busybox")
         }
         "chroot" => {
-            let i = skip_options(&argv, &[], &["userspec", "groups"]);
+            let i = skip_options(argv, &[], &["userspec", "groups"]);
             cmd.elevated = true;
             drop_front(cmd, i + 1, "chroot")
         }
@@ -654,8 +654,8 @@ fn step_with<'w>(
                 ),
                 _ => (&[], &[]),
             };
-            let i = skip_options(&argv, short, long);
-            if program == "gdb" && !any_long_flag(&argv, i, &["--args"]) {
+            let i = skip_options(argv, short, long);
+            if program == "gdb" && !any_long_flag(argv, i, &["--args"]) {
                 // Only `gdb --args prog …` runs a command.
                 return Step::Done;
             }
@@ -663,7 +663,7 @@ fn step_with<'w>(
         }
         "flock" => {
             // flock [opts] FILE cmd… | flock [opts] FILE -c 'cmd'
-            let i = skip_options(&argv, &['w', 'E'], &["timeout", "conflict-exit-code"]);
+            let i = skip_options(argv, &['w', 'E'], &["timeout", "conflict-exit-code"]);
             if let Some(pos) = argv
                 .iter()
                 .position(|w| w.text == "-c" || w.text == "--command")
@@ -681,7 +681,7 @@ fn step_with<'w>(
             drop_front(cmd, i + 1, "flock")
         }
         "watch" => {
-            let i = skip_options(&argv, &['n', 'd', 'q'], &["interval", "differences"]);
+            let i = skip_options(argv, &['n', 'd', 'q'], &["interval", "differences"]);
             let text: Vec<&str> = argv.iter().skip(i).map(|w| w.text.as_str()).collect();
             if !text.is_empty() {
                 out.payloads.push(Payload {
@@ -712,7 +712,7 @@ fn step_with<'w>(
         }
         "xargs" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['I', 'n', 'L', 'P', 'd', 'E', 's', 'a'],
                 &[
                     "replace",
@@ -735,7 +735,7 @@ fn step_with<'w>(
         }
         "parallel" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['j', 'S', 'N', 'n'],
                 &["jobs", "sshlogin", "max-args", "joblog", "results"],
             );

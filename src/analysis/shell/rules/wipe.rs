@@ -25,7 +25,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "icacls" | "cacls" | "xcacls" => icacls(c, out),
         "takeown" => takeown(c, out),
         "setfacl" if super::has_opt(c.args, &['R'], &["recursive"]) => {
-            recursive_perm(c, out, "`setfacl -R`", &c.plain());
+            recursive_perm(c, out, "`setfacl -R`", c.plain());
         }
         "setcap" => out.add(
             &finding::PRIVILEGE_ELEVATION,
