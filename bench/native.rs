@@ -208,6 +208,10 @@ fn worst_cases() -> Vec<(&'static str, String)> {
             "10 000 unclosed quotes",
             serde_json::json!({"toolName":"exec","params":{"command": format!("echo {}", "'\"".repeat(5000))}}).to_string(),
         ),
+        (
+            "4 096 one-word commands",
+            serde_json::json!({"toolName":"exec","params":{"command": "ls;".repeat(4096)}}).to_string(),
+        ),
         ("16 KB Code Mode", {
             let items: Vec<String> = (0..2000).map(|i| format!("\"{i}\"")).collect();
             let code = format!("const a = [{}];", items.join(","));

@@ -171,6 +171,7 @@ const worstCases = {
   "20 KB command": { toolName: "exec", params: { command: Array.from({ length: 800 }, (_, i) => `echo "item ${i}" | grep -v x;`).join(" ").slice(0, 20480) } },
   "10 000 nested $(": { toolName: "exec", params: { command: `${"$(".repeat(10000)}rm -rf /${")".repeat(10000)}` } },
   "10 000 unclosed quotes": { toolName: "exec", params: { command: `echo ${"'\"".repeat(5000)}` } },
+  "4 096 one-word commands": { toolName: "exec", params: { command: "ls;".repeat(4096) } },
   "16 KB Code Mode": { toolName: "exec", toolKind: "code_mode_exec", params: { code: `const a = [${Array.from({ length: 2000 }, (_, i) => `"${i}"`).join(",")}];`.slice(0, 16384) } },
 };
 const worst = {};

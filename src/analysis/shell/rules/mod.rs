@@ -678,12 +678,13 @@ fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
 // ---------------------------------------------------------------------------------------------
 
 /// A fixed list of words (program names, cmdlets) with a filter built at compile time: a
-/// 256-bit set of (length, first byte, last byte) slots. `has` is exactly `list.contains`, but
-/// a word no entry can equal (nearly every program, for nearly every list) is turned away
-/// without a scan; every command is checked against every program list, so this matters.
+/// 512-bit Bloom filter over (length, first byte, last byte, second byte) with two slots per
+/// word. `has` is exactly `list.contains`, but a word no entry can equal (nearly every program,
+/// for nearly every list) is turned away without a scan; every command is checked against
+/// every program list, so this matters.
 pub(super) struct Words {
     list: &'static [&'static str],
-    filter: [u64; 4],
+    filter: [u64; 8],
 }
 
 impl Words {
@@ -692,31 +693,49 @@ impl Words {
         reason = "evaluated for constants only: an index out of range fails the build"
     )]
     pub(super) const fn new(list: &'static [&'static str]) -> Words {
-        let mut filter = [0u64; 4];
+        let mut filter = [0u64; 8];
         let mut i = 0;
         while i < list.len() {
-            let slot = Self::slot(list[i].as_bytes());
-            filter[slot / 64] |= 1 << (slot % 64);
+            let (a, b) = Self::slots(list[i].as_bytes());
+            filter[a / 64] |= 1 << (a % 64);
+            filter[b / 64] |= 1 << (b % 64);
             i += 1;
         }
         Words { list, filter }
     }
 
-    const fn slot(word: &[u8]) -> usize {
-        let (first, last) = match word {
-            [a, .., z] => (*a, *z),
-            [a] => (*a, *a),
-            [] => (0, 0),
+    /// Two slots in 0..512 from the length and the first, second and last bytes.
+    const fn slots(word: &[u8]) -> (usize, usize) {
+        let first = match word {
+            [a, ..] => *a as usize,
+            [] => 0,
         };
-        (word.len().wrapping_mul(31) ^ (first as usize).wrapping_mul(7) ^ last as usize) & 255
+        let second = match word {
+            [_, b, ..] => *b as usize,
+            _ => 0,
+        };
+        let last = match word {
+            [.., z] => *z as usize,
+            [] => 0,
+        };
+        let len = word.len();
+        let h1 = len.wrapping_mul(0x9e37) ^ first.wrapping_mul(0x85eb) ^ last.wrapping_mul(0xc2b2);
+        let h2 = len.wrapping_mul(0x27d4)
+            ^ second.wrapping_mul(0x1656)
+            ^ last.wrapping_mul(0x6a09)
+            ^ first;
+        ((h1 ^ (h1 >> 9)) & 511, (h2 ^ (h2 >> 9)) & 511)
     }
 
-    pub(super) fn has(&self, word: &str) -> bool {
-        let slot = Self::slot(word.as_bytes());
+    fn bit(&self, slot: usize) -> bool {
         self.filter
             .get(slot / 64)
             .is_some_and(|bits| bits & (1 << (slot % 64)) != 0)
-            && self.list.contains(&word)
+    }
+
+    pub(super) fn has(&self, word: &str) -> bool {
+        let (a, b) = Self::slots(word.as_bytes());
+        self.bit(a) && self.bit(b) && self.list.contains(&word)
     }
 }
 
@@ -1483,6 +1502,7 @@ mod tests {
             assert_eq!(words.has(p), list.contains(p), "{p}");
         }
         assert!(PASS_THROUGH.has("ssh") && !PASS_THROUGH.has("echo"));
+        assert!(PASS_THROUGH.list.iter().all(|w| PASS_THROUGH.has(w)));
     }
 
     #[test]
