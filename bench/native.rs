@@ -59,7 +59,8 @@ fn median_time(runs: usize, mut f: impl FnMut()) -> f64 {
 fn main() {
     let root = env!("CARGO_MANIFEST_DIR");
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `native-bench loop typical|NAME-PREFIX SECONDS`: only that, in a loop (for a profiler).
+    // `native-bench loop typical|corpus:SUBSTRING|NAME-PREFIX SECONDS`: only those calls, in a
+    // loop (for a profiler).
     let profile = (args.first().map(String::as_str) == Some("loop")).then(|| {
         (
             args.get(1).cloned().unwrap_or_default(),
@@ -90,6 +91,8 @@ fn main() {
                 .iter()
                 .filter(|r| r.len() <= TYPICAL_MAX_BYTES)
                 .collect()
+        } else if let Some(needle) = what.strip_prefix("corpus:") {
+            corpus.iter().filter(|r| r.contains(needle)).collect()
         } else {
             worst
                 .iter()

@@ -1620,6 +1620,7 @@ impl Lexer<'_> {
     fn literal(&mut self, c: char) {
         let pos = self.pos;
         self.pos += c.len_utf8();
+        let (src, end) = (self.src, self.end);
         let Some(w) = self.cur.word.as_mut() else {
             return;
         };
@@ -1659,6 +1660,23 @@ impl Lexer<'_> {
         }
         w.text.push(c);
         w.add_part(Part::Literal(c));
+        // Plain word characters right after it would each come back here through one lexer
+        // step that does nothing else (no frame, heredoc, continuation or special meaning):
+        // take them now, charging the step budget one step each, as the loop would.
+        while self.sh.steps_left > 0 && self.pos < end {
+            let Some(&b) = src.as_bytes().get(self.pos) else {
+                break;
+            };
+            if !(b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%'))
+            {
+                break;
+            }
+            self.sh.steps_left -= 1;
+            self.pos += 1;
+            w.text.push(char::from(b));
+            w.add_part(Part::Literal(char::from(b)));
+        }
     }
 
     fn escape(&mut self) {

@@ -1293,16 +1293,20 @@ pub fn canonical_cmdlet(name: &str) -> Option<&'static str> {
     if !NAME_INDEX.may_hold(name) {
         return None;
     }
+    // Every canonical name and cmdlet has a `-` (Verb-Noun; a test checks): a name without
+    // one can only be an alias.
+    let dashed = name.contains('-');
     ALIASES
         .iter()
         .find_map(|(alias, canon)| {
-            (alias.eq_ignore_ascii_case(name) || canon.eq_ignore_ascii_case(name)).then_some(*canon)
+            (alias.eq_ignore_ascii_case(name) || (dashed && canon.eq_ignore_ascii_case(name)))
+                .then_some(*canon)
         })
         .or_else(|| {
             CMDLETS
                 .iter()
                 .copied()
-                .find(|c| c.eq_ignore_ascii_case(name))
+                .find(|c| dashed && c.eq_ignore_ascii_case(name))
         })
 }
 
@@ -1476,6 +1480,16 @@ pub(crate) mod tests {
                     .copied()
                     .find(|c| c.eq_ignore_ascii_case(name))
             })
+    }
+
+    #[test]
+    fn canonical_names_and_cmdlets_are_verb_noun() {
+        for (_, c) in ALIASES {
+            assert!(c.contains('-'), "{c}");
+        }
+        for c in CMDLETS {
+            assert!(c.contains('-'), "{c}");
+        }
     }
 
     #[test]
