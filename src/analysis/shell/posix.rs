@@ -1517,8 +1517,15 @@ impl Lexer<'_> {
             discard,
             script,
             pending,
+            cmd: child_cmd,
             ..
         } = *child;
+        // The child's command builder was reset when it closed (its argv is empty): hand its
+        // buffer to a parent that has none yet instead of freeing one and allocating another
+        // (one allocation less per nesting level).
+        if self.cur.cmd.argv.capacity() == 0 && child_cmd.argv.is_empty() {
+            self.cur.cmd.argv = child_cmd.argv;
+        }
         for p in &script.problems {
             self.problem(p.clone());
         }
