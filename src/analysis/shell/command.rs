@@ -72,6 +72,13 @@ impl<'w> Cmd<'w> {
 
 /// Lowercase basename without directories or a `.exe` suffix: `/usr/bin/SUDO.exe` → `sudo`.
 pub fn program_name(word: &str) -> String {
+    let mut out = String::new();
+    program_name_into(word, &mut out);
+    out
+}
+
+/// [`program_name`] written into `out` (replacing its content), reusing its buffer.
+pub fn program_name_into(word: &str, out: &mut String) {
     // Only the tail can be a basename; bounding it keeps huge dynamic words linear.
     let mut start = word.len().saturating_sub(256);
     while !word.is_char_boundary(start) {
@@ -79,11 +86,19 @@ pub fn program_name(word: &str) -> String {
     }
     let word = word.get(start..).unwrap_or(word);
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    let lower = base.to_ascii_lowercase();
-    lower
-        .strip_suffix(".exe")
-        .map(str::to_owned)
-        .unwrap_or(lower)
+    let base = match base.len().checked_sub(4) {
+        Some(at)
+            if base
+                .get(at..)
+                .is_some_and(|t| t.eq_ignore_ascii_case(".exe")) =>
+        {
+            base.get(..at).unwrap_or(base)
+        }
+        _ => base,
+    };
+    out.clear();
+    out.push_str(base);
+    out.make_ascii_lowercase();
 }
 
 /// The result of peeling one simple command: the commands it runs and the payloads it carries.
@@ -769,6 +784,25 @@ fn step_with<'w>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn program_names_strip_exe_and_reuse_the_buffer() {
+        for (word, name) in [
+            ("/usr/bin/SUDO.EXE", "sudo"),
+            ("C:\\Windows\\System32\\Cmd.Exe", "cmd"),
+            ("a.exe.exe", "a.exe"),
+            ("É.exe", "É"),
+            (".exe", ""),
+            ("exe", "exe"),
+            ("./deploy.sh", "deploy.sh"),
+            ("", ""),
+        ] {
+            assert_eq!(program_name(word), name, "{word}");
+        }
+        let mut buf = String::from("leftover");
+        program_name_into("RM", &mut buf);
+        assert_eq!(buf, "rm");
+    }
 
     #[test]
     fn shells_with_version_suffixes() {
