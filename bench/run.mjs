@@ -8,6 +8,11 @@
 //   calls       timed calls
 //   wasm_bytes  size of pkg/openclaw_human_gate_bg.wasm
 //
+//   typical     calls whose params serialize to at most TYPICAL_MAX_BYTES (2048) bytes of JSON;
+//               "large" calls are the rest (the corpus has a few 8-65 KB ones). Both through the
+//               hook, and the same requests straight into the engine (`Engine.decide`, no shim)
+//               so that the shim's share is visible (hook median / core median).
+//
 // Prints a short summary, then ends with exactly one JSON line. Full figures (per-class
 // breakdown, every run) also go to bench/out/last.json (git-ignored).
 // Env: BENCH_PASSES (default 200, minimum 200), BENCH_LOAD_RUNS (default 7).
@@ -23,6 +28,8 @@ const GATE_PRIORITY = 60;
 const PASSES = Math.max(200, Number(process.env.BENCH_PASSES) || 200);
 const WARMUP_PASSES = 20;
 const LOAD_RUNS = Math.max(1, Number(process.env.BENCH_LOAD_RUNS) || 7);
+/** The typical/large cut: bytes of the call's params as JSON. */
+const TYPICAL_MAX_BYTES = 2048;
 
 const config = JSON.parse(readFileSync(`${ROOT}bench/config.json`, "utf8"));
 const corpus = readFileSync(`${ROOT}bench/corpus.jsonl`, "utf8")
@@ -95,8 +102,11 @@ function classOf(result) {
   return "other";
 }
 
+const sizeOf = (req) => JSON.stringify(req.params ?? {}).length;
+const groupOf = (req) => (sizeOf(req) <= TYPICAL_MAX_BYTES ? "typical" : "large");
 const samples = [];
 const perClass = {};
+const perGroup = { typical: [], large: [] };
 let failClosed = 0;
 let seq = 0;
 for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
@@ -119,10 +129,41 @@ for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
     samples.push(us);
     const cls = classOf(result);
     (perClass[cls] ??= []).push(us);
+    perGroup[groupOf(req)].push(us);
     if (pass === WARMUP_PASSES && /could not evaluate|fail closed|failed/i.test(result?.requireApproval?.title ?? "")) failClosed++;
   }
 }
 samples.sort((a, b) => a - b);
+
+// The same requests straight into the engine (no hook, no shim): the core's share.
+const { acquireEngine } = await import(pathToFileURL(`${ROOT}js-shim/core.js`).href);
+const { engine } = acquireEngine(JSON.stringify(config));
+function coreRequest(req) {
+  const r = { toolName: req.toolName, params: req.params, sessionKey: req.sessionKey ?? "agent:main:bench" };
+  for (const k of ["toolKind", "toolInputKind", "derivedPaths"]) if (req[k] !== undefined) r[k] = req[k];
+  return JSON.stringify(r);
+}
+const coreJson = corpus.map(coreRequest);
+const coreGroup = { typical: [], large: [] };
+for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
+  corpus.forEach((req, i) => {
+    const t0 = process.hrtime.bigint();
+    engine.decide(coreJson[i]);
+    const t1 = process.hrtime.bigint();
+    if (pass >= WARMUP_PASSES) coreGroup[groupOf(req)].push(Number(t1 - t0) / 1000);
+  });
+}
+const stats = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? null : { calls: s.length, p50_us: round1(percentile(s, 50)), p99_us: round1(percentile(s, 99)), max_us: round1(s[s.length - 1]) };
+};
+const groups = Object.fromEntries(["typical", "large"].map((g) => {
+  const hook = stats(perGroup[g]);
+  const core = stats(coreGroup[g]);
+  return [g, { perPass: corpus.filter((r) => groupOf(r) === g).length, hook, core,
+    shimShareP50_us: hook && core ? round1(hook.p50_us - core.p50_us) : null,
+    hookOverCoreP50: hook && core && core.p50_us > 0 ? Math.round((hook.p50_us / core.p50_us) * 100) / 100 : null }];
+}));
 
 // Worst cases (issue 3): adversarial commands through the same hook, median of WORST_RUNS.
 const WORST_RUNS = 15;
@@ -130,9 +171,11 @@ const worstCases = {
   "20 KB command": { toolName: "exec", params: { command: Array.from({ length: 800 }, (_, i) => `echo "item ${i}" | grep -v x;`).join(" ").slice(0, 20480) } },
   "10 000 nested $(": { toolName: "exec", params: { command: `${"$(".repeat(10000)}rm -rf /${")".repeat(10000)}` } },
   "10 000 unclosed quotes": { toolName: "exec", params: { command: `echo ${"'\"".repeat(5000)}` } },
+  "4 096 one-word commands": { toolName: "exec", params: { command: "ls;".repeat(4096) } },
   "16 KB Code Mode": { toolName: "exec", toolKind: "code_mode_exec", params: { code: `const a = [${Array.from({ length: 2000 }, (_, i) => `"${i}"`).join(",")}];`.slice(0, 16384) } },
 };
 const worst = {};
+const worstCore = {};
 for (const [name, req] of Object.entries(worstCases)) {
   const runs = [];
   for (let i = 0; i < WORST_RUNS + 3; i++) {
@@ -148,6 +191,15 @@ for (const [name, req] of Object.entries(worstCases)) {
     if (i >= 3) runs.push(Number(t1 - t0) / 1000);
   }
   worst[name] = round1(median(runs));
+  const json = coreRequest(req);
+  const coreRuns = [];
+  for (let i = 0; i < WORST_RUNS + 3; i++) {
+    const t0 = process.hrtime.bigint();
+    engine.decide(json);
+    const t1 = process.hrtime.bigint();
+    if (i >= 3) coreRuns.push(Number(t1 - t0) / 1000);
+  }
+  worstCore[name] = round1(median(coreRuns));
 }
 
 const result = {
@@ -157,6 +209,10 @@ const result = {
   calls: samples.length,
   wasm_bytes: statSync(WASM).size,
   load_ms: round1(loadMs),
+  typical_p50_us: groups.typical.hook?.p50_us ?? null,
+  typical_p99_us: groups.typical.hook?.p99_us ?? null,
+  large_p50_us: groups.large.hook?.p50_us ?? null,
+  worst_max_us: Math.max(...Object.values(worst)),
 };
 
 // ---- report ----
@@ -170,14 +226,18 @@ console.log(`human-gate bench: ${corpus.length} corpus calls × ${PASSES} passes
 console.log(`  plugin load (import + register, fresh process): median ${round1(loadMs)} ms over ${LOAD_RUNS} runs [${loadRuns.map(round1).join(", ")}]`);
 console.log(`  gate hook latency: p50 ${result.p50_us} µs, p99 ${result.p99_us} µs, max ${result.max_us} µs over ${result.calls} calls`);
 console.log(classLines.join("\n"));
+for (const [g, v] of Object.entries(groups)) {
+  if (!v.hook) continue;
+  console.log(`  ${g.padEnd(8)} (params ${g === "typical" ? "≤" : ">"} ${TYPICAL_MAX_BYTES} B, ${v.perPass} calls/pass): hook p50 ${v.hook.p50_us} µs p99 ${v.hook.p99_us} µs | core alone p50 ${v.core.p50_us} µs p99 ${v.core.p99_us} µs | hook/core ${v.hookOverCoreP50}× (shim ≈ ${v.shimShareP50_us} µs at p50)`);
+}
 console.log(`  wasm: ${result.wasm_bytes} bytes`);
-console.log(`  worst cases (median of ${WORST_RUNS}): ${Object.entries(worst).map(([k, v]) => `${k} ${v} µs`).join(", ")}`);
+console.log(`  worst cases (median of ${WORST_RUNS}, hook / core alone): ${Object.entries(worst).map(([k, v]) => `${k} ${v} / ${worstCore[k]} µs`).join(", ")}`);
 if (configProblems.length > 0) console.log(`  WARNING: the bench config has problems: ${configProblems.map(([, m]) => m).join("; ")}`);
 if (failClosed > 0) console.log(`  WARNING: ${failClosed} corpus calls answered fail-closed; the figures do not measure real decisions`);
 
 mkdirSync(`${ROOT}bench/out`, { recursive: true });
 writeFileSync(`${ROOT}bench/out/last.json`, JSON.stringify({
-  ...result, worst_us: worst, node: process.version, passes: PASSES, warmupPasses: WARMUP_PASSES, corpusCalls: corpus.length,
+  ...result, worst_us: worst, worstCore_us: worstCore, typicalMaxBytes: TYPICAL_MAX_BYTES, groups, node: process.version, passes: PASSES, warmupPasses: WARMUP_PASSES, corpusCalls: corpus.length,
   loadRunsMs: loadRuns.map(round1),
   perClass: Object.fromEntries(Object.entries(perClass).map(([cls, xs]) => {
     const s = [...xs].sort((a, b) => a - b);

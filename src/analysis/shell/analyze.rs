@@ -161,6 +161,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     }
     let mut stack: Vec<&Script> = vec![posix];
     let mut seen = 0usize;
+    let mut prog = String::new();
     while let Some(script) = stack.pop() {
         for sc in &script.commands {
             seen += 1;
@@ -168,7 +169,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 return true;
             }
             if let Some(first) = sc.argv.first() {
-                let prog = command::program_name(&first.text);
+                command::program_name_into(&first.text, &mut prog);
                 if PROGRAMS.contains(&prog.as_str())
                     || command::is_powershell(&prog)
                     || (prog.contains('-') && pwsh::canonical_cmdlet(&prog).is_some())
@@ -413,7 +414,7 @@ impl<'l> Walk<'l> {
             })
             .or(piped_text);
         let argv: Vec<&'s super::model::Word> = sc.argv.iter().collect();
-        let peeled = command::peel(&argv, &sc.assignments);
+        let peeled = command::peel_owned(argv, &sc.assignments);
         // Roots that a `find … |` before this command feeds into it.
         let fed = if piped_in {
             state.find_roots.take()

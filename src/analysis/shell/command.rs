@@ -72,6 +72,13 @@ impl<'w> Cmd<'w> {
 
 /// Lowercase basename without directories or a `.exe` suffix: `/usr/bin/SUDO.exe` → `sudo`.
 pub fn program_name(word: &str) -> String {
+    let mut out = String::new();
+    program_name_into(word, &mut out);
+    out
+}
+
+/// [`program_name`] written into `out` (replacing its content), reusing its buffer.
+pub fn program_name_into(word: &str, out: &mut String) {
     // Only the tail can be a basename; bounding it keeps huge dynamic words linear.
     let mut start = word.len().saturating_sub(256);
     while !word.is_char_boundary(start) {
@@ -79,11 +86,19 @@ pub fn program_name(word: &str) -> String {
     }
     let word = word.get(start..).unwrap_or(word);
     let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    let lower = base.to_ascii_lowercase();
-    lower
-        .strip_suffix(".exe")
-        .map(str::to_owned)
-        .unwrap_or(lower)
+    let base = match base.len().checked_sub(4) {
+        Some(at)
+            if base
+                .get(at..)
+                .is_some_and(|t| t.eq_ignore_ascii_case(".exe")) =>
+        {
+            base.get(..at).unwrap_or(base)
+        }
+        _ => base,
+    };
+    out.clear();
+    out.push_str(base);
+    out.make_ascii_lowercase();
 }
 
 /// The result of peeling one simple command: the commands it runs and the payloads it carries.
@@ -115,13 +130,10 @@ const SHELLS: [&str; 12] = [
 
 /// True for `bash`, `bash5`, `bash-5.2`, `zsh-5.9`: version-suffixed shells count.
 pub fn is_shell(program: &str) -> bool {
-    SHELLS.iter().any(|s| {
-        program == *s
-            || program.strip_prefix(s).is_some_and(|rest| {
-                rest.chars()
-                    .all(|c| c.is_ascii_digit() || c == '.' || c == '-')
-            })
-    }) || program == "csh"
+    // Every shell name ends in a letter, so `program` is a shell plus a version suffix exactly
+    // when what is left after stripping the suffix characters is a shell name.
+    let stem = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+    SHELLS.contains(&stem) || program == "csh"
 }
 
 /// PowerShell hosts: `powershell`, `pwsh`, `pwsh-preview`, `powershell_ise`.
@@ -132,9 +144,14 @@ pub fn is_powershell(program: &str) -> bool {
 /// Peels wrappers off `argv` (with leading `assignments`) and returns the effective commands
 /// and payloads. Never fails; unknown shapes keep the words as they are.
 pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w> {
+    peel_owned(argv.to_vec(), assignments)
+}
+
+/// [`peel`] of words the caller no longer needs (no copy of them).
+pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Peeled<'w> {
     let mut out = Peeled::default();
     let mut cmd = Cmd {
-        argv: argv.to_vec(),
+        argv,
         program: String::new(),
         wrappers: Vec::new(),
         elevated: false,
@@ -151,7 +168,7 @@ pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w>
         };
         cmd.program = program_name(&first.text);
         let before = cmd.argv.clone();
-        match step(&mut cmd, &mut out) {
+        match step(&mut cmd, &mut out, &before) {
             Step::Peeled => {
                 if asked_for_help(&before, &cmd.argv) {
                     // `nice --help rm -rf /`: the wrapper prints its usage and runs nothing.
@@ -310,13 +327,28 @@ fn any_long_flag(argv: &[&Word], upto: usize, flags: &[&str]) -> bool {
     })
 }
 
-fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
-    let program = cmd.program.clone();
-    let argv = cmd.argv.clone();
-    match program.as_str() {
+/// One peeling step over `cmd`, whose words before the step are `argv` (a copy the caller
+/// keeps: the step rewrites `cmd.argv` while reading them). `cmd.program` is lent out for the
+/// step and put back unless the step renamed the program (`sudo -e` → `sudoedit`).
+fn step<'w>(cmd: &mut Cmd<'w>, out: &mut Peeled<'w>, argv: &[&'w Word]) -> Step {
+    let program = std::mem::take(&mut cmd.program);
+    let r = step_with(cmd, out, &program, argv);
+    if cmd.program.is_empty() {
+        cmd.program = program;
+    }
+    r
+}
+
+fn step_with<'w>(
+    cmd: &mut Cmd<'w>,
+    out: &mut Peeled<'w>,
+    program: &str,
+    argv: &[&'w Word],
+) -> Step {
+    match program {
         "sudo" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['u', 'g', 'h', 'p', 'C', 'T', 'r', 't', 'U', 'D', 'R'],
                 &[
                     "user",
@@ -333,13 +365,13 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
                 ],
             );
             cmd.elevated = true;
-            if any_short_flag(&argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
+            if any_short_flag(argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
                 return Step::NoCommand;
             }
-            if any_long_flag(&argv, i, &["--help", "--version", "--list", "--validate"]) {
+            if any_long_flag(argv, i, &["--help", "--version", "--list", "--validate"]) {
                 return Step::NoCommand;
             }
-            if any_short_flag(&argv, i, &['e']) || any_long_flag(&argv, i, &["--edit"]) {
+            if any_short_flag(argv, i, &['e']) || any_long_flag(argv, i, &["--edit"]) {
                 // `sudo -e FILE…` is `sudoedit FILE…`: the files are the operands.
                 return as_sudoedit(cmd, i);
             }
@@ -348,7 +380,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         "run0" => {
             // systemd's sudo: run0 [--user=U] [--chdir=D] [--setenv=…] cmd…
             let i = skip_options(
-                &argv,
+                argv,
                 &['u', 'g', 'D'],
                 &[
                     "user",
@@ -403,9 +435,9 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
             drop_front(cmd, i, "start")
         }
         "doas" => {
-            let i = skip_options(&argv, &['u', 'C'], &[]);
+            let i = skip_options(argv, &['u', 'C'], &[]);
             cmd.elevated = true;
-            if any_short_flag(&argv, i, &['C']) {
+            if any_short_flag(argv, i, &['C']) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "doas")
@@ -413,7 +445,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         "pkexec" | "runas" | "gosu" | "su-exec" => {
             cmd.elevated = true;
             let i = if program == "pkexec" {
-                skip_options(&argv, &[], &["user"])
+                skip_options(argv, &[], &["user"])
             } else if program == "runas" {
                 // runas /user:admin "cmd" → payload in cmd dialect.
                 let rest: Vec<&str> = argv
@@ -525,34 +557,34 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
             drop_front(cmd, i, "env")
         }
         "command" | "builtin" => {
-            let i = skip_options(&argv, &[], &[]);
-            if any_short_flag(&argv, i, &['v', 'V']) {
+            let i = skip_options(argv, &[], &[]);
+            if any_short_flag(argv, i, &['v', 'V']) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "command")
         }
         "exec" => {
-            let i = skip_options(&argv, &['a'], &[]);
+            let i = skip_options(argv, &['a'], &[]);
             drop_front(cmd, i, "exec")
         }
         "nohup" | "setsid" | "time" | "caffeinate" | "unbuffer" | "catchsegv" | "chrt"
         | "taskset" | "cgexec" | "firejail" | "proxychains" | "proxychains4" | "torsocks"
         | "tsocks" | "trickle" | "faketime" => {
-            let with_value: &[char] = match program.as_str() {
+            let with_value: &[char] = match program {
                 "time" => &['o', 'f'],
                 "taskset" => &['c'],
                 "cgexec" => &['g'],
                 "trickle" => &['u', 'd'],
                 _ => &[],
             };
-            let mut i = skip_options(&argv, with_value, &["output", "format"]);
+            let mut i = skip_options(argv, with_value, &["output", "format"]);
             // chrt PRIORITY cmd, taskset MASK cmd, faketime TIME cmd
-            if matches!(program.as_str(), "chrt" | "faketime")
-                || (program == "taskset" && !any_short_flag(&argv, i, &['c']))
+            if matches!(program, "chrt" | "faketime")
+                || (program == "taskset" && !any_short_flag(argv, i, &['c']))
             {
                 i += 1;
             }
-            if any_long_flag(&argv, i, &["--help", "--version"]) {
+            if any_long_flag(argv, i, &["--help", "--version"]) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "wrapper")
@@ -577,22 +609,22 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         }
         "ionice" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['c', 'n', 'p', 'P', 'u'],
                 &["class", "classdata", "pid", "pgid", "uid"],
             );
-            if any_short_flag(&argv, i, &['p', 'P', 'u']) {
+            if any_short_flag(argv, i, &['p', 'P', 'u']) {
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "ionice")
         }
         "timeout" => {
-            let i = skip_options(&argv, &['s', 'k'], &["signal", "kill-after"]);
+            let i = skip_options(argv, &['s', 'k'], &["signal", "kill-after"]);
             // then DURATION
             drop_front(cmd, i + 1, "timeout")
         }
         "stdbuf" => {
-            let i = skip_options(&argv, &['i', 'o', 'e'], &["input", "output", "error"]);
+            let i = skip_options(argv, &['i', 'o', 'e'], &["input", "output", "error"]);
             drop_front(cmd, i, "stdbuf")
         }
         "busybox" | "toybox" => {
@@ -602,14 +634,14 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
             drop_front(cmd, 1, "busybox")
         }
         "chroot" => {
-            let i = skip_options(&argv, &[], &["userspec", "groups"]);
+            let i = skip_options(argv, &[], &["userspec", "groups"]);
             cmd.elevated = true;
             drop_front(cmd, i + 1, "chroot")
         }
         "unshare" | "nsenter" | "systemd-run" | "strace" | "ltrace" | "valgrind" | "gdb"
         | "flatpak-spawn" | "dbus-run-session" | "xvfb-run" | "with-contenv" | "s6-setuidgid"
         | "chpst" | "daemonize" | "start-stop-daemon" => {
-            let (short, long): (&[char], &[&str]) = match program.as_str() {
+            let (short, long): (&[char], &[&str]) = match program {
                 "strace" | "ltrace" => (
                     &['o', 'e', 'p', 's', 'u', 'E', 'a', 'P', 'I', 'b', 'X'],
                     &["output", "trace", "signal", "string-limit"],
@@ -637,8 +669,8 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
                 ),
                 _ => (&[], &[]),
             };
-            let i = skip_options(&argv, short, long);
-            if program == "gdb" && !any_long_flag(&argv, i, &["--args"]) {
+            let i = skip_options(argv, short, long);
+            if program == "gdb" && !any_long_flag(argv, i, &["--args"]) {
                 // Only `gdb --args prog …` runs a command.
                 return Step::Done;
             }
@@ -646,7 +678,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         }
         "flock" => {
             // flock [opts] FILE cmd… | flock [opts] FILE -c 'cmd'
-            let i = skip_options(&argv, &['w', 'E'], &["timeout", "conflict-exit-code"]);
+            let i = skip_options(argv, &['w', 'E'], &["timeout", "conflict-exit-code"]);
             if let Some(pos) = argv
                 .iter()
                 .position(|w| w.text == "-c" || w.text == "--command")
@@ -664,7 +696,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
             drop_front(cmd, i + 1, "flock")
         }
         "watch" => {
-            let i = skip_options(&argv, &['n', 'd', 'q'], &["interval", "differences"]);
+            let i = skip_options(argv, &['n', 'd', 'q'], &["interval", "differences"]);
             let text: Vec<&str> = argv.iter().skip(i).map(|w| w.text.as_str()).collect();
             if !text.is_empty() {
                 out.payloads.push(Payload {
@@ -695,7 +727,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         }
         "xargs" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['I', 'n', 'L', 'P', 'd', 'E', 's', 'a'],
                 &[
                     "replace",
@@ -718,7 +750,7 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
         }
         "parallel" => {
             let i = skip_options(
-                &argv,
+                argv,
                 &['j', 'S', 'N', 'n'],
                 &["jobs", "sshlogin", "max-args", "joblog", "results"],
             );
@@ -752,6 +784,52 @@ fn step(cmd: &mut Cmd<'_>, out: &mut Peeled<'_>) -> Step {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn program_names_strip_exe_and_reuse_the_buffer() {
+        for (word, name) in [
+            ("/usr/bin/SUDO.EXE", "sudo"),
+            ("C:\\Windows\\System32\\Cmd.Exe", "cmd"),
+            ("a.exe.exe", "a.exe"),
+            ("É.exe", "É"),
+            (".exe", ""),
+            ("exe", "exe"),
+            ("./deploy.sh", "deploy.sh"),
+            ("", ""),
+        ] {
+            assert_eq!(program_name(word), name, "{word}");
+        }
+        let mut buf = String::from("leftover");
+        program_name_into("RM", &mut buf);
+        assert_eq!(buf, "rm");
+    }
+
+    #[test]
+    fn shells_with_version_suffixes() {
+        // `is_shell` strips the suffix characters; that is exact only because every shell
+        // name ends in a letter.
+        assert!(SHELLS
+            .iter()
+            .all(|s| s.ends_with(|c: char| c.is_ascii_alphabetic())));
+        for p in [
+            "sh",
+            "bash",
+            "bash5",
+            "bash-5.2",
+            "zsh-5.9",
+            "busybox-sh",
+            "tcsh",
+            "csh",
+            "dash.1-",
+        ] {
+            assert!(is_shell(p), "{p}");
+        }
+        for p in [
+            "shx", "bashx5", "csh5", "5bash", "", "-", "echo", "sh5a", "ba",
+        ] {
+            assert!(!is_shell(p), "{p}");
+        }
+    }
 
     fn words(s: &str) -> Vec<Word> {
         s.split_whitespace()

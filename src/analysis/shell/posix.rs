@@ -313,6 +313,32 @@ impl CmdBuilder {
         }
     }
 
+    /// The state of `CmdBuilder::new(connector)`, keeping the buffers' capacity.
+    fn reset(&mut self, connector: Connector) {
+        let CmdBuilder {
+            connector: c,
+            assignments,
+            argv,
+            redirects,
+            heredocs,
+            nested,
+            start,
+            end,
+            redirect,
+            compound,
+        } = self;
+        *c = connector;
+        assignments.clear();
+        argv.clear();
+        redirects.clear();
+        heredocs.clear();
+        nested.clear();
+        *start = None;
+        *end = 0;
+        *redirect = None;
+        *compound = false;
+    }
+
     fn is_empty(&self) -> bool {
         self.argv.is_empty()
             && self.assignments.is_empty()
@@ -1149,14 +1175,17 @@ impl Lexer<'_> {
         self.cur.func_name_pending = false;
         self.cur.after_time = false;
         self.cur.coproc = Coproc::None;
-        let old = mem::replace(&mut self.cur.cmd, CmdBuilder::new(next));
-        if old.is_empty() || self.cur.discard {
+        if self.cur.cmd.is_empty() || self.cur.discard {
+            // Nothing to keep: reset the builder in place (no move, its buffers are reused).
             // `a |⏎ b`, `if …; fi && b`: the pending connector carries over.
+            let carried = self.cur.cmd.connector;
+            self.cur.cmd.reset(next);
             if next == Connector::Sequence {
-                self.cur.cmd.connector = old.connector;
+                self.cur.cmd.connector = carried;
             }
             return;
         }
+        let old = mem::replace(&mut self.cur.cmd, CmdBuilder::new(next));
         let start = old.start.unwrap_or(old.end);
         let span = self.mk_span(start, old.end);
         self.cur.script.commands.push(SimpleCommand {
@@ -1488,8 +1517,15 @@ impl Lexer<'_> {
             discard,
             script,
             pending,
+            cmd: child_cmd,
             ..
         } = *child;
+        // The child's command builder was reset when it closed (its argv is empty): hand its
+        // buffer to a parent that has none yet instead of freeing one and allocating another
+        // (one allocation less per nesting level).
+        if self.cur.cmd.argv.capacity() == 0 && child_cmd.argv.is_empty() {
+            self.cur.cmd.argv = child_cmd.argv;
+        }
         for p in &script.problems {
             self.problem(p.clone());
         }
@@ -1591,6 +1627,7 @@ impl Lexer<'_> {
     fn literal(&mut self, c: char) {
         let pos = self.pos;
         self.pos += c.len_utf8();
+        let (src, end) = (self.src, self.end);
         let Some(w) = self.cur.word.as_mut() else {
             return;
         };
@@ -1630,6 +1667,23 @@ impl Lexer<'_> {
         }
         w.text.push(c);
         w.add_part(Part::Literal(c));
+        // Plain word characters right after it would each come back here through one lexer
+        // step that does nothing else (no frame, heredoc, continuation or special meaning):
+        // take them now, charging the step budget one step each, as the loop would.
+        while self.sh.steps_left > 0 && self.pos < end {
+            let Some(&b) = src.as_bytes().get(self.pos) else {
+                break;
+            };
+            if !(b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%'))
+            {
+                break;
+            }
+            self.sh.steps_left -= 1;
+            self.pos += 1;
+            w.text.push(char::from(b));
+            w.add_part(Part::Literal(char::from(b)));
+        }
     }
 
     fn escape(&mut self) {

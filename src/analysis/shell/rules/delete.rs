@@ -315,7 +315,8 @@ fn posix_rm(c: &Call<'_, '_>, out: &mut Out) {
 fn posix_plain(c: &Call<'_, '_>, out: &mut Out, who: &str) {
     let mut targets: Vec<Target> = c
         .plain()
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|w| cmd_switches(&w.text).is_none() && !(c.cmd.args_unknown && w.text == "{}"))
         .map(Target::word)
         .collect();
@@ -430,7 +431,7 @@ fn shred(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 fn rimraf(c: &Call<'_, '_>, out: &mut Out) {
-    let mut targets: Vec<Target> = c.plain().into_iter().map(Target::word).collect();
+    let mut targets: Vec<Target> = c.plain().iter().copied().map(Target::word).collect();
     if c.cmd.args_unknown {
         targets.push(Target::Unknown);
     }

@@ -16,7 +16,7 @@
 //! Dry runs (`--dry-run`, `--check`, `--preview`) deploy nothing.
 
 use super::infra::{dry_run, kube_words};
-use super::{plain_words, shown, tokens, Call, Out};
+use super::{shown, tokens, Call, Out};
 use crate::finding;
 
 const DEPLOY_VERBS: &[&str] = &[
@@ -66,14 +66,14 @@ pub(super) fn is_prod_marker_word(text: &str) -> bool {
 
 /// What is being deployed, when this is a deploy command (not whether it is production).
 fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
-    let base_tokens: Vec<String> = tokens(c.prog).collect();
-    if base_tokens
-        .iter()
-        .any(|t| DEPLOY_VERBS.contains(&t.as_str()))
+    // `tokens` without the lowercase copies (the verbs are lowercase ASCII).
+    if c.prog
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .any(|t| DEPLOY_VERBS.iter().any(|v| v.eq_ignore_ascii_case(t)))
     {
         return Some(format!("`{}`", c.prog));
     }
-    const DEPLOYERS: &[&str] = &[
+    const DEPLOYERS: super::Words = super::Words::new(&[
         "kubectl",
         "oc",
         "helm",
@@ -141,14 +141,16 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         "pnpm",
         "yarn",
         "bun",
-    ];
-    if !DEPLOYERS.contains(&c.prog) {
+    ]);
+    if !DEPLOYERS.has(c.prog) {
         return None;
     }
+    let kube;
     let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
-        kube_words(c.args)
+        kube = kube_words(c.args);
+        kube.as_slice()
     } else {
-        plain_words(c.args)
+        c.plain()
     }
     .iter()
     .map(|w| w.text.to_ascii_lowercase())
@@ -236,7 +238,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
 
 /// Publishing to a public package registry (irreversible).
 fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
-    const PUBLISHERS: &[&str] = &[
+    const PUBLISHERS: super::Words = super::Words::new(&[
         "npm",
         "pnpm",
         "bun",
@@ -266,11 +268,12 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
         "jsr",
         "deno",
         "mix",
-    ];
-    if !PUBLISHERS.contains(&c.prog) {
+    ]);
+    if !PUBLISHERS.has(c.prog) {
         return None;
     }
-    let words: Vec<String> = plain_words(c.args)
+    let words: Vec<String> = c
+        .plain()
         .iter()
         .map(|w| w.text.to_ascii_lowercase())
         .collect();

@@ -31,7 +31,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
         _ => {}
     }
-    if CLOUD.contains(&c.prog) {
+    if CLOUD.has(c.prog) {
         cloud(c, out);
     }
     super::services::apply(c, out);
@@ -62,7 +62,7 @@ pub(super) fn dry_run(args: &[&Word]) -> bool {
 }
 
 fn terraform(c: &Call<'_, '_>, out: &mut Out) {
-    let p = plain_words(c.args);
+    let p = c.plain();
     let words: Vec<&str> = p.iter().map(|w| w.text.as_str()).collect();
     let has = |s: &str| {
         c.args.iter().any(|w| {
@@ -125,10 +125,7 @@ fn terraform(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 fn pulumi(c: &Call<'_, '_>, out: &mut Out) {
-    let words: Vec<&str> = plain_words(c.args)
-        .iter()
-        .map(|w| w.text.as_str())
-        .collect();
+    let words: Vec<&str> = c.plain().iter().map(|w| w.text.as_str()).collect();
     let yes = c
         .args
         .iter()
@@ -310,7 +307,7 @@ fn aws(c: &Call<'_, '_>, out: &mut Out) {
         ("s3", "rb") => destroy(out, "`aws s3 rb` deletes a bucket"),
         ("s3", "cp" | "mv" | "sync") => {
             out.not_read_only();
-            let pos = plain_words(c.args);
+            let pos = c.plain();
             let to_cloud = pos.last().is_some_and(|w| w.text.starts_with("s3://"));
             if to_cloud {
                 out.add(
@@ -464,7 +461,8 @@ fn rclone(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 fn gcloud(c: &Call<'_, '_>, out: &mut Out) {
-    let words: Vec<String> = plain_words(c.args)
+    let words: Vec<String> = c
+        .plain()
         .iter()
         .map(|w| w.text.to_ascii_lowercase())
         .collect();
@@ -504,7 +502,7 @@ fn gcloud(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Cloud and platform CLIs judged by the verbs of their command path.
-const CLOUD: &[&str] = &[
+const CLOUD: super::Words = super::Words::new(&[
     "gcloud",
     "az",
     "doctl",
@@ -558,7 +556,7 @@ const CLOUD: &[&str] = &[
     "bq",
     "cloudflared",
     "doppler",
-];
+]);
 
 const DESTROY_VERBS: &[&str] = &[
     "delete",
@@ -586,7 +584,8 @@ fn cloud(c: &Call<'_, '_>, out: &mut Out) {
     if c.prog == "gcloud" && out.has(&finding::INFRASTRUCTURE_DESTRUCTION) {
         return;
     }
-    let words: Vec<String> = plain_words(c.args)
+    let words: Vec<String> = c
+        .plain()
         .iter()
         .map(|w| w.text.to_ascii_lowercase())
         .collect();

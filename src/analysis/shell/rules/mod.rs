@@ -215,6 +215,8 @@ pub(super) struct Call<'a, 'w> {
     pub ps: Option<String>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
+    /// `plain_words(args)`, computed once (nearly every rule family asks for it).
+    plain: Vec<&'w Word>,
     /// Paths the run-time arguments come from (`find ROOT -exec`, `find ROOT | xargs`).
     pub roots: Option<&'a [&'a Word]>,
     pub depth: usize,
@@ -234,12 +236,14 @@ impl<'a, 'w> Call<'a, 'w> {
                 });
                 looks_cmdlet.then(|| prog.to_owned())
             });
+        let args = cmd.argv.get(1..).unwrap_or(&[]);
         Call {
             cmd,
             ctx,
             prog,
             ps,
-            args: cmd.argv.get(1..).unwrap_or(&[]),
+            args,
+            plain: plain_words(args),
             roots: ctx.fed_roots,
             depth,
         }
@@ -269,8 +273,8 @@ impl<'a, 'w> Call<'a, 'w> {
     }
 
     /// Words that are not options (do not start with `-`), in order; `--` ends options.
-    pub fn plain(&self) -> Vec<&'w Word> {
-        plain_words(self.args)
+    pub fn plain(&self) -> &[&'w Word] {
+        &self.plain
     }
 
     /// Checks another command line made of `argv` (a runner's inner command, `find -exec`,
@@ -528,7 +532,7 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Programs whose arguments are (partly) another command's: `--help` there may be that
 /// command's argument, not theirs.
-const PASS_THROUGH: &[&str] = &[
+const PASS_THROUGH: Words = Words::new(&[
     "ssh",
     "docker",
     "podman",
@@ -577,7 +581,7 @@ const PASS_THROUGH: &[&str] = &[
     "time",
     "timeout",
     "nohup",
-];
+]);
 
 /// `prog … --help` / `prog --version` only prints (`kubectl delete --help` is fine), unless
 /// the program hands its arguments to another command (`ssh host rm -rf / --help`): then only
@@ -589,6 +593,11 @@ fn is_help(c: &Call<'_, '_>) -> bool {
             "--help" | "--version" | "-help" | "-?" | "/?"
         )
     };
+    // Both readings below need a help word among the arguments: without one (nearly every
+    // command) the answer is no, whatever the program.
+    if !c.args.iter().any(help) {
+        return false;
+    }
     // Multi-command tools pass arguments on only through some subcommands.
     let sub_passes = match c.prog {
         "kubectl" | "oc" | "docker" | "podman" | "nerdctl" | "git" | "npm" | "pnpm" | "yarn"
@@ -612,7 +621,7 @@ fn is_help(c: &Call<'_, '_>) -> bool {
                 )
             })
         }
-        p => PASS_THROUGH.contains(&p),
+        p => PASS_THROUGH.has(p),
     };
     let pass_through = super::command::is_shell(c.prog)
         || super::command::is_powershell(c.prog)
@@ -667,6 +676,68 @@ fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
+
+/// A fixed list of words (program names, cmdlets) with a filter built at compile time: a
+/// 512-bit Bloom filter over (length, first byte, last byte, second byte) with two slots per
+/// word. `has` is exactly `list.contains`, but a word no entry can equal (nearly every program,
+/// for nearly every list) is turned away without a scan; every command is checked against
+/// every program list, so this matters.
+pub(super) struct Words {
+    list: &'static [&'static str],
+    filter: [u64; 8],
+}
+
+impl Words {
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "evaluated for constants only: an index out of range fails the build"
+    )]
+    pub(super) const fn new(list: &'static [&'static str]) -> Words {
+        let mut filter = [0u64; 8];
+        let mut i = 0;
+        while i < list.len() {
+            let (a, b) = Self::slots(list[i].as_bytes());
+            filter[a / 64] |= 1 << (a % 64);
+            filter[b / 64] |= 1 << (b % 64);
+            i += 1;
+        }
+        Words { list, filter }
+    }
+
+    /// Two slots in 0..512 from the length and the first, second and last bytes.
+    const fn slots(word: &[u8]) -> (usize, usize) {
+        let first = match word {
+            [a, ..] => *a as usize,
+            [] => 0,
+        };
+        let second = match word {
+            [_, b, ..] => *b as usize,
+            _ => 0,
+        };
+        let last = match word {
+            [.., z] => *z as usize,
+            [] => 0,
+        };
+        let len = word.len();
+        let h1 = len.wrapping_mul(0x9e37) ^ first.wrapping_mul(0x85eb) ^ last.wrapping_mul(0xc2b2);
+        let h2 = len.wrapping_mul(0x27d4)
+            ^ second.wrapping_mul(0x1656)
+            ^ last.wrapping_mul(0x6a09)
+            ^ first;
+        ((h1 ^ (h1 >> 9)) & 511, (h2 ^ (h2 >> 9)) & 511)
+    }
+
+    fn bit(&self, slot: usize) -> bool {
+        self.filter
+            .get(slot / 64)
+            .is_some_and(|bits| bits & (1 << (slot % 64)) != 0)
+    }
+
+    pub(super) fn has(&self, word: &str) -> bool {
+        let (a, b) = Self::slots(word.as_bytes());
+        self.bit(a) && self.bit(b) && self.list.contains(&word)
+    }
+}
 
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
 /// candidates are found by the first byte, then compared, so it stays linear in practice.
@@ -1404,6 +1475,35 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    #[test]
+    fn words_has_is_exactly_contains() {
+        let list: &[&str] = &["kubectl", "oc", "a", "docker-compose", "x.y", "ssh", "shh"];
+        let words = Words::new(&["kubectl", "oc", "a", "docker-compose", "x.y", "ssh", "shh"]);
+        let probes = [
+            "kubectl",
+            "kubectm",
+            "oc",
+            "od",
+            "a",
+            "b",
+            "",
+            "docker-compose",
+            "x.y",
+            "ssh",
+            "shh",
+            "sah",
+            "KUBECTL",
+            "kubect",
+            "echo",
+            "grep",
+        ];
+        for p in list.iter().chain(probes.iter()) {
+            assert_eq!(words.has(p), list.contains(p), "{p}");
+        }
+        assert!(PASS_THROUGH.has("ssh") && !PASS_THROUGH.has("echo"));
+        assert!(PASS_THROUGH.list.iter().all(|w| PASS_THROUGH.has(w)));
+    }
 
     #[test]
     fn option_helpers() {

@@ -782,7 +782,7 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Commands whose output is a secret.
 fn secrets(c: &Call<'_, '_>, out: &mut Out) {
-    const READERS: &[&str] = &[
+    const READERS: super::Words = super::Words::new(&[
         "aws",
         "gcloud",
         "az",
@@ -802,8 +802,8 @@ fn secrets(c: &Call<'_, '_>, out: &mut Out) {
         "keyring",
         "gpg",
         "gpg2",
-    ];
-    if !READERS.contains(&c.prog) {
+    ]);
+    if !READERS.has(c.prog) {
         return;
     }
     let a: Vec<String> = c

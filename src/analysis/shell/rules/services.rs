@@ -9,7 +9,7 @@
 //! `screen -dm cmd`) run their command: it becomes a payload.
 
 use super::infra::control;
-use super::{cluster, long, parse, parse_head, plain_words, Call, Category, Out};
+use super::{cluster, long, parse, parse_head, Call, Category, Out};
 use crate::analysis::shell::command::Dialect;
 use crate::finding;
 
@@ -21,7 +21,7 @@ fn mentions_gate(c: &Call<'_, '_>) -> bool {
 }
 
 /// Programs [`apply`] knows (checked before any per-argument work).
-const CONTROL_PROGS: &[&str] = &[
+const CONTROL_PROGS: super::Words = super::Words::new(&[
     "systemctl",
     "service",
     "launchctl",
@@ -89,10 +89,10 @@ const CONTROL_PROGS: &[&str] = &[
     "tmux",
     "screen",
     "byobu",
-];
+]);
 
 /// Cmdlets [`apply`] knows.
-const CONTROL_CMDLETS: &[&str] = &[
+const CONTROL_CMDLETS: super::Words = super::Words::new(&[
     "stop-service",
     "start-service",
     "restart-service",
@@ -124,13 +124,14 @@ const CONTROL_CMDLETS: &[&str] = &[
     "invoke-cimmethod",
     "set-netipaddress",
     "set-dnsclientserveraddress",
-];
+]);
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    if !CONTROL_PROGS.contains(&c.prog) && !CONTROL_CMDLETS.contains(&c.ps()) {
+    if !CONTROL_PROGS.has(c.prog) && !CONTROL_CMDLETS.has(c.ps()) {
         return;
     }
-    let words: Vec<String> = plain_words(c.args)
+    let words: Vec<String> = c
+        .plain()
         .iter()
         .map(|w| w.text.to_ascii_lowercase())
         .collect();
@@ -331,7 +332,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     };
     let posix_handled = matches!(c.prog, "kill" | "sc" | "ps");
     let changed = changed.or_else(|| {
-        (!posix_handled && CONTROL_CMDLETS.contains(&c.ps()))
+        (!posix_handled && CONTROL_CMDLETS.has(c.ps()))
             .then(|| format!("`{}` changes system state", c.prog))
     });
     if let Some(why) = changed {

@@ -557,7 +557,8 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
     if ps.is_empty() {
         return;
     }
-    let who = format!("`{}`", c.prog);
+    // Built only by the arms that name the program (most cmdlets reach none of them).
+    let who = || format!("`{}`", c.prog);
     match ps {
         "set-content" | "add-content" | "clear-content" | "out-file" | "tee-object"
         | "export-csv" | "export-clixml" => {
@@ -587,7 +588,7 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
             }
             for t in targets {
                 for part in t.split(',') {
-                    write_text(c, out, &who, part.trim(), false);
+                    write_text(c, out, &who(), part.trim(), false);
                 }
             }
         }
@@ -621,7 +622,7 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                     Some(n) => format!("{}/{n}", path.trim_end_matches(['/', '\\'])),
                     None => path.to_owned(),
                 };
-                write_text(c, out, &who, &full, false);
+                write_text(c, out, &who(), &full, false);
             }
         }
         "copy-item" | "move-item" | "rename-item" => {
@@ -648,12 +649,15 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                 .or_else(|| p.value("newname"))
                 .or_else(|| pos.next());
             if let Some(d) = dest {
-                write_text(c, out, &who, d, false);
+                write_text(c, out, &who(), d, false);
             }
             if ps != "copy-item" {
-                out.add(&finding::FILE_MOVE, format!("{who} moves or renames files"));
+                out.add(
+                    &finding::FILE_MOVE,
+                    format!("{} moves or renames files", who()),
+                );
                 if let Some(s) = source {
-                    special_target(c, out, &who, "moves away", s);
+                    special_target(c, out, &who(), "moves away", s);
                 }
             }
         }
@@ -665,7 +669,7 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
         | "disable-localuser"
         | "enable-localuser" => out.add(
             &finding::SYSTEM_LOCATION_WRITE,
-            format!("{who} changes local accounts or groups"),
+            format!("{} changes local accounts or groups", who()),
         ),
         "start-process" => {
             let p = ps_parse(

@@ -25,7 +25,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "icacls" | "cacls" | "xcacls" => icacls(c, out),
         "takeown" => takeown(c, out),
         "setfacl" if super::has_opt(c.args, &['R'], &["recursive"]) => {
-            recursive_perm(c, out, "`setfacl -R`", &c.plain());
+            recursive_perm(c, out, "`setfacl -R`", c.plain());
         }
         "setcap" => out.add(
             &finding::PRIVILEGE_ELEVATION,
@@ -342,7 +342,7 @@ fn takeown(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Disk formatting, partitioning, wiping and shadow-copy deletion.
 fn disk(c: &Call<'_, '_>, out: &mut Out) {
-    const DISK: &[&str] = &[
+    const DISK: super::Words = super::Words::new(&[
         "mke2fs",
         "mkswap",
         "mkntfs",
@@ -375,8 +375,8 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
         "wmic",
         "wbadmin",
         "bcdedit",
-    ];
-    let known = DISK.contains(&c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
+    ]);
+    let known = DISK.has(c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
     if !known
         && !matches!(
             c.ps(),
@@ -521,6 +521,15 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
 /// definition is not a simple command. Quoted text is data (a payload is analysed again on its
 /// own). Linear: at most 64 definitions, each body scanned once.
 pub fn is_fork_bomb(text: &str) -> bool {
+    // Necessary conditions, checked on the raw bytes first (the scan below keeps or blanks
+    // characters, never makes new ones): a self-call in a pipe or in the background needs a
+    // `|` or `&`, and a definition body (`{`/`(`) or `%0|%0` needs `{`, `(` or `%`.
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b == b'|' || b == b'&')
+        || !bytes.iter().any(|&b| matches!(b, b'{' | b'(' | b'%'))
+    {
+        return false;
+    }
     // Quoted text becomes one placeholder word; escapes keep their character.
     let mut s: Vec<char> = Vec::new();
     let mut quote: Option<char> = None;
@@ -596,8 +605,8 @@ fn definition_at(s: &[char], i: usize) -> Option<(String, usize)> {
     if end == i {
         return None;
     }
-    let word: String = s.get(i..end)?.iter().collect();
-    let (name, j) = if word == "function" {
+    let word = s.get(i..end)?;
+    let (name, j) = if word.iter().copied().eq("function".chars()) {
         let n0 = skip_ws(end);
         let n1 = word_end(n0);
         if n1 == n0 {
@@ -618,7 +627,7 @@ fn definition_at(s: &[char], i: usize) -> Option<(String, usize)> {
         if s.get(k) != Some(&')') {
             return None;
         }
-        (word, skip_ws(k + 1))
+        (word.iter().collect(), skip_ws(k + 1))
     };
     matches!(s.get(j), Some('{' | '(')).then_some((name, j))
 }

@@ -1,0 +1,224 @@
+//! Native benchmark of the policy core (no WASM, no shim): the same corpus, config and worst
+//! cases as `bench/run.mjs`, through `Gate::decide_json` (request JSON in, decision JSON out),
+//! plus a per-phase split (request parsing, policy + analysis + finish, analysis alone,
+//! decision encoding) to show where the time goes. Reports, never asserts.
+//!
+//!   cargo run --release --example native-bench [-- PASSES]
+//!
+//! "Typical" calls are those whose request JSON is at most `TYPICAL_MAX_BYTES` (2 KiB); the
+//! others are "large". Each figure is a per-call latency in µs (nearest-rank percentiles).
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use openclaw_human_gate::analysis::dispatch;
+use openclaw_human_gate::call::Call;
+use openclaw_human_gate::gate::Gate;
+use std::hint::black_box;
+use std::time::Instant;
+
+const TYPICAL_MAX_BYTES: usize = 2048;
+
+fn pct(sorted: &[f64], p: f64) -> f64 {
+    let n = sorted.len();
+    let rank = ((p / 100.0) * n as f64).ceil() as usize;
+    sorted[rank.clamp(1, n) - 1]
+}
+
+fn summary(name: &str, xs: &mut [f64]) {
+    if xs.is_empty() {
+        return;
+    }
+    xs.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "  {name:<34} n={:<6} p50 {:>8.2} µs  p99 {:>8.2} µs  max {:>9.2} µs",
+        xs.len(),
+        pct(xs, 50.0),
+        pct(xs, 99.0),
+        xs[xs.len() - 1]
+    );
+}
+
+fn median_time(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut xs: Vec<f64> = (0..runs + 3)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .skip(3)
+        .collect();
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[xs.len() / 2]
+}
+
+fn main() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `native-bench loop typical|corpus:SUBSTRING|NAME-PREFIX SECONDS`: only those calls, in a
+    // loop (for a profiler).
+    let profile = (args.first().map(String::as_str) == Some("loop")).then(|| {
+        (
+            args.get(1).cloned().unwrap_or_default(),
+            args.get(2)
+                .and_then(|s| s.parse::<f64>().ok())
+                .unwrap_or(3.0),
+        )
+    });
+    let passes: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let config = std::fs::read_to_string(format!("{root}/bench/config.json")).unwrap();
+    let corpus: Vec<String> = std::fs::read_to_string(format!("{root}/bench/corpus.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    let gate = Gate::new(&config);
+    assert!(
+        gate.config_errors().is_empty(),
+        "{:?}",
+        gate.config_errors()
+    );
+    let limits = gate.config().semantic_analysis.limits;
+    let worst = worst_cases();
+    if let Some((what, secs)) = profile {
+        let reqs: Vec<&String> = if what == "typical" {
+            corpus
+                .iter()
+                .filter(|r| r.len() <= TYPICAL_MAX_BYTES)
+                .collect()
+        } else if let Some(needle) = what.strip_prefix("corpus:") {
+            corpus.iter().filter(|r| r.contains(needle)).collect()
+        } else {
+            worst
+                .iter()
+                .filter(|(n, _)| n.starts_with(&what))
+                .map(|(_, r)| r)
+                .collect()
+        };
+        assert!(!reqs.is_empty(), "nothing matches {what}");
+        let t = Instant::now();
+        let mut n = 0u64;
+        while t.elapsed().as_secs_f64() < secs {
+            for r in &reqs {
+                black_box(gate.decide_json(black_box(r)));
+                n += 1;
+            }
+        }
+        println!(
+            "{n} calls, {:.2} µs each",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
+        return;
+    }
+
+    let (mut all, mut typical, mut large) = (Vec::new(), Vec::new(), Vec::new());
+    let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); corpus.len()];
+    let (mut parse, mut decide, mut analysis, mut encode) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for pass in 0..passes + 10 {
+        for (k, req) in corpus.iter().enumerate() {
+            let t0 = Instant::now();
+            let out = gate.decide_json(black_box(req));
+            let us = t0.elapsed().as_secs_f64() * 1e6;
+            black_box(out);
+            // Phases, timed separately (each on its own; their sum is close to the whole).
+            let t0 = Instant::now();
+            let call = Call::parse(req).unwrap();
+            let t1 = Instant::now();
+            let d = gate.decide_call(&call);
+            let t2 = Instant::now();
+            let a = dispatch::analyze_call(&call, &limits);
+            let t3 = Instant::now();
+            let json = serde_json::to_string(&d).unwrap();
+            let t4 = Instant::now();
+            black_box((a, json));
+            if pass < 10 {
+                continue;
+            }
+            all.push(us);
+            per_call[k].push(us);
+            if req.len() <= TYPICAL_MAX_BYTES {
+                typical.push(us);
+                parse.push((t1 - t0).as_secs_f64() * 1e6);
+                decide.push((t2 - t1).as_secs_f64() * 1e6);
+                analysis.push((t3 - t2).as_secs_f64() * 1e6);
+                encode.push((t4 - t3).as_secs_f64() * 1e6);
+            } else {
+                large.push(us);
+            }
+        }
+    }
+    println!(
+        "native bench: {} corpus calls × {passes} passes; typical = request ≤ {TYPICAL_MAX_BYTES} bytes",
+        corpus.len()
+    );
+    summary("all (decide_json)", &mut all);
+    summary("typical (decide_json)", &mut typical);
+    summary("large (decide_json)", &mut large);
+    println!(" typical, by phase:");
+    summary("Call::parse", &mut parse);
+    summary("decide_call (policy+analysis+finish)", &mut decide);
+    summary("analyze_call alone", &mut analysis);
+    summary("encode decision", &mut encode);
+
+    let mut slowest: Vec<(f64, &String)> = per_call
+        .iter_mut()
+        .zip(&corpus)
+        .filter(|(_, r)| r.len() <= TYPICAL_MAX_BYTES)
+        .map(|(xs, r)| {
+            xs.sort_by(|a, b| a.total_cmp(b));
+            (xs[xs.len() / 2], r)
+        })
+        .collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(" slowest typical calls (median µs):");
+    for (us, r) in slowest.iter().take(6) {
+        println!("  {us:>8.2}  {}", r.chars().take(110).collect::<String>());
+    }
+    println!(" worst cases (median of 15):");
+    for (name, req) in &worst {
+        let whole = median_time(15, || {
+            black_box(gate.decide_json(black_box(req)));
+        });
+        let call = Call::parse(req).unwrap();
+        let ana = median_time(15, || {
+            black_box(dispatch::analyze_call(black_box(&call), &limits));
+        });
+        println!("  {name:<24} decide_json {whole:>9.1} µs  analysis alone {ana:>9.1} µs");
+    }
+}
+
+/// The worst cases of `bench/run.mjs`, as request JSON.
+fn worst_cases() -> Vec<(&'static str, String)> {
+    vec![
+        ("20 KB command", {
+            let cmd: String = (0..800)
+                .map(|i| format!("echo \"item {i}\" | grep -v x;"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            serde_json::json!({"toolName":"exec","params":{"command": &cmd[..cmd.len().min(20480)]}}).to_string()
+        }),
+        (
+            "10 000 nested $(",
+            serde_json::json!({"toolName":"exec","params":{"command": format!("{}rm -rf /{}", "$(".repeat(10000), ")".repeat(10000))}}).to_string(),
+        ),
+        (
+            "10 000 unclosed quotes",
+            serde_json::json!({"toolName":"exec","params":{"command": format!("echo {}", "'\"".repeat(5000))}}).to_string(),
+        ),
+        (
+            "4 096 one-word commands",
+            serde_json::json!({"toolName":"exec","params":{"command": "ls;".repeat(4096)}}).to_string(),
+        ),
+        ("16 KB Code Mode", {
+            let items: Vec<String> = (0..2000).map(|i| format!("\"{i}\"")).collect();
+            let code = format!("const a = [{}];", items.join(","));
+            serde_json::json!({"toolName":"exec","toolKind":"code_mode_exec","params":{"code": &code[..code.len().min(16384)]}}).to_string()
+        }),
+    ]
+}
