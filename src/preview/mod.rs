@@ -76,7 +76,10 @@ pub fn render(
         } else {
             match value {
                 Value::String(s) => clean(s, MAX_SECTION_CHARS),
-                other => clean(&compact_json(other), MAX_SECTION_CHARS),
+                other => clean(
+                    &compact_json(&redact_strings(other, redactor, MAX_SECTION_CHARS)),
+                    MAX_SECTION_CHARS,
+                ),
             }
         };
         desc.push_str(&format!(
@@ -87,6 +90,51 @@ pub fn render(
     Preview {
         title: truncate_chars(&title, MAX_TITLE_CHARS),
         description: truncate_chars(&desc, MAX_DESCRIPTION_CHARS),
+    }
+}
+
+/// Untrusted text made displayable and cut to `max` characters: sanitized, then redacted,
+/// then cut, so a cut never leaves half a secret.
+pub fn clean_text(redactor: &Redactor, text: &str, max: usize) -> String {
+    truncate_chars(&redactor.redact(&sanitize(head(text, max))), max)
+}
+
+/// A copy of `v` with every string cut to what can be shown and redacted, so a secret is
+/// seen in its own text and not through JSON escapes (`\\n`, `\\"`) that hide its edges.
+fn redact_strings(v: &Value, redactor: &Redactor, max: usize) -> Value {
+    let mut budget = max;
+    redact_walk(v, redactor, max, &mut budget, 0)
+}
+
+fn redact_walk(v: &Value, r: &Redactor, max: usize, budget: &mut usize, depth: usize) -> Value {
+    match v {
+        Value::String(s) => {
+            let shown = clean_text(r, s, max.min((*budget).max(8)));
+            *budget = budget.saturating_sub(shown.chars().count() + 4);
+            Value::String(shown)
+        }
+        Value::Array(items) if depth < 8 && *budget > 0 => Value::Array(
+            items
+                .iter()
+                .take(max / 2 + 1)
+                .map(|x| redact_walk(x, r, max, budget, depth + 1))
+                .collect(),
+        ),
+        Value::Object(map) if depth < 8 && *budget > 0 => Value::Object(
+            map.iter()
+                .take(max / 2 + 1)
+                .map(|(k, x)| {
+                    let shown = if redact::is_secret_key(k) {
+                        Value::String(redact::REDACTED.to_owned())
+                    } else {
+                        redact_walk(x, r, max, budget, depth + 1)
+                    };
+                    (k.clone(), shown)
+                })
+                .collect(),
+        ),
+        Value::Array(_) | Value::Object(_) => Value::String("…".to_owned()),
+        other => other.clone(),
     }
 }
 
