@@ -167,7 +167,14 @@ impl Gate {
             .scrub(&self.redactor.redact_bounded(&d.reason, 400), &fragments);
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
-            Some(call) => preview::render(call, d.decision, &d.reason, &d.findings, &self.redactor),
+            Some(call) => preview::render(
+                call,
+                d.decision,
+                &d.reason,
+                &d.findings,
+                &self.redactor,
+                &self.config.privacy.previews,
+            ),
             None => Preview {
                 title: "Human Gate could not read this call".to_owned(),
                 description: preview::sanitize::truncate_chars(
