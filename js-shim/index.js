@@ -22,6 +22,8 @@ import {
   sanitizeLine,
   TITLE_MAX,
 } from "./core.js";
+import { auditDecision, auditResolution } from "./audit.js";
+import { registerOutputGuard } from "./guard.js";
 
 const PLUGIN_ID = "human-gate";
 export const GATE_PRIORITY = 60;
@@ -182,9 +184,10 @@ function takeSeal(key, currentParams) {
 
 // ---- decision → host -----------------------------------------------------------------------
 
-function resolutionLogger(log, toolName, decisionClass) {
+function resolutionLogger(log, toolName, decisionClass, audit) {
   const name = boundText(sanitizeLine(toolName), 64);
   return (resolution) => {
+    if (audit) auditResolution(audit.configJson, log, audit.record, resolution, Date.now() - audit.at);
     try {
       const what = typeof resolution === "string" ? boundText(sanitizeLine(resolution), 32) : typeof resolution;
       log.info(`human-gate: approval for ${name} (${decisionClass}) resolved: ${what}`);
@@ -196,7 +199,7 @@ function resolutionLogger(log, toolName, decisionClass) {
 }
 
 /** Maps one decision to the host's before_tool_call return (docs/core-api.md "Host mapping"). */
-export function toHostResult(decision, toolName, log) {
+export function toHostResult(decision, toolName, log, audit) {
   switch (decision.decision) {
     case "auto":
       return undefined;
@@ -223,7 +226,7 @@ export function toHostResult(decision, toolName, log) {
         description: boundText(description, DESCRIPTION_MAX),
         severity: critical ? "critical" : SEVERITIES.has(decision.severity) ? decision.severity : "warning",
         allowedDecisions: [...new Set(allowed)],
-        onResolution: resolutionLogger(log, toolName, decision.decision),
+        onResolution: resolutionLogger(log, toolName, decision.decision, audit),
       };
       if (timeoutMs !== undefined) requireApproval.timeoutMs = timeoutMs;
       return { requireApproval };
@@ -237,6 +240,7 @@ export function toHostResult(decision, toolName, log) {
 
 function makeGate(configJson, log) {
   return function humanGate(event, ctx) {
+    const started = performance.now();
     let toolName = "this call";
     try {
       const ev = isObject(event) ? event : {};
@@ -266,9 +270,10 @@ function makeGate(configJson, log) {
         decision = answer.decision;
         if (answer.error !== null) log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${describeError(answer.error)}`);
       }
+      const record = auditDecision(configJson, log, requestJson, decision, performance.now() - started);
       let result;
       try {
-        result = toHostResult(decision, toolName, log);
+        result = toHostResult(decision, toolName, log, { configJson, record, at: Date.now() });
       } catch (err) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
         result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
@@ -345,6 +350,7 @@ function register(api) {
     logConfig(log, configJson);
     hostOn(api, log, "before_tool_call", makeGate(configJson, log), { priority: GATE_PRIORITY });
     hostOn(api, log, "before_tool_call", makeSeal(log), { priority: SEAL_PRIORITY });
+    registerOutputGuard(api, log, configJson, hostOn);
     if (typeof api?.registerTool === "function") {
       try {
         api.registerTool(makeAskTool(configJson), { optional: true });

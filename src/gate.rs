@@ -20,6 +20,7 @@ pub struct Gate {
     config: Config,
     errors: Vec<String>,
     redactor: Redactor,
+    guard: crate::guard::Patterns,
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
@@ -33,6 +34,7 @@ impl Gate {
             config,
             errors,
             redactor: Redactor::new(),
+            guard: crate::guard::Patterns::new(),
         }
     }
 
@@ -70,6 +72,16 @@ impl Gate {
     pub fn decide_json(&self, request_json: &str) -> String {
         serde_json::to_string(&self.decide(request_json))
             .unwrap_or_else(|_| FAIL_CLOSED_JSON.to_owned())
+    }
+
+    /// Scans one chunk of a tool result (the output guard, `src/guard.rs`).
+    pub fn guard_json(&self, input_json: &str) -> String {
+        crate::guard::scan_json(
+            &self.redactor,
+            &self.guard,
+            &self.config.privacy.output_guard,
+            input_json,
+        )
     }
 
     /// Renders the `human_gate_ask` tool result as JSON.

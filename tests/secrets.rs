@@ -184,3 +184,59 @@ fn look_alikes_survive_into_the_preview() {
         assert!(!desc.contains("[REDACTED"), "{}: {desc}", e.id);
     }
 }
+
+#[test]
+fn no_secret_reaches_an_audit_record() {
+    let gate = openclaw_human_gate::Gate::new("{}");
+    for e in corpus().iter().filter(|e| !e.lookalike) {
+        for mut req in requests(e) {
+            req["sessionKey"] = json!(format!("agent:main:{}", e.id));
+            req["nowMs"] = json!(1_795_982_400_000_u64);
+            let request = req.to_string();
+            let decision = gate.decide_json(&request);
+            let rec = openclaw_human_gate::audit::decision_record(&request, &decision, 1.0);
+            let res = openclaw_human_gate::audit::resolution_record(&rec, "allow-once", 0.0, 1.0);
+            for s in &e.secrets {
+                assert!(leaks(&rec, s).is_none(), "{}: {rec}", e.id);
+                assert!(leaks(&res, s).is_none(), "{}: {res}", e.id);
+            }
+            assert!(
+                !rec.contains(&format!("agent:main:{}", e.id)),
+                "raw session key: {rec}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_secret_survives_the_output_guard() {
+    let gate = openclaw_human_gate::Gate::new("{}");
+    let (mut total, mut hidden) = (0, 0);
+    for e in corpus() {
+        let out: Value =
+            serde_json::from_str(&gate.guard_json(&json!({ "text": e.text }).to_string())).unwrap();
+        assert_eq!(out["ok"], true, "{}", e.id);
+        let shown = out["text"].as_str().unwrap_or(&e.text).to_owned();
+        if e.lookalike {
+            assert_eq!(shown, e.text, "{}: a look-alike was redacted", e.id);
+            continue;
+        }
+        assert!(
+            out["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["id"] == "output-credential-leak"),
+            "{}: no credential finding",
+            e.id
+        );
+        for s in &e.secrets {
+            total += 1;
+            if leaks(&shown, s).is_none() {
+                hidden += 1;
+            }
+        }
+    }
+    println!("output guard: {hidden}/{total} secrets redacted in tool results");
+    assert_eq!(hidden, total);
+}

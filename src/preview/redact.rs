@@ -907,6 +907,13 @@ impl Redactor {
         out
     }
 
+    /// Redacts and counts the secrets hidden (for the output guard).
+    pub fn redact_counted(&self, text: &str) -> (String, usize) {
+        let mut hidden = Vec::new();
+        let out = self.run(text, Some(&mut hidden));
+        (out, hidden.len())
+    }
+
     /// Redacts text that will be shown cut to `max_chars`: only the first `max_chars` plus a
     /// margin are examined, so the cost is bounded, and a secret that starts inside the shown
     /// part is still seen whole (up to the margin) before the cut.

@@ -126,6 +126,7 @@ test("every config property has a description; top-level ones carry the core-api
   assert.deepEqual(defaults, {
     defaultMode: "require-approval", defaultSeverity: "warning", defaultTimeoutMs: 120000,
     useClassifiers: true, rules: [], readOnlyExec: "require-approval", semanticAnalysis: undefined,
+    previews: undefined, decisionLog: undefined, outputGuard: undefined,
   });
   const sa = schemas.config.properties.semanticAnalysis.properties;
   assert.deepEqual(
