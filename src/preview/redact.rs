@@ -51,6 +51,9 @@ struct RuleSpec {
     check: Check,
     /// Lowercase literals of which one must occur for the rule to possibly match (empty: any).
     pre: &'static [&'static str],
+    /// When not empty, the rule's matches never span lines and it runs only on the lines that
+    /// contain one of these lowercase words (a secret name must contain one).
+    per_line: &'static [&'static str],
 }
 
 const fn rule(pattern: &'static str, check: Check, pre: &'static [&'static str]) -> RuleSpec {
@@ -58,8 +61,15 @@ const fn rule(pattern: &'static str, check: Check, pre: &'static [&'static str])
         pattern,
         check,
         pre,
+        per_line: &[],
     }
 }
+
+/// Words one of which every secret name contains (see [`is_secret_name`], [`is_auth_name`]).
+const NAME_WORDS: &[&str] = &[
+    "pass", "pw", "secret", "token", "key", "auth", "cred", "otp", "sig", "cookie", "mnemonic",
+    "phrase", "pat", "psk",
+];
 
 /// A quoted or bare value (bare values end at whitespace, quotes and separators).
 macro_rules! value {
@@ -109,10 +119,9 @@ const RULES: &[RuleSpec] = &[
             r"|ATATT3[A-Za-z0-9_=-]{50,}|ATCTT3[A-Za-z0-9_=-]{50,}",
             // chat
             r"|xox[abposre]-[A-Za-z0-9-]{10,}|xapp-[0-9]-[A-Za-z0-9-]{10,}",
-            r"|[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}",
             // cloud
             r"|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|ya29\.[0-9A-Za-z_-]{20,}",
-            r"|GOCSPX-[A-Za-z0-9_-]{20,}|[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+            r"|GOCSPX-[A-Za-z0-9_-]{20,}",
             r"|do[opr]_v1_[a-f0-9]{64}|hv[sb]\.[A-Za-z0-9_-]{24,}|AGE-SECRET-KEY-1[0-9A-Z]{50,}",
             r"|dapi[a-f0-9]{32}|gl(?:c|sa)_[A-Za-z0-9_=+/-]{32,}|NRAK-[A-Z0-9]{27}|sbp_[a-f0-9]{40}",
             r"|pscale_(?:pw|tkn|oauth)_[A-Za-z0-9_.-]{30,}|rnd_[A-Za-z0-9]{30,}|sntry[su]_[A-Za-z0-9+/=_-]{30,}",
@@ -125,11 +134,30 @@ const RULES: &[RuleSpec] = &[
             r"|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}|key-[0-9a-f]{32}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
             r"|lin_(?:api|oauth)_[A-Za-z0-9]{32,}|ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}|figd_[A-Za-z0-9_-]{30,}",
             r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|EAA[A-Za-z0-9]{80,}|AAAA[A-Za-z0-9_-]{7}:APA91[A-Za-z0-9_-]{100,}",
-            r"|pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
+            r"|1//0[A-Za-z0-9_-]{40,}|ATBB[A-Za-z0-9_=.-]{28,}",
+            r"|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|sb_secret_[A-Za-z0-9_-]{20,}|sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
+            r"|syt_[A-Za-z0-9_]{20,}",
             r")\b)",
         ),
         Check::Shape,
+        SHAPE_PREFIXES,
+    ),
+    // Discord bot tokens and Azure AD client secrets (no fixed prefix).
+    rule(
+        r"(?P<s>\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b)",
+        Check::Shape,
         &[],
+    ),
+    rule(
+        r"(?P<s>\b[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})",
+        Check::Shape,
+        &["q~"],
+    ),
+    // Airtable personal access tokens.
+    rule(
+        r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)",
+        Check::Shape,
+        &["pat"],
     ),
     // Telegram bot tokens (often glued to `bot` in API URLs, so no word boundary before).
     rule(
@@ -240,9 +268,11 @@ const RULES: &[RuleSpec] = &[
         &["pass:"],
     ),
     rule(
-        r#"\bsqlplus\b[ \t]+(?:-\S+[ \t]+)*[A-Za-z0-9_$#]+/(?P<s>[^@\s'"/]+)"#,
+        r#"\b(?:sqlplus|sqlldr|expdp|impdp|exp|imp|rman|dgmgrl)\b[ \t]+(?:-\S+[ \t]+|target[ \t]+|userid=)*[A-Za-z0-9_$#]+/(?P<s>[^@\s'"/]+)"#,
         Check::Value,
-        &["sqlplus"],
+        &[
+            "sqlplus", "sqlldr", "expdp", "impdp", "exp ", "imp ", "rman", "dgmgrl",
+        ],
     ),
     rule(
         concat!(
@@ -251,6 +281,36 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["htpasswd"],
+    ),
+    rule(
+        concat!(r"\bssh-keygen\b", same_cmd!(), r"-[NP][ \t]*", arg!()),
+        Check::Value,
+        &["ssh-keygen"],
+    ),
+    rule(
+        concat!(r"\bopenssl\b", same_cmd!(), r"-k[ \t]+", arg!()),
+        Check::Value,
+        &["openssl"],
+    ),
+    rule(
+        concat!(
+            r"\b(?:rabbitmqctl[ \t]+(?:add_user|change_password)|net[ \t]+user)[ \t]+\S+[ \t]+",
+            arg!()
+        ),
+        Check::Value,
+        &["rabbitmqctl", "net user"],
+    ),
+    // .netrc / _netrc: machine h login u password X
+    rule(
+        r"(?i)\blogin\s+\S+\s+password[ \t]+(?P<s>\S+)",
+        Check::Value,
+        &["password"],
+    ),
+    // PuTTY private keys: the lines after Private-Lines.
+    rule(
+        r"Private-Lines:[ \t]*[0-9]+\r?\n(?P<s>(?:[A-Za-z0-9+/=]+\r?\n?)+)",
+        Check::Always,
+        &["private-lines:"],
     ),
     rule(
         concat!(
@@ -268,9 +328,9 @@ const RULES: &[RuleSpec] = &[
         &["vault"],
     ),
     rule(
-        r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?--password-stdin"#,
+        r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b)"#,
         Check::Value,
-        &["password-stdin"],
+        &["password-stdin", "--stdin", "chpasswd"],
     ),
     rule(
         concat!(
@@ -296,14 +356,102 @@ const RULES: &[RuleSpec] = &[
         &["</"],
     ),
     // NAME=value, "name": "value", name: value, name := value, 'name' => 'value'.
-    rule(
-        concat!(
+    RuleSpec {
+        pattern: concat!(
             r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?[ \t]*(?:=>|:=|=|:)[ \t]*)"#,
             value!()
         ),
-        Check::Named,
-        &[],
-    ),
+        check: Check::Named,
+        pre: &[],
+        per_line: NAME_WORDS,
+    },
+];
+
+/// Lowercase prefixes of the provider key shapes (the shape rule runs only when one occurs).
+const SHAPE_PREFIXES: &[&str] = &[
+    "sk-",
+    "hf_",
+    "gsk_",
+    "r8_",
+    "pplx-",
+    "xai-",
+    "tvly-",
+    "fw_",
+    "csk-",
+    "nvapi-",
+    "pcsk_",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "glpat-",
+    "gldt-",
+    "glrt-",
+    "glptt-",
+    "glft-",
+    "glimt-",
+    "gloas-",
+    "glcbt-",
+    "glsoat-",
+    "gr1348941",
+    "atatt3",
+    "atctt3",
+    "xox",
+    "xapp-",
+    "akia",
+    "asia",
+    "abia",
+    "acca",
+    "aiza",
+    "ya29.",
+    "gocspx-",
+    "_v1_",
+    "hvs.",
+    "hvb.",
+    "age-secret-key-",
+    "dapi",
+    "glc_",
+    "glsa_",
+    "nrak-",
+    "sbp_",
+    "pscale_",
+    "rnd_",
+    "sntry",
+    "pul-",
+    "dp.",
+    "atlasv1",
+    "fo1_",
+    "vercel_",
+    "nfp_",
+    "npm_",
+    "pypi-",
+    "dckr_pat_",
+    "oy2",
+    "_live_",
+    "_test_",
+    "whsec_",
+    "sq0",
+    "sg.",
+    "key-",
+    "shpat_",
+    "shpca_",
+    "shppa_",
+    "shpss_",
+    "lin_",
+    "ntn_",
+    "secret_",
+    "figd_",
+    "pmak-",
+    "eaa",
+    ":apa91",
+    "1//0",
+    "atbb",
+    "lsv2_",
+    "sb_secret_",
+    "sk.eyj",
+    "syt_",
 ];
 
 /// Name components that make a name secret when they end a component (`PGPASSWORD`).
@@ -320,7 +468,7 @@ const SECRET_SUFFIXES: [&str; 10] = [
     "credentials",
 ];
 /// Name components that are secret words only as a whole component.
-const SECRET_WORDS: [&str; 27] = [
+const SECRET_WORDS: [&str; 28] = [
     "pass",
     "pw",
     "pwd",
@@ -348,6 +496,7 @@ const SECRET_WORDS: [&str; 27] = [
     "userpass",
     "authtoken",
     "sessionkey",
+    "mnemonic",
 ];
 /// `key` is a secret word after one of these (`api_key`, `secretAccessKey`, `AccountKey`).
 const KEY_QUALIFIERS: [&str; 44] = [
@@ -585,7 +734,12 @@ pub fn is_secret_name(name: &str) -> bool {
                 && i > 0
                 && parts
                     .get(i - 1)
-                    .is_some_and(|p| KEY_QUALIFIERS.contains(&p.as_str())));
+                    .is_some_and(|p| KEY_QUALIFIERS.contains(&p.as_str())))
+            || (c == "phrase"
+                && i > 0
+                && parts
+                    .get(i - 1)
+                    .is_some_and(|p| ["seed", "recovery", "secret", "pass"].contains(&p.as_str())));
         secret.then_some(i)
     });
     let Some(at) = found else {
@@ -599,6 +753,25 @@ pub fn is_secret_name(name: &str) -> bool {
         && !before
             .clone()
             .any(|c| NOT_SECRET_BEFORE.contains(&c.as_str()))
+}
+
+/// A name whose last component is `auth` (`_auth` in .npmrc, `BASIC_AUTH`): a secret only
+/// when its value looks like a credential, not a scheme name (`auth: basic`).
+fn is_auth_name(name: &str) -> bool {
+    let parts = components(name);
+    parts.last().is_some_and(|c| c == "auth")
+        && !parts
+            .iter()
+            .any(|c| NOT_SECRET_BEFORE.contains(&c.as_str()))
+}
+
+/// A credential-looking value for an `auth` name: `user:pass` or a token.
+fn auth_value(value: &str) -> bool {
+    let v = unquote(value);
+    let pair = v
+        .split_once(':')
+        .is_some_and(|(u, p)| !u.is_empty() && !p.is_empty() && !p.starts_with("//"));
+    (pair || token_like(v)) && value_is_secret(v)
 }
 
 /// The value without surrounding (possibly escaped) quotes.
@@ -768,9 +941,9 @@ fn decide(check: Check, caps: &Captures<'_>) -> Option<(usize, usize, &'static s
         Check::Always => whole,
         Check::TokenLike => token_like(value).then_some((s.start(), end, REDACTED)),
         Check::Value => value_is_secret(value).then_some((s.start(), end, REDACTED)),
-        Check::Named => {
-            (is_secret_name(name) && value_is_secret(value)).then_some((s.start(), end, REDACTED))
-        }
+        Check::Named => ((is_secret_name(name) && value_is_secret(value))
+            || (is_auth_name(name) && auth_value(value)))
+        .then_some((s.start(), end, REDACTED)),
         Check::Shape => shape_is_secret(value).then_some((s.start(), end, REDACTED)),
         Check::Flag => {
             let flag = name.trim_start_matches('-');
@@ -848,6 +1021,7 @@ struct Rule {
     re: Regex,
     check: Check,
     pre: &'static [&'static str],
+    per_line: &'static [&'static str],
 }
 
 /// The compiled redaction rules.
@@ -878,6 +1052,7 @@ impl Redactor {
                     re,
                     check: r.check,
                     pre: r.pre,
+                    per_line: r.per_line,
                 })
             })
             .collect();
@@ -899,7 +1074,12 @@ impl Redactor {
             if !rule.pre.is_empty() && !rule.pre.iter().any(|p| lower.contains(p)) {
                 continue;
             }
-            if let Some(changed) = apply(rule, &out, fragments.as_deref_mut()) {
+            let changed = if rule.per_line.is_empty() {
+                apply(rule, &out, fragments.as_deref_mut())
+            } else {
+                apply_lines(rule, &out, &lower, fragments.as_deref_mut())
+            };
+            if let Some(changed) = changed {
                 out = changed;
                 lower = out.to_ascii_lowercase();
             }
@@ -999,6 +1179,35 @@ impl Redactor {
 
 /// Length of the pieces [`Redactor::scrub`] recognizes a fragment by.
 const WINDOW: usize = 8;
+
+/// Applies a line-bound rule to the lines of `text` that hold one of its words (`lower` is
+/// `text` lowercased, byte for byte); `None` when nothing changed.
+fn apply_lines(
+    rule: &Rule,
+    text: &str,
+    lower: &str,
+    mut fragments: Option<&mut Vec<String>>,
+) -> Option<String> {
+    let mut out = String::new();
+    let mut changed = false;
+    let mut at = 0usize;
+    for line in text.split_inclusive('\n') {
+        let low = lower.get(at..at + line.len()).unwrap_or("");
+        at += line.len();
+        let hit = rule.per_line.iter().any(|w| low.contains(w));
+        match hit
+            .then(|| apply(rule, line, fragments.as_deref_mut()))
+            .flatten()
+        {
+            Some(new) => {
+                out.push_str(&new);
+                changed = true;
+            }
+            None => out.push_str(line),
+        }
+    }
+    changed.then_some(out)
+}
 
 /// Applies one rule to `text`; `None` when nothing changed. After a match that is not a
 /// secret, the search resumes at its value, so `--from-literal=password=x` still finds
@@ -1151,6 +1360,17 @@ mod tests {
     }
 
     #[test]
+    fn npmrc_auth() {
+        let r = Redactor::new();
+        let out = r.redact(
+            "registry=https://npm.example.com/\n_auth=bWU6dmFXZlBTMCNrRDJxYks=\nalways-auth=true\n",
+        );
+        assert!(is_auth_name("_auth"));
+        assert!(auth_value("bWU6dmFXZlBTMCNrRDJxYks="));
+        assert!(!out.contains("bWU6dmFX"), "{out}");
+    }
+
+    #[test]
     fn names() {
         for n in [
             "api_key",
@@ -1234,5 +1454,34 @@ mod tests {
             assert_eq!(r.redact(&once), once);
         }
         assert_eq!(r.redact("ls -la /tmp"), "ls -la /tmp");
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn rule_timing() {
+        let r = Redactor::new();
+        let json: String = (0..3000)
+            .map(|i| format!("  {{\n    \"id\": {i},\n    \"name\": \"item-{i}\",\n    \"path\": \"/srv/app/file{i}.txt\",\n    \"ok\": true\n  }},\n"))
+            .collect();
+        for (i, rule) in r.rules.iter().enumerate() {
+            let t = std::time::Instant::now();
+            let lower = json.to_ascii_lowercase();
+            if rule.pre.is_empty() || rule.pre.iter().any(|p| lower.contains(p)) {
+                let _ = if rule.per_line.is_empty() {
+                    apply(rule, &json, None)
+                } else {
+                    apply_lines(rule, &json, &lower, None)
+                };
+            }
+            eprintln!("rule {i} {:?}: {:?}", rule.check, t.elapsed());
+        }
+        let t = std::time::Instant::now();
+        let _ = r.redact(&json);
+        eprintln!("rule all: {:?}", t.elapsed());
     }
 }
