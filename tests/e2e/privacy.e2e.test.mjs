@@ -102,4 +102,7 @@ test("the decision log file is 0600 and holds digests, never a raw secret or ses
   assert.ok(records.some((x) => x.type === "resolution" && x.resolution === "allow-once" && x.resolvedBy === "user"), `a resolution record: ${text}`);
   const guards = records.filter((x) => x.type === "guard" && x.mode === "middleware");
   assert.ok(guards.some((g) => g.findings.some((f) => f.id === "output-credential-leak")), `guard records from the middleware: ${text}`);
+  // after_tool_call runs after the middleware: the observer sees the call was handled and
+  // stays silent, so no "observed" record duplicates a middleware one.
+  assert.deepEqual(records.filter((x) => x.type === "guard" && x.mode === "observed"), [], text);
 });
