@@ -229,7 +229,7 @@ const RULES: &[RuleSpec] = &[
     ),
     rule(
         concat!(
-            r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc|regctl)\b[^|;&\n]*?\blogin\b",
+            r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc|regctl|az)\b[^|;&\n]*?\blogin\b",
             same_cmd!(),
             r"-p[ \t]*",
             arg!()
@@ -300,6 +300,23 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["rabbitmqctl", "net user"],
     ),
+    // Code: auth=("user", "X"), headers set by call: .set("X-Api-Key", "X").
+    rule(
+        r#"\bauth[ \t]*=[ \t]*[(\[][ \t]*["'][^"'\n]*["'][ \t]*,[ \t]*(?P<s>"[^"\n]+"|'[^'\n]+')"#,
+        Check::Value,
+        &["auth"],
+    ),
+    rule(
+        r#"(?i)\b(?:set|add|append|header|put)[A-Za-z]*\([ \t]*["'](?P<n>[A-Za-z0-9_-]+)["'][ \t]*,[ \t]*(?P<s>"[^"\n]+"|'[^'\n]+')"#,
+        Check::Named,
+        &["("],
+    ),
+    // .pgpass: host:port:database:user:password
+    rule(
+        r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$",
+        Check::Value,
+        &[":"],
+    ),
     // .netrc / _netrc: machine h login u password X
     rule(
         r"(?i)\blogin\s+\S+\s+password[ \t]+(?P<s>\S+)",
@@ -328,9 +345,15 @@ const RULES: &[RuleSpec] = &[
         &["vault"],
     ),
     rule(
-        r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b)"#,
+        r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b|--with-token|\bsudo[ \t]+(?:-\S+[ \t]+)*-S\b)"#,
         Check::Value,
-        &["password-stdin", "--stdin", "chpasswd"],
+        &[
+            "password-stdin",
+            "--stdin",
+            "chpasswd",
+            "--with-token",
+            "-s",
+        ],
     ),
     rule(
         concat!(
