@@ -190,9 +190,7 @@ impl Kind {
         if call.kinds().any(|k| k == "code_mode_exec") {
             return Kind::Code;
         }
-        if call.kinds().any(|k| k == "apply_patch")
-            || call.params.contains_key("input") && call.tool_name == "apply_patch"
-        {
+        if call.kinds().any(|k| k == "apply_patch") {
             return Kind::Patch;
         }
         if call.kinds().any(|k| k == "exec") {

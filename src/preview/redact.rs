@@ -219,7 +219,7 @@ const RULES: &[RuleSpec] = &[
     ),
     rule(
         concat!(
-            r"\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop)\b",
+            r"\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|cqlsh|cypher-shell|rabbitmqadmin)\b",
             same_cmd!(),
             r"-p[ \t]*",
             arg!()
@@ -244,7 +244,7 @@ const RULES: &[RuleSpec] = &[
     ),
     rule(
         concat!(
-            r"\b(?:sqlcmd|bcp|osql|isql|ipmitool|mosquitto_pub|mosquitto_sub|zip|unzip|zipcloak|smbpasswd)\b",
+            r"\b(?:sqlcmd|bcp|osql|isql|sqsh|tsql|ipmitool|mosquitto_pub|mosquitto_sub|zip|unzip|zipcloak|smbpasswd)\b",
             same_cmd!(),
             r"-P[ \t]*",
             arg!()
@@ -254,7 +254,7 @@ const RULES: &[RuleSpec] = &[
     ),
     rule(
         concat!(
-            r"\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop|mi)\b",
+            r"\b(?:ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop|mi)|vsql)\b",
             same_cmd!(),
             r"-w[ \t]*",
             arg!()
@@ -316,6 +316,42 @@ const RULES: &[RuleSpec] = &[
         r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$",
         Check::Value,
         &[":"],
+    ),
+    rule(
+        concat!(
+            r"(?i)\bconnect[ \t]+to\b[^|;&\n]*?\buser[ \t]+\S+[ \t]+using[ \t]+",
+            arg!()
+        ),
+        Check::Value,
+        &["using"],
+    ),
+    rule(
+        concat!(r"\blftp\b", same_cmd!(), r"-u[ \t]+[^,\s]+,", arg!()),
+        Check::Value,
+        &["lftp"],
+    ),
+    // Windows-style options: xfreerdp /p:X, cmdkey /pass:X, net use ... /password:X
+    rule(
+        r#"(?i)(?:^|[ \t])/(?:p|pass|password|pwd)[:=](?P<s>"[^"\n]+"|'[^'\n]+'|[^\s"'`;&|)]+)"#,
+        Check::Value,
+        &["/p"],
+    ),
+    rule(
+        r#"(?i)\bConvertTo-SecureString\b[ \t]+(?:-String[ \t]+)?(?P<s>"[^"\n]+"|'[^'\n]+')"#,
+        Check::Value,
+        &["convertto-securestring"],
+    ),
+    // SNMP community strings and v3 pass phrases.
+    rule(
+        concat!(r"\bsnmp[a-z]*\b", same_cmd!(), r"-[cAX][ \t]*", arg!()),
+        Check::Value,
+        &["snmp"],
+    ),
+    // curl cookies: -b 'session=X'
+    rule(
+        concat!(r"\bcurl\b", same_cmd!(), r"-b[ \t]*", arg!()),
+        Check::Value,
+        &["curl"],
     ),
     // .netrc / _netrc: machine h login u password X
     rule(
@@ -491,7 +527,7 @@ const SECRET_SUFFIXES: [&str; 10] = [
     "credentials",
 ];
 /// Name components that are secret words only as a whole component.
-const SECRET_WORDS: [&str; 28] = [
+const SECRET_WORDS: [&str; 29] = [
     "pass",
     "pw",
     "pwd",
@@ -520,6 +556,7 @@ const SECRET_WORDS: [&str; 28] = [
     "authtoken",
     "sessionkey",
     "mnemonic",
+    "bearer",
 ];
 /// `key` is a secret word after one of these (`api_key`, `secretAccessKey`, `AccountKey`).
 const KEY_QUALIFIERS: [&str; 44] = [
