@@ -17,6 +17,9 @@ import { auditGuard } from "./audit.js";
 
 export const MIDDLEWARE_RUNTIMES = Object.freeze(["openclaw", "codex"]);
 const CHUNK_CHARS = 32 * 1024;
+/** The host's limits for a middleware's result (dist/tool-result-middleware-*.mjs). */
+const HOST_MAX_BLOCKS = 200;
+const HOST_MAX_TEXT = 100000;
 const HANDLED_KEY = Symbol.for("openclaw-human-gate.guarded");
 const HANDLED_MAX = 512;
 
@@ -145,7 +148,15 @@ export function guardResult(configJson, result, mode = "middleware") {
     notice = raw ? JSON.parse(raw).notice : null;
   }
   if (!changed && notice === null) return { result, summary };
-  const blocks = notice ? [{ type: "text", text: notice }, ...next] : next;
+  // The host accepts at most HOST_MAX_BLOCKS blocks of at most HOST_MAX_TEXT characters and
+  // replaces anything else by an error text, so the answer stays inside both.
+  const capped = next.map((b) => (b?.type === "text" && b.text.length > HOST_MAX_TEXT ? { ...b, text: b.text.slice(0, HOST_MAX_TEXT) } : b));
+  let blocks = capped;
+  if (notice) {
+    const first = capped.findIndex((b) => b?.type === "text");
+    if (capped.length < HOST_MAX_BLOCKS || first < 0) blocks = [{ type: "text", text: notice }, ...capped].slice(0, HOST_MAX_BLOCKS);
+    else blocks = capped.map((b, i) => (i === first ? { ...b, text: `${notice}\n${b.text}`.slice(0, HOST_MAX_TEXT) } : b));
+  }
   return { result: { ...result, content: blocks, details }, summary };
 }
 

@@ -171,6 +171,18 @@ describe("the output guard", () => {
     assert.equal(await mw({ toolName: "x", result: null }, {}), undefined);
   });
 
+  test("stays inside the host's limits for a middleware result", () => {
+    const configJson = "{}";
+    acquireEngine(configJson);
+    const many = Array.from({ length: 200 }, (_, i) => ({ type: "text", text: i === 0 ? "token AKIAZ7QRSTUVWXYZ2345" : `line ${i}` }));
+    const { result } = guardResult(configJson, { content: many });
+    assert.equal(result.content.length, 200);
+    assert.match(result.content[0].text, /^\[human-gate output guard\][^]*\[REDACTED\]/);
+    const long = `${"pw=a ".repeat(19999)}x`; // 100000 characters, each a 1-character password
+    const r2 = guardResult(JSON.stringify({ outputGuard: { timeBudgetMs: 1000 } }), { content: [{ type: "text", text: long }] }).result;
+    assert.ok(r2.content.every((b) => b.text.length <= 100000));
+  });
+
   test("keeps its scan budget and says when it stopped", () => {
     const configJson = JSON.stringify({ outputGuard: { maxScanChars: 40000 } });
     acquireEngine(configJson);
