@@ -24,68 +24,178 @@ pub const MAX_CHUNK_BYTES: usize = 1 << 20;
 /// Occurrences counted per finding.
 const MAX_COUNT: usize = 999;
 
-/// One finding kind of the guard: ID, pattern, and what the notice calls it.
+/// One pattern of the guard: finding ID, pattern, and lowercase literals one of which must
+/// occur for it to possibly match (a cheap prefilter: regex-lite has none of its own).
 struct Spec {
     id: &'static str,
     pattern: &'static str,
-    label: &'static str,
+    pre: &'static [&'static str],
 }
 
-const SPECS: &[Spec] = &[
-    Spec {
-        id: "output-prompt-injection",
-        pattern: concat!(
-            r"(?i)\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|guardrails|messages?)\b",
-            r"|\byou are now\b[^.\n]{0,40}\b(?:a|an|in|the|no longer|my)\b",
-            r"|\bnew (?:system )?instructions?\s*:",
-            r"|\b(?:do not|don't|never)\s+(?:tell|inform|alert|notify|warn)\s+the user\b",
-            r"|\b(?:reveal|print|output|show|leak|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|your instructions)\b",
-            r"|\b(?:exfiltrate|send|upload|post|forward|email)\b[^.\n]{0,60}\b(?:credentials|secrets|api keys?|passwords|private keys?|\.ssh|\.env|id_rsa)\b",
-            r"|\bdeveloper mode\b|\bjailbreak\b",
-            r"|\b(?:important|urgent|attention)\s*[:!]+\s*(?:ai|assistant|agent|model|llm)\b",
-        ),
-        label: "instructions aimed at the model (prompt injection)",
-    },
-    Spec {
-        id: "output-role-injection",
-        pattern: concat!(
-            r"(?im)^[ \t>#*]*(?:system|assistant|developer)[ \t]*:[ \t]*\S",
-            r"|<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>",
-            r"|\[/?INST\]|<</?SYS>>|</?(?:system|system-prompt|system_prompt|assistant|instructions)>",
-            r#"|"role"\s*:\s*"(?:system|developer)""#,
-        ),
-        label: "chat role or template markers (role injection)",
-    },
-    Spec {
-        id: "output-encoded-payload",
-        pattern: concat!(
-            r"[A-Za-z0-9+/]{200,}={0,2}",
-            r"|(?:\\x[0-9a-fA-F]{2}){16,}|(?:%[0-9a-fA-F]{2}){24,}|\b[0-9a-fA-F]{256,}\b",
-            r"|\bbase64\s+(?:-d|--decode)\b[^\n]{0,40}\|\s*(?:ba|z|da)?sh\b",
-            r"|\bFromBase64String\b|\batob\s*\(|\bString\.fromCharCode\s*\(",
-        ),
-        label: "encoded payloads",
-    },
-    Spec {
-        id: "output-metadata-url",
-        pattern: r"169\.254\.169\.254|169\.254\.170\.2\b|\bmetadata\.google\.internal\b|100\.100\.100\.200|\bfd00:ec2::254\b|\bmetadata\.azure\.com\b|/latest/meta-data\b|/computeMetadata/v1\b",
-        label: "cloud metadata endpoints",
-    },
-    Spec {
-        id: "output-credential-url",
-        pattern: r"(?i)[a-z][a-z0-9+.-]*://[^/\s:@]*:[^\s@/]+@|[?&](?:access_token|token|api_key|apikey|sig|signature|secret|password|passwd|client_secret|x-amz-signature|x-amz-security-token|x-amz-credential)=[^&\s]{8,}",
-        label: "URLs carrying credentials",
-    },
-    Spec {
-        id: "output-private-network",
-        pattern: concat!(
-            r"\b(?:10(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){3}|192\.168(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){2}",
-            r"|172\.(?:1[6-9]|2[0-9]|3[01])(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){2})\b",
-            r"|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|intranet|corp|lan)\b",
-        ),
-        label: "private network addresses",
-    },
+const fn spec(id: &'static str, pattern: &'static str, pre: &'static [&'static str]) -> Spec {
+    Spec { id, pattern, pre }
+}
+
+const INJECTION: &str = "output-prompt-injection";
+const ROLE: &str = "output-role-injection";
+const ENCODED: &str = "output-encoded-payload";
+const METADATA: &str = "output-metadata-url";
+const CREDENTIAL_URL: &str = "output-credential-url";
+const PRIVATE_NETWORK: &str = "output-private-network";
+
+/// What the notice calls each finding.
+const LABELS: [(&str, &str); 7] = [
+    (
+        INJECTION,
+        "instructions aimed at the model (prompt injection)",
+    ),
+    (ROLE, "chat role or template markers (role injection)"),
+    (ENCODED, "encoded payloads"),
+    (METADATA, "cloud metadata endpoints"),
+    (CREDENTIAL_URL, "URLs carrying credentials"),
+    (PRIVATE_NETWORK, "private network addresses"),
+    (CREDENTIAL_LEAK, "credentials"),
 ];
+
+const SPECS: &[Spec] = &[
+    spec(
+        INJECTION,
+        r"(?i)\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system)\b[^.\n]{0,20}\b(?:instructions?|prompts?|rules|directions|guidelines|guardrails|messages?)\b",
+        &["ignore", "disregard", "forget", "override", "bypass"],
+    ),
+    spec(
+        INJECTION,
+        r"(?i)\byou are now\b[^.\n]{0,40}\b(?:a|an|in|the|no longer|my)\b|\bnew (?:system )?instructions?\s*:",
+        &["you are now", "instruction"],
+    ),
+    spec(
+        INJECTION,
+        r"(?i)\b(?:do not|don't|never)\s+(?:tell|inform|alert|notify|warn)\s+the user\b",
+        &["the user"],
+    ),
+    spec(
+        INJECTION,
+        r"(?i)\b(?:reveal|print|output|show|leak|repeat)\b[^.\n]{0,30}\b(?:system prompt|hidden instructions|your instructions)\b",
+        &["system prompt", "hidden instructions", "your instructions"],
+    ),
+    spec(
+        INJECTION,
+        r"(?i)\b(?:exfiltrate|send|upload|post|forward|email)\b[^.\n]{0,60}\b(?:credentials|secrets|api keys?|passwords|private keys?|\.ssh|\.env|id_rsa)\b",
+        &[
+            "credentials",
+            "secrets",
+            "api key",
+            "passwords",
+            "private key",
+            ".ssh",
+            ".env",
+            "id_rsa",
+        ],
+    ),
+    spec(
+        INJECTION,
+        r"(?i)\bdeveloper mode\b|\bjailbreak\b|\b(?:important|urgent|attention)\s*[:!]+\s*(?:ai|assistant|agent|model|llm)\b",
+        &[
+            "developer mode",
+            "jailbreak",
+            "important",
+            "urgent",
+            "attention",
+        ],
+    ),
+    spec(
+        ROLE,
+        r"(?im)^[ \t>#*]*(?:system|assistant|developer)[ \t]*:[ \t]*\S",
+        &["system", "assistant", "developer"],
+    ),
+    spec(
+        ROLE,
+        r#"<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>|\[/?INST\]|<</?SYS>>|</?(?:system|system-prompt|system_prompt|assistant|instructions)>|"role"\s*:\s*"(?:system|developer)""#,
+        &[
+            "<|",
+            "inst]",
+            "<<sys>>",
+            "<system",
+            "</system",
+            "<assistant",
+            "</assistant",
+            "<instructions",
+            "</instructions",
+            "\"role\"",
+        ],
+    ),
+    spec(
+        ENCODED,
+        r"(?:\\x[0-9a-fA-F]{2}){16,}|(?:%[0-9a-fA-F]{2}){24,}",
+        &["\\x", "%"],
+    ),
+    spec(
+        ENCODED,
+        r"\bbase64\s+(?:-d|--decode)\b[^\n]{0,40}\|\s*(?:ba|z|da)?sh\b|\bFromBase64String\b|\batob\s*\(|\bString\.fromCharCode\s*\(",
+        &["base64", "atob", "fromcharcode"],
+    ),
+    spec(
+        METADATA,
+        r"169\.254\.169\.254|169\.254\.170\.2\b|\bmetadata\.google\.internal\b|100\.100\.100\.200|\bfd00:ec2::254\b|\bmetadata\.azure\.com\b|/latest/meta-data\b|/computeMetadata/v1\b",
+        &[
+            "169.254.",
+            "metadata.",
+            "100.100.100.200",
+            "fd00:ec2",
+            "meta-data",
+            "computemetadata",
+        ],
+    ),
+    spec(
+        CREDENTIAL_URL,
+        r"(?i)[a-z][a-z0-9+.-]*://[^/\s:@]*:[^\s@/]+@",
+        &["@"],
+    ),
+    spec(
+        CREDENTIAL_URL,
+        r"(?i)[?&](?:access_token|token|api_key|apikey|sig|signature|secret|password|passwd|client_secret|x-amz-signature|x-amz-security-token|x-amz-credential)=[^&\s]{8,}",
+        &[
+            "token=",
+            "key=",
+            "sig=",
+            "signature=",
+            "secret=",
+            "password=",
+            "passwd=",
+            "x-amz-",
+        ],
+    ),
+    spec(
+        PRIVATE_NETWORK,
+        r"\b(?:10(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){3}|192\.168(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){2}|172\.(?:1[6-9]|2[0-9]|3[01])(?:\.(?:25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])){2})\b",
+        &["10.", "192.168.", "172."],
+    ),
+    spec(
+        PRIVATE_NETWORK,
+        r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:internal|intranet|corp|lan)\b",
+        &[".internal", ".intranet", ".corp", ".lan"],
+    ),
+];
+
+/// Runs of at least `min` characters of a class (base64, hex) that are not inline images:
+/// counted by hand, since a counted repetition this long is slow in a regex automaton.
+fn long_runs(text: &str, class: fn(u8) -> bool, min: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut start = 0;
+    let mut i = 0;
+    while i <= bytes.len() {
+        let inside = bytes.get(i).is_some_and(|b| class(*b));
+        if !inside {
+            if i - start >= min && !is_data_uri(text, start) {
+                count += 1;
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    count
+}
 
 /// The finding ID for credentials found (and, when configured, redacted) in a result.
 pub const CREDENTIAL_LEAK: &str = "output-credential-leak";
@@ -93,7 +203,7 @@ pub const CREDENTIAL_LEAK: &str = "output-credential-leak";
 /// The compiled guard patterns.
 #[derive(Debug, Clone)]
 pub struct Patterns {
-    compiled: Vec<(&'static str, Regex)>,
+    compiled: Vec<(&'static str, Regex, &'static [&'static str])>,
 }
 
 impl Default for Patterns {
@@ -108,7 +218,7 @@ impl Patterns {
         Patterns {
             compiled: SPECS
                 .iter()
-                .filter_map(|s| Regex::new(s.pattern).ok().map(|re| (s.id, re)))
+                .filter_map(|s| Regex::new(s.pattern).ok().map(|re| (s.id, re, s.pre)))
                 .collect(),
         }
     }
@@ -162,17 +272,26 @@ pub fn scan(
     text: &str,
     redact: bool,
 ) -> (Vec<(&'static str, usize)>, Option<String>, usize) {
-    let mut findings = Vec::new();
-    for (id, re) in &patterns.compiled {
-        let count = re
-            .find_iter(text)
-            .filter(|m| *id != "output-encoded-payload" || !is_data_uri(text, m.start()))
-            .take(MAX_COUNT)
-            .count();
-        if count > 0 {
-            findings.push((*id, count));
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    let mut add = |id: &'static str, n: usize| {
+        if n == 0 {
+            return;
         }
+        match counts.iter_mut().find(|(i, _)| *i == id) {
+            Some((_, c)) => *c = (*c + n).min(MAX_COUNT),
+            None => counts.push((id, n.min(MAX_COUNT))),
+        }
+    };
+    let lower = text.to_ascii_lowercase();
+    for (id, re, pre) in &patterns.compiled {
+        if !pre.iter().any(|p| lower.contains(p)) {
+            continue;
+        }
+        add(id, re.find_iter(text).take(MAX_COUNT).count());
     }
+    let b64 = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+    add(ENCODED, long_runs(text, b64, 200));
+    let mut findings = counts;
     let (clean, secrets) = redactor.redact_counted(text);
     if secrets > 0 {
         findings.push((CREDENTIAL_LEAK, secrets.min(MAX_COUNT)));
@@ -198,11 +317,7 @@ pub fn notice_json(summary_json: &str) -> String {
     for f in &findings {
         let id = f.get("id").and_then(Value::as_str).unwrap_or("");
         let count = f.get("count").and_then(Value::as_u64).unwrap_or(1);
-        let label = if id == CREDENTIAL_LEAK {
-            Some("credentials")
-        } else {
-            SPECS.iter().find(|s| s.id == id).map(|s| s.label)
-        };
+        let label = LABELS.iter().find(|(i, _)| *i == id).map(|(_, l)| *l);
         if let Some(label) = label {
             parts.push(format!("{label} ({count})"));
         }
@@ -251,6 +366,13 @@ mod tests {
     #[test]
     fn every_pattern_compiles() {
         assert_eq!(Patterns::new().compiled.len(), SPECS.len());
+        for s in SPECS {
+            assert!(
+                s.pre.iter().all(|p| *p == p.to_ascii_lowercase()),
+                "{}",
+                s.pattern
+            );
+        }
     }
 
     #[test]

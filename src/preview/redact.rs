@@ -65,10 +65,37 @@ const fn rule(pattern: &'static str, check: Check, pre: &'static [&'static str])
     }
 }
 
+/// Words one of which every secret option or its user:password form contains.
+const FLAG_WORDS: &[&str] = &[
+    "pass",
+    "pw",
+    "secret",
+    "token",
+    "key",
+    "auth",
+    "cred",
+    "otp",
+    "sig",
+    "cookie",
+    "mnemonic",
+    "phrase",
+    "_pat",
+    "pat_",
+    "-pat",
+    "pat=",
+    "pat ",
+    "psk",
+    "bearer",
+    "-u",
+    "-a",
+    "--user",
+    "proxy-user",
+];
+
 /// Words one of which every secret name contains (see [`is_secret_name`], [`is_auth_name`]).
 const NAME_WORDS: &[&str] = &[
     "pass", "pw", "secret", "token", "key", "auth", "cred", "otp", "sig", "cookie", "mnemonic",
-    "phrase", "pat", "psk",
+    "phrase", "_pat", "pat_", "-pat", "pat=", "pat:", "pat\"", "psk", "bearer",
 ];
 
 /// A quoted or bare value (bare values end at whitespace, quotes and separators).
@@ -400,14 +427,15 @@ const RULES: &[RuleSpec] = &[
         &["config"],
     ),
     // Secret options: --password=X, --token X, -storepass X, --user user:pass, -u user:pass.
-    rule(
-        concat!(
+    RuleSpec {
+        pattern: concat!(
             r#"(?m)(?:^|[\s"'(=])(?P<n>--?[A-Za-z][A-Za-z0-9_.-]*)(?:=|[ \t]+)"#,
             arg!()
         ),
-        Check::Flag,
-        &["-"],
-    ),
+        check: Check::Flag,
+        pre: &["-"],
+        per_line: FLAG_WORDS,
+    },
     // XML elements: <password>X</password>.
     rule(
         r"<(?P<n>[A-Za-z_][A-Za-z0-9_.:-]*)>(?P<s>[^<\n]{1,256})</",
