@@ -843,6 +843,19 @@ pub fn is_secret_name(name: &str) -> bool {
             .any(|c| NOT_SECRET_BEFORE.contains(&c.as_str()))
 }
 
+/// A name that is secret only through `sig` / `signature` (`sig: 0x1234` in prose is not a
+/// credential; a SAS `sig=` value is long).
+fn is_weak_name(name: &str) -> bool {
+    let parts = components(name);
+    parts.iter().any(|c| c == "sig" || c == "signature")
+        && !parts.iter().any(|c| {
+            c != "sig"
+                && c != "signature"
+                && (SECRET_SUFFIXES.iter().any(|s| c.ends_with(s))
+                    || SECRET_WORDS.contains(&c.as_str()))
+        })
+}
+
 /// A name whose last component is `auth` (`_auth` in .npmrc, `BASIC_AUTH`): a secret only
 /// when its value looks like a credential, not a scheme name (`auth: basic`).
 fn is_auth_name(name: &str) -> bool {
@@ -881,7 +894,9 @@ pub fn value_is_secret(raw: &str) -> bool {
         return false;
     }
     let lower = v.to_ascii_lowercase();
-    const LITERALS: [&str; 13] = [
+    // Switches, empty markers, type names and code keywords: `password: string`,
+    // `token = await getToken()`, `password: required`.
+    const LITERALS: &[&str] = &[
         "true",
         "false",
         "yes",
@@ -895,12 +910,47 @@ pub fn value_is_secret(raw: &str) -> bool {
         "~",
         "redacted",
         "<redacted>",
+        "required",
+        "optional",
+        "missing",
+        "invalid",
+        "empty",
+        "unset",
+        "string",
+        "str",
+        "number",
+        "int",
+        "integer",
+        "bool",
+        "boolean",
+        "any",
+        "unknown",
+        "bytes",
+        "text",
+        "secretstr",
+        "char",
+        "await",
+        "new",
+        "async",
+        "yield",
+        "function",
+        "lambda",
+        "require",
+        "import",
+        "typeof",
+        "self",
+        "this",
+        "string;",
+        "str,",
+        "string,",
     ];
-    if LITERALS.contains(&lower.as_str()) {
+    if LITERALS.contains(&lower.trim_end_matches([';', ','])) || LITERALS.contains(&lower.as_str())
+    {
         return false;
     }
     // References: $VAR ${VAR} $(cmd) %VAR% <PLACEHOLDER> {{ tpl }} {..} [..] !Tag *alias @file
-    if v.starts_with(['$', '<', '{', '[', '!', '*', '@', '&', '`'])
+    // (and a comparison: `token == ""` leaves `= ""` as the value)
+    if v.starts_with(['$', '<', '{', '[', '!', '*', '@', '&', '`', '='])
         || (v.starts_with('%') && v.ends_with('%'))
         || v.contains('(')
         || lower.contains("your")
@@ -912,6 +962,16 @@ pub fn value_is_secret(raw: &str) -> bool {
         || lower.starts_with("vars.")
         || lower.starts_with("file:")
         || lower.starts_with("env:")
+    {
+        return false;
+    }
+    // A generic type: Optional[str], Option<String>, List[bytes].
+    let ident_len = v
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == ':'))
+        .unwrap_or(v.len());
+    if ident_len > 0
+        && v.starts_with(|c: char| c.is_ascii_alphabetic())
+        && matches!(v.get(ident_len..ident_len + 1), Some("[") | Some("<"))
     {
         return false;
     }
@@ -1029,7 +1089,9 @@ fn decide(check: Check, caps: &Captures<'_>) -> Option<(usize, usize, &'static s
         Check::Always => whole,
         Check::TokenLike => token_like(value).then_some((s.start(), end, REDACTED)),
         Check::Value => value_is_secret(value).then_some((s.start(), end, REDACTED)),
-        Check::Named => ((is_secret_name(name) && value_is_secret(value))
+        Check::Named => ((is_secret_name(name)
+            && value_is_secret(value)
+            && (!is_weak_name(name) || unquote(value).chars().count() >= 16))
             || (is_auth_name(name) && auth_value(value)))
         .then_some((s.start(), end, REDACTED)),
         Check::Shape => shape_is_secret(value).then_some((s.start(), end, REDACTED)),
