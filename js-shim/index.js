@@ -24,6 +24,8 @@ import {
   TITLE_MAX,
 } from "./core.js";
 import { registerSession, resolutionFeedback, sessionFields } from "./session.js";
+import { auditDecision, auditResolution } from "./audit.js";
+import { registerOutputGuard } from "./guard.js";
 
 const PLUGIN_ID = "human-gate";
 export const GATE_PRIORITY = 60;
@@ -184,10 +186,11 @@ function takeSeal(key, currentParams) {
 
 // ---- decision → host -----------------------------------------------------------------------
 
-function resolutionLogger(log, toolName, decisionClass, onOutcome) {
+function resolutionLogger(log, toolName, decisionClass, onOutcome, audit) {
   const name = boundText(sanitizeLine(toolName), 64);
   return (resolution) => {
     if (typeof onOutcome === "function") onOutcome(resolution); // never throws (session.js)
+    if (audit) auditResolution(audit.configJson, log, audit.record, resolution, Date.now() - audit.at);
     try {
       const what = typeof resolution === "string" ? boundText(sanitizeLine(resolution), 32) : typeof resolution;
       log.info(`human-gate: approval for ${name} (${decisionClass}) resolved: ${what}`);
@@ -199,7 +202,7 @@ function resolutionLogger(log, toolName, decisionClass, onOutcome) {
 }
 
 /** Maps one decision to the host's before_tool_call return (docs/core-api.md "Host mapping"). */
-export function toHostResult(decision, toolName, log, onOutcome) {
+export function toHostResult(decision, toolName, log, onOutcome, audit) {
   switch (decision.decision) {
     case "auto":
       return undefined;
@@ -226,7 +229,7 @@ export function toHostResult(decision, toolName, log, onOutcome) {
         description: boundText(description, DESCRIPTION_MAX),
         severity: critical ? "critical" : SEVERITIES.has(decision.severity) ? decision.severity : "warning",
         allowedDecisions: [...new Set(allowed)],
-        onResolution: resolutionLogger(log, toolName, decision.decision, onOutcome),
+        onResolution: resolutionLogger(log, toolName, decision.decision, onOutcome, audit),
       };
       if (timeoutMs !== undefined) requireApproval.timeoutMs = timeoutMs;
       return { requireApproval };
@@ -240,6 +243,7 @@ export function toHostResult(decision, toolName, log, onOutcome) {
 
 function makeGate(configJson, log) {
   return function humanGate(event, ctx) {
+    const started = performance.now();
     let toolName = "this call";
     try {
       const ev = isObject(event) ? event : {};
@@ -271,9 +275,10 @@ function makeGate(configJson, log) {
         decision = answer.decision;
         if (answer.error !== null) log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${describeError(answer.error)}`);
       }
+      const record = auditDecision(configJson, log, requestJson, decision, performance.now() - started);
       let result;
       try {
-        result = toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log));
+        result = toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: Date.now() });
       } catch (err) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
         result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
@@ -350,6 +355,7 @@ function register(api) {
     logConfig(log, configJson);
     hostOn(api, log, "before_tool_call", makeGate(configJson, log), { priority: GATE_PRIORITY });
     hostOn(api, log, "before_tool_call", makeSeal(log), { priority: SEAL_PRIORITY });
+    registerOutputGuard(api, log, configJson, hostOn);
     if (typeof api?.registerTool === "function") {
       try {
         api.registerTool(makeAskTool(configJson), { optional: true });

@@ -106,6 +106,8 @@ pub struct Config {
     pub read_only_exec_auto: bool,
     /// Session authority (`src/session/config.rs` owns these keys).
     pub session: crate::session::config::SessionConfig,
+    /// `previews`, `decisionLog`, `outputGuard` (issue 4; see [`Privacy`]).
+    pub privacy: Privacy,
 }
 
 impl Default for Config {
@@ -119,6 +121,7 @@ impl Default for Config {
             semantic_analysis: SemanticAnalysis::default(),
             read_only_exec_auto: false,
             session: crate::session::config::SessionConfig::default(),
+            privacy: Privacy::default(),
         }
     }
 }
@@ -153,6 +156,76 @@ impl Config {
             }
         };
         (config, v.errors)
+    }
+}
+
+/// What people and logs are shown: approval previews, the decision log, the output guard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Privacy {
+    pub previews: Previews,
+    pub decision_log: DecisionLog,
+    pub output_guard: OutputGuard,
+}
+
+/// `previews`: how much of a call the approval prompt shows. The host's caps (title 80,
+/// description 512 code points) stay hard maxima whatever is configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Previews {
+    pub enabled: bool,
+    pub max_description_chars: usize,
+    pub max_section_chars: usize,
+    pub max_lines: usize,
+    pub max_files: usize,
+    pub redact_secrets: bool,
+}
+
+impl Default for Previews {
+    fn default() -> Self {
+        Previews {
+            enabled: true,
+            max_description_chars: 512,
+            max_section_chars: 220,
+            max_lines: 12,
+            max_files: 4,
+            redact_secrets: true,
+        }
+    }
+}
+
+/// `decisionLog`: the shim's in-memory ring and optional JSONL file (validated here, used by
+/// `js-shim/audit.js`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecisionLog {
+    pub max_entries: usize,
+    pub has_file: bool,
+}
+
+impl Default for DecisionLog {
+    fn default() -> Self {
+        DecisionLog {
+            max_entries: 512,
+            has_file: false,
+        }
+    }
+}
+
+/// `outputGuard`: the scan of tool results (`src/guard.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutputGuard {
+    pub enabled: bool,
+    pub redact_secrets: bool,
+    pub max_scan_chars: usize,
+    pub time_budget_ms: u32,
+}
+
+impl Default for OutputGuard {
+    fn default() -> Self {
+        OutputGuard {
+            enabled: true,
+            redact_secrets: true,
+            max_scan_chars: 262_144,
+            time_budget_ms: 50,
+        }
     }
 }
 
@@ -205,6 +278,9 @@ impl Validator {
                 k if crate::session::config::KEYS.contains(&k) => {
                     crate::session::config::field(k, value, &mut c.session, &mut self.errors)
                 }
+                "previews" => c.privacy.previews = self.previews(key, value),
+                "decisionLog" => c.privacy.decision_log = self.decision_log(key, value),
+                "outputGuard" => c.privacy.output_guard = self.output_guard(key, value),
                 other => self.err(&short(other), "unknown field, ignored"),
             }
         }
@@ -598,9 +674,189 @@ impl Validator {
     }
 }
 
+/// Validation of the privacy keys (`previews`, `decisionLog`, `outputGuard`).
+impl Validator {
+    fn object<'a>(&mut self, path: &str, value: &'a Value) -> Option<&'a Map<String, Value>> {
+        match value {
+            Value::Object(obj) => Some(obj),
+            _ => {
+                self.err(path, "expected an object; using the defaults");
+                None
+            }
+        }
+    }
+
+    fn flag(&mut self, path: &str, v: &Value, default: bool) -> Option<bool> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            _ => {
+                self.err(path, &format!("expected true or false; using {default}"));
+                None
+            }
+        }
+    }
+
+    fn bounded(
+        &mut self,
+        path: &str,
+        v: &Value,
+        min: u64,
+        max: u64,
+        default: u64,
+    ) -> Option<usize> {
+        let n = v
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && *n >= min as f64 && *n <= max as f64);
+        if n.is_none() {
+            self.err(
+                path,
+                &format!("expected an integer from {min} to {max}; using {default}"),
+            );
+        }
+        n.map(|n| n as usize)
+    }
+
+    fn previews(&mut self, path: &str, value: &Value) -> Previews {
+        let mut out = Previews::default();
+        let Some(obj) = self.object(path, value) else {
+            return out;
+        };
+        for (key, v) in obj {
+            let field = format!("{path}.{}", short(key));
+            match key.as_str() {
+                "enabled" => out.enabled = self.flag(&field, v, true).unwrap_or(out.enabled),
+                "redactSecrets" => {
+                    out.redact_secrets = self.flag(&field, v, true).unwrap_or(out.redact_secrets)
+                }
+                "maxDescriptionChars" => {
+                    if let Some(n) = self.bounded(&field, v, 64, 512, 512) {
+                        out.max_description_chars = n;
+                    }
+                }
+                "maxSectionChars" => {
+                    if let Some(n) = self.bounded(&field, v, 16, 512, 220) {
+                        out.max_section_chars = n;
+                    }
+                }
+                "maxLines" => {
+                    if let Some(n) = self.bounded(&field, v, 1, 64, 12) {
+                        out.max_lines = n;
+                    }
+                }
+                "maxFiles" => {
+                    if let Some(n) = self.bounded(&field, v, 1, 32, 4) {
+                        out.max_files = n;
+                    }
+                }
+                _ => self.err(&field, "unknown field, ignored"),
+            }
+        }
+        out
+    }
+
+    fn decision_log(&mut self, path: &str, value: &Value) -> DecisionLog {
+        let mut out = DecisionLog::default();
+        let Some(obj) = self.object(path, value) else {
+            return out;
+        };
+        for (key, v) in obj {
+            let field = format!("{path}.{}", short(key));
+            match key.as_str() {
+                "maxEntries" => {
+                    if let Some(n) = self.bounded(&field, v, 1, 65_536, 512) {
+                        out.max_entries = n;
+                    }
+                }
+                "filePath" => match v {
+                    Value::String(s) if !s.trim().is_empty() && s.chars().count() <= 4096 => {
+                        out.has_file = true
+                    }
+                    _ => self.err(
+                        &field,
+                        "expected a non-empty path of at most 4096 characters; no file is written",
+                    ),
+                },
+                _ => self.err(&field, "unknown field, ignored"),
+            }
+        }
+        out
+    }
+
+    fn output_guard(&mut self, path: &str, value: &Value) -> OutputGuard {
+        let mut out = OutputGuard::default();
+        let Some(obj) = self.object(path, value) else {
+            return out;
+        };
+        for (key, v) in obj {
+            let field = format!("{path}.{}", short(key));
+            match key.as_str() {
+                "enabled" => out.enabled = self.flag(&field, v, true).unwrap_or(out.enabled),
+                "redactSecrets" => {
+                    out.redact_secrets = self.flag(&field, v, true).unwrap_or(out.redact_secrets)
+                }
+                "maxScanChars" => {
+                    if let Some(n) = self.bounded(&field, v, 1024, 4_194_304, 262_144) {
+                        out.max_scan_chars = n;
+                    }
+                }
+                "timeBudgetMs" => {
+                    if let Some(n) = self.bounded(&field, v, 1, 1000, 50) {
+                        out.time_budget_ms = n as u32;
+                    }
+                }
+                _ => self.err(&field, "unknown field, ignored"),
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn privacy_keys_validate_and_fall_back() {
+        let (c, e) = Config::from_json(
+            r#"{"previews":{"enabled":false,"maxDescriptionChars":300,"maxSectionChars":100,"maxLines":5,"maxFiles":2,"redactSecrets":false},
+               "decisionLog":{"maxEntries":10,"filePath":"~/hg.jsonl"},
+               "outputGuard":{"enabled":true,"redactSecrets":false,"maxScanChars":2048,"timeBudgetMs":20}}"#,
+        );
+        assert!(e.is_empty(), "{e:?}");
+        let p = c.privacy;
+        assert!(!p.previews.enabled && !p.previews.redact_secrets);
+        assert_eq!(p.previews.max_description_chars, 300);
+        assert_eq!(
+            (
+                p.previews.max_section_chars,
+                p.previews.max_lines,
+                p.previews.max_files
+            ),
+            (100, 5, 2)
+        );
+        assert_eq!(
+            p.decision_log,
+            DecisionLog {
+                max_entries: 10,
+                has_file: true
+            }
+        );
+        assert_eq!(p.output_guard.max_scan_chars, 2048);
+        assert!(!p.output_guard.redact_secrets);
+        let (c, e) = Config::from_json(
+            r#"{"previews":{"maxDescriptionChars":513,"maxLines":0,"x":1},"decisionLog":{"filePath":""},"outputGuard":3}"#,
+        );
+        assert_eq!(e.len(), 5, "{e:?}");
+        assert!(e
+            .iter()
+            .any(|m| m
+                .starts_with("previews.maxDescriptionChars: expected an integer from 64 to 512")));
+        assert!(e.iter().any(|m| m.starts_with("previews.x: unknown field")));
+        assert!(e
+            .iter()
+            .any(|m| m.starts_with("outputGuard: expected an object")));
+        assert_eq!(c.privacy, Privacy::default());
+    }
 
     fn errors(json: &str) -> Vec<String> {
         Config::from_json(json).1

@@ -223,6 +223,21 @@ findings! {
         "an adaptive safe-file lease would cover this file write (shadow or suggest mode: it still asks)";
     CAPABILITY_REQUEST = "capability-request", Warning, false,
         "asks for an authorization envelope: file writes under one repository root for this run";
+    // ---- output guard (src/guard.rs): what a tool result carries; annotated, never gated ----
+    OUTPUT_PROMPT_INJECTION = "output-prompt-injection", Warning, false,
+        "the tool result holds instructions aimed at the model";
+    OUTPUT_ROLE_INJECTION = "output-role-injection", Warning, false,
+        "the tool result holds chat role or template markers";
+    OUTPUT_CREDENTIAL_LEAK = "output-credential-leak", Warning, false,
+        "the tool result holds credentials";
+    OUTPUT_ENCODED_PAYLOAD = "output-encoded-payload", Info, false,
+        "the tool result holds encoded payloads";
+    OUTPUT_METADATA_URL = "output-metadata-url", Warning, false,
+        "the tool result names a cloud metadata endpoint";
+    OUTPUT_CREDENTIAL_URL = "output-credential-url", Warning, false,
+        "the tool result holds URLs that carry credentials";
+    OUTPUT_PRIVATE_NETWORK = "output-private-network", Info, false,
+        "the tool result discloses private network addresses";
 }
 
 /// The table as JSON, for the CLI and the docs: `[{id, severity, reusable, reason}]`.

@@ -24,6 +24,7 @@ pub struct Gate {
     config: Config,
     errors: Vec<String>,
     redactor: Redactor,
+    guard: crate::guard::Patterns,
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
@@ -37,6 +38,7 @@ impl Gate {
             config,
             errors,
             redactor: Redactor::new(),
+            guard: crate::guard::Patterns::new(),
         }
     }
 
@@ -99,6 +101,16 @@ impl Gate {
     pub fn decide_json(&self, request_json: &str) -> String {
         serde_json::to_string(&self.decide(request_json))
             .unwrap_or_else(|_| FAIL_CLOSED_JSON.to_owned())
+    }
+
+    /// Scans one chunk of a tool result (the output guard, `src/guard.rs`).
+    pub fn guard_json(&self, input_json: &str) -> String {
+        crate::guard::scan_json(
+            &self.redactor,
+            &self.guard,
+            &self.config.privacy.output_guard,
+            input_json,
+        )
     }
 
     /// Renders the `human_gate_ask` tool result as JSON.
@@ -233,7 +245,14 @@ impl Gate {
             .scrub(&self.redactor.redact_bounded(&d.reason, 400), &fragments);
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
-            Some(call) => preview::render(call, d.decision, &d.reason, &d.findings, &self.redactor),
+            Some(call) => preview::render(
+                call,
+                d.decision,
+                &d.reason,
+                &d.findings,
+                &self.redactor,
+                &self.config.privacy.previews,
+            ),
             None => Preview {
                 title: "Human Gate could not read this call".to_owned(),
                 description: preview::sanitize::truncate_chars(

@@ -9,11 +9,13 @@
 
 pub mod analysis;
 pub mod ask;
+pub mod audit;
 pub mod call;
 pub mod config;
 pub mod decision;
 pub mod finding;
 pub mod gate;
+pub mod guard;
 pub mod json;
 pub mod policy;
 pub mod preview;

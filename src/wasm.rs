@@ -39,6 +39,12 @@ impl Engine {
     pub fn render_ask(&self, params_json: &str) -> String {
         self.gate.render_ask_json(params_json)
     }
+
+    /// Output guard: scans one chunk of a tool result (`src/guard.rs`).
+    #[wasm_bindgen(js_name = guardScan)]
+    pub fn guard_scan(&self, input_json: &str) -> String {
+        self.gate.guard_json(input_json)
+    }
 }
 
 #[wasm_bindgen]
@@ -65,4 +71,33 @@ pub fn finding_table() -> String {
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     crate::core_version().to_owned()
+}
+
+/// Audit record of one decision (`src/audit.rs`): digests and sizes, never raw values.
+#[wasm_bindgen(js_name = auditDecision)]
+pub fn audit_decision(request_json: &str, decision_json: &str, latency_ms: f64) -> String {
+    crate::audit::decision_record(request_json, decision_json, latency_ms)
+}
+
+/// Audit record of one resolution, from the decision record it resolves.
+#[wasm_bindgen(js_name = auditResolution)]
+pub fn audit_resolution(
+    decision_record_json: &str,
+    resolution: &str,
+    now_ms: f64,
+    latency_ms: f64,
+) -> String {
+    crate::audit::resolution_record(decision_record_json, resolution, now_ms, latency_ms)
+}
+
+/// Audit record of one output-guard scan: finding IDs and counts, sizes.
+#[wasm_bindgen(js_name = auditGuard)]
+pub fn audit_guard(context_json: &str, summary_json: &str, latency_ms: f64) -> String {
+    crate::audit::guard_record(context_json, summary_json, latency_ms)
+}
+
+/// The output guard's note for a result with findings: `{"notice": text|null}`.
+#[wasm_bindgen(js_name = guardNotice)]
+pub fn guard_notice(summary_json: &str) -> String {
+    crate::guard::notice_json(summary_json)
 }

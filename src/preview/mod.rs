@@ -1,14 +1,27 @@
 //! Approval previews: what a human sees before deciding, bounded for the host.
 //!
 //! OpenClaw blocks the call when an approval title exceeds 80 code points or a description
-//! 512, so both are bounded here, after sanitizing (controls, ANSI, bidi/zero-width marks) and
-//! redaction (secrets) — a cut therefore never leaves half a secret.
+//! 512, so both are bounded here whatever `previews` configures. Every piece of call text is
+//! sanitized (controls, ANSI, bidi/zero-width marks), then redacted (secrets), then cut — a cut
+//! therefore never leaves half a secret.
+//!
+//! Layout: the title says what and where in a few words (`exec: git push --force`,
+//! `write: src/a.rs (12 lines)`, `apply_patch: 3 files`). The description starts with the
+//! reason and the findings, then one section per tool kind:
+//! - exec / Code Mode: the command or code, starting at the dangerous part when a finding
+//!   quotes it (`…rm -rf /` after a long harmless prefix);
+//! - write: size, line count and the leading lines;
+//! - edit: the first replacement (old → new) and how many there are;
+//! - apply_patch: the files with their added/removed line counts, then the first changes;
+//!
+//! then the remaining parameters, as many as fit.
 
 pub mod redact;
 pub mod sanitize;
 
 use crate::call::Call;
-use crate::decision::{Class, Preview};
+use crate::config::Previews;
+use crate::decision::{Class, Preview, Severity};
 use crate::finding::Finding;
 use redact::{head, Redactor};
 use sanitize::{sanitize, truncate_chars};
@@ -16,8 +29,9 @@ use serde_json::Value;
 
 pub const MAX_TITLE_CHARS: usize = 80;
 pub const MAX_DESCRIPTION_CHARS: usize = 512;
-const MAX_SECTION_CHARS: usize = 220;
 const MAX_PARAMS_SHOWN: usize = 6;
+/// How far into a command a finding's quote is looked for, in characters.
+const FOCUS_WINDOW_CHARS: usize = 4096;
 /// Keys whose string value says best what a call does, in priority order.
 const SUMMARY_KEYS: [&str; 8] = [
     "command",
@@ -29,6 +43,47 @@ const SUMMARY_KEYS: [&str; 8] = [
     "url",
     "query",
 ];
+const PATH_KEYS: [&str; 3] = ["path", "file_path", "filePath"];
+
+/// The text cleaner for one preview: sanitize, redact (unless configured off), cut.
+struct Cleaner<'a> {
+    redactor: &'a Redactor,
+    cfg: Previews,
+}
+
+impl Cleaner<'_> {
+    fn clean(&self, text: &str, max: usize) -> String {
+        if self.cfg.redact_secrets {
+            clean_text(self.redactor, text, max)
+        } else {
+            truncate_chars(&sanitize(head(text, max)), max)
+        }
+    }
+
+    /// Text sanitized and redacted but not cut (bounded by `head`).
+    fn full(&self, text: &str, max: usize) -> String {
+        let clean = sanitize(head(text, max));
+        if self.cfg.redact_secrets {
+            self.redactor.redact(&clean)
+        } else {
+            clean
+        }
+    }
+
+    /// At most `max_lines` lines and `max_section_chars` characters of `text`.
+    fn excerpt(&self, text: &str) -> String {
+        lines_cut(
+            &self.clean(text, self.cfg.max_section_chars),
+            self.cfg.max_lines,
+        )
+    }
+}
+
+/// Untrusted text made displayable and cut to `max` characters: sanitized, then redacted,
+/// then cut, so a cut never leaves half a secret.
+pub fn clean_text(redactor: &Redactor, text: &str, max: usize) -> String {
+    truncate_chars(&redactor.redact(&sanitize(head(text, max))), max)
+}
 
 /// Renders the title and description for one decision.
 pub fn render(
@@ -37,56 +92,444 @@ pub fn render(
     reason: &str,
     findings: &[Finding],
     redactor: &Redactor,
+    cfg: &Previews,
 ) -> Preview {
-    // Sanitize, then redact, then cut: a cut never leaves half a secret.
-    let clean =
-        |s: &str, max: usize| truncate_chars(&redactor.redact(&sanitize(head(s, max))), max);
-    let summary = SUMMARY_KEYS
-        .iter()
-        .find_map(|k| call.params.get(*k).and_then(Value::as_str))
-        .map(|s| one_line(&clean(s, MAX_SECTION_CHARS)))
-        .unwrap_or_default();
+    let c = Cleaner {
+        redactor,
+        cfg: *cfg,
+    };
+    let max_desc = cfg.max_description_chars.min(MAX_DESCRIPTION_CHARS);
     let label = match class {
         Class::Critical => "CRITICAL ",
         Class::Block => "Blocked ",
         _ => "",
     };
     let tool = one_line(&sanitize(head(&call.tool_name, MAX_TITLE_CHARS)));
-    let title = if summary.is_empty() {
-        format!("{label}{tool}")
-    } else {
-        format!("{label}{tool}: {summary}")
-    };
+    let kind = Kind::of(call);
 
-    let mut desc = one_line(&clean(reason, MAX_SECTION_CHARS));
-    for f in findings {
+    // Reason and findings first: they say why a person is asked.
+    let mut desc = one_line(&c.clean(reason, cfg.max_section_chars));
+    let mut ordered: Vec<&Finding> = findings.iter().collect();
+    ordered.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    for f in ordered {
         desc.push_str("\n• ");
-        desc.push_str(&one_line(&clean(&f.detail, 160)));
+        desc.push_str(&one_line(&c.clean(&f.detail, 160)));
     }
     if let Some(from) = &call.bridged_from {
         desc.push_str(&format!("\n(via {})", one_line(&sanitize(from))));
     }
-    for (shown, (key, value)) in call.params.iter().enumerate() {
-        if shown == MAX_PARAMS_SHOWN || desc.chars().count() >= MAX_DESCRIPTION_CHARS {
-            desc.push_str(&format!("\n… {} more", call.params.len() - shown));
+    if !cfg.enabled {
+        return Preview {
+            title: truncate_chars(&format!("{label}{tool}"), MAX_TITLE_CHARS),
+            description: truncate_chars(&desc, max_desc),
+        };
+    }
+
+    let (what, section, shown_keys) = match kind {
+        Kind::Exec | Kind::Code => command_section(call, findings, &c, kind),
+        Kind::Write => write_section(call, &c),
+        Kind::Edit => edit_section(call, &c),
+        Kind::Patch => patch_section(call, &c),
+        Kind::Other => (generic_summary(call, &c), String::new(), Vec::new()),
+    };
+    let title = if what.is_empty() {
+        format!("{label}{tool}")
+    } else {
+        format!("{label}{tool}: {what}")
+    };
+    if !section.is_empty() {
+        desc.push('\n');
+        desc.push_str(&section);
+    }
+    let rest: Vec<(&String, &Value)> = call
+        .params
+        .iter()
+        .filter(|(k, _)| !shown_keys.contains(&k.as_str()))
+        .collect();
+    for (shown, (key, value)) in rest.iter().enumerate() {
+        if shown == MAX_PARAMS_SHOWN || desc.chars().count() >= max_desc {
+            desc.push_str(&format!("\n… {} more", rest.len() - shown));
             break;
         }
-        let rendered = if redact::is_secret_key(key) {
+        let rendered = if redact::is_secret_key(key) && cfg.redact_secrets {
             redact::REDACTED.to_owned()
         } else {
             match value {
-                Value::String(s) => clean(s, MAX_SECTION_CHARS),
-                other => clean(&compact_json(other), MAX_SECTION_CHARS),
+                Value::String(s) => c.clean(s, cfg.max_section_chars),
+                other => c.clean(
+                    &compact_json(&redact_strings(other, &c, cfg.max_section_chars)),
+                    cfg.max_section_chars,
+                ),
             }
         };
         desc.push_str(&format!(
-            "\n{}: {rendered}",
-            one_line(&sanitize(head(key, 64)))
+            "\n{}: {}",
+            one_line(&sanitize(head(key, 64))),
+            lines_cut(&rendered, cfg.max_lines)
         ));
     }
     Preview {
         title: truncate_chars(&title, MAX_TITLE_CHARS),
-        description: truncate_chars(&desc, MAX_DESCRIPTION_CHARS),
+        description: truncate_chars(&desc, max_desc),
+    }
+}
+
+/// Which preview section a call gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Exec,
+    Code,
+    Write,
+    Edit,
+    Patch,
+    Other,
+}
+
+impl Kind {
+    fn of(call: &Call) -> Kind {
+        if call.kinds().any(|k| k == "code_mode_exec") {
+            return Kind::Code;
+        }
+        if call.kinds().any(|k| k == "apply_patch") {
+            return Kind::Patch;
+        }
+        if call.kinds().any(|k| k == "exec") {
+            return Kind::Exec;
+        }
+        let name = call.tool_name.to_ascii_lowercase();
+        let has_path = PATH_KEYS.iter().any(|k| call.params.contains_key(*k));
+        if has_path
+            && matches!(
+                name.as_str(),
+                "edit" | "multi_edit" | "multiedit" | "str_replace"
+            )
+        {
+            return Kind::Edit;
+        }
+        if has_path && call.params.get("content").is_some_and(Value::is_string) {
+            return Kind::Write;
+        }
+        Kind::Other
+    }
+}
+
+fn path_of(call: &Call) -> Option<&str> {
+    PATH_KEYS
+        .iter()
+        .find_map(|k| call.params.get(*k).and_then(Value::as_str))
+}
+
+/// The start (byte offset in `text`) of the part a finding quotes, moved back to the start of
+/// its command segment (after `;`, `&&`, `|`, a newline) when that is close.
+fn focus(text: &str, findings: &[Finding]) -> Option<usize> {
+    let mut ordered: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warning)
+        .collect();
+    ordered.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    for f in ordered {
+        let Some(open) = f.detail.find('`') else {
+            continue;
+        };
+        let rest = f.detail.get(open + 1..).unwrap_or("");
+        let quote = rest.split(['`', '…']).next().unwrap_or("");
+        // The first 24 characters of the quote are enough to find it.
+        let needle: String = quote.chars().take(24).collect();
+        if needle.chars().count() < 3 || needle.contains("[REDACTED") {
+            continue;
+        }
+        if let Some(at) = text.find(needle.as_str()) {
+            let before = text.get(..at).unwrap_or("");
+            let segment = before
+                .rfind(['\n', ';', '|', '&', '('])
+                .map(|i| i + 1)
+                .filter(|i| at - i <= 40)
+                .unwrap_or(at);
+            let start = segment
+                + text
+                    .get(segment..at)
+                    .map_or(0, |s| s.len() - s.trim_start().len());
+            return Some(start);
+        }
+    }
+    None
+}
+
+/// exec / Code Mode: the command or code, the dangerous part first when a finding quotes it.
+fn command_section<'a>(
+    call: &'a Call,
+    findings: &[Finding],
+    c: &Cleaner<'_>,
+    kind: Kind,
+) -> (String, String, Vec<&'a str>) {
+    let key = if kind == Kind::Code && call.params.get("code").is_some_and(Value::is_string) {
+        "code"
+    } else {
+        "command"
+    };
+    let Some(text) = call.params.get(key).and_then(Value::as_str) else {
+        return (generic_summary(call, c), String::new(), Vec::new());
+    };
+    // Redact the command as a whole first, so the excerpt's start never cuts a secret from
+    // the context that marks it.
+    let full = c.full(text, FOCUS_WINDOW_CHARS);
+    let max = c.cfg.max_section_chars;
+    let start = focus(&full, findings).filter(|at| {
+        // Only when the quoted part would not be visible from the beginning.
+        full.get(..*at).map_or(0, |s| s.chars().count()) + 24 > max.min(c.cfg.max_lines * 60)
+            || full
+                .get(..*at)
+                .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
+    });
+    let body = match start {
+        Some(at) => {
+            let tail = full.get(at..).unwrap_or("");
+            format!(
+                "…{}",
+                lines_cut(
+                    &truncate_chars(tail, max.saturating_sub(1)),
+                    c.cfg.max_lines
+                )
+            )
+        }
+        None => lines_cut(&truncate_chars(&full, max), c.cfg.max_lines),
+    };
+    let title_src = match start {
+        Some(at) => format!("…{}", full.get(at..).unwrap_or("")),
+        None => full.clone(),
+    };
+    let what = one_line(&truncate_chars(&title_src, MAX_TITLE_CHARS));
+    let lines = text.lines().count();
+    let label = if kind == Kind::Code {
+        "code"
+    } else {
+        "command"
+    };
+    let size = if lines > 1 {
+        format!(" ({lines} lines)")
+    } else {
+        String::new()
+    };
+    (what, format!("{label}{size}:\n{body}"), vec![key])
+}
+
+/// write: size, line count, the leading lines.
+fn write_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+    let path = path_of(call).unwrap_or("");
+    let content = call
+        .params
+        .get("content")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let lines = content.lines().count();
+    let shown_path = one_line(&c.clean(path, 60));
+    let what = format!("{shown_path} ({lines} lines)");
+    let section = format!(
+        "writes {} bytes, {lines} lines to {shown_path}:\n{}",
+        content.len(),
+        c.excerpt(content)
+    );
+    (what, section, [&PATH_KEYS[..], &["content"]].concat())
+}
+
+/// The replacements of an edit call: `edits` (array or JSON string) or the legacy pair.
+fn edits(call: &Call) -> Vec<(String, String)> {
+    let pair = |m: &serde_json::Map<String, Value>| {
+        let old = m.get("oldText").or_else(|| m.get("old_string"))?.as_str()?;
+        let new = m.get("newText").or_else(|| m.get("new_string"))?.as_str()?;
+        Some((old.to_owned(), new.to_owned()))
+    };
+    let mut out = Vec::new();
+    let list = match call.params.get("edits") {
+        Some(Value::Array(a)) => a.clone(),
+        Some(Value::String(s)) => serde_json::from_str::<Vec<Value>>(s).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    for item in &list {
+        if let Some(p) = item.as_object().and_then(pair) {
+            out.push(p);
+        }
+    }
+    if let Some(p) = pair(&call.params) {
+        out.insert(0, p);
+    }
+    out
+}
+
+/// edit: the first old → new and how many replacements there are.
+fn edit_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+    let path = one_line(&c.clean(path_of(call).unwrap_or(""), 60));
+    let all = edits(call);
+    let n = all.len();
+    let what = format!("{path} ({n} replacement{})", if n == 1 { "" } else { "s" });
+    let mut section = format!("{n} replacement{} in {path}", if n == 1 { "" } else { "s" });
+    if let Some((old, new)) = all.first() {
+        let half = Cleaner {
+            redactor: c.redactor,
+            cfg: Previews {
+                max_section_chars: (c.cfg.max_section_chars / 2).max(16),
+                max_lines: (c.cfg.max_lines / 2).max(1),
+                ..c.cfg
+            },
+        };
+        section.push_str(&format!(
+            "; first:\n- {}\n+ {}",
+            half.excerpt(old).replace('\n', "\n- "),
+            half.excerpt(new).replace('\n', "\n+ ")
+        ));
+    }
+    let keys = [
+        &PATH_KEYS[..],
+        &["edits", "oldText", "newText", "old_string", "new_string"],
+    ]
+    .concat();
+    (what, section, keys)
+}
+
+/// One file of a patch: what happens to it and its line counts.
+struct PatchFile {
+    op: &'static str,
+    path: String,
+    added: usize,
+    removed: usize,
+}
+
+/// apply_patch: the files with line counts, then the first changed lines.
+fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+    let input = call
+        .params
+        .get("input")
+        .or_else(|| call.params.get("patch"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut files: Vec<PatchFile> = Vec::new();
+    let mut changes: Vec<&str> = Vec::new();
+    for line in input.lines() {
+        let directive = [
+            ("*** Add File: ", "add"),
+            ("*** Update File: ", "update"),
+            ("*** Delete File: ", "delete"),
+            ("+++ b/", "update"),
+        ]
+        .iter()
+        .find_map(|(p, op)| line.strip_prefix(p).map(|rest| (*op, rest)));
+        if let Some((op, path)) = directive {
+            files.push(PatchFile {
+                op,
+                path: path.trim().to_owned(),
+                added: 0,
+                removed: 0,
+            });
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("*** Move to: ") {
+            if let Some(f) = files.last_mut() {
+                f.path = format!("{} → {}", f.path, rest.trim());
+            }
+            continue;
+        }
+        if line.starts_with("***") || line.starts_with("---") || line.starts_with("@@") {
+            continue;
+        }
+        let Some(f) = files.last_mut() else {
+            continue;
+        };
+        if line.starts_with('+') {
+            f.added += 1;
+            changes.push(line);
+        } else if line.starts_with('-') {
+            f.removed += 1;
+            changes.push(line);
+        }
+    }
+    let n = files.len();
+    let what = match files.first() {
+        Some(f) if n == 1 => format!("{} {}", f.op, one_line(&c.clean(&f.path, 60))),
+        _ => format!("{n} files"),
+    };
+    let mut section = format!("patch: {n} file{}", if n == 1 { "" } else { "s" });
+    for f in files.iter().take(c.cfg.max_files) {
+        section.push_str(&format!(
+            "\n{} {} (+{} -{})",
+            f.op,
+            one_line(&c.clean(&f.path, 80)),
+            f.added,
+            f.removed
+        ));
+    }
+    if n > c.cfg.max_files {
+        section.push_str(&format!("\n… {} more files", n - c.cfg.max_files));
+    }
+    if !changes.is_empty() {
+        // Redacted as one text: a PEM block spans lines.
+        let joined: String = changes
+            .iter()
+            .take(c.cfg.max_lines)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n");
+        section.push('\n');
+        section.push_str(&c.excerpt(&joined));
+    }
+    (what, section, vec!["input", "patch"])
+}
+
+/// The title part of a tool without a section: its most telling string parameter.
+fn generic_summary(call: &Call, c: &Cleaner<'_>) -> String {
+    SUMMARY_KEYS
+        .iter()
+        .find_map(|k| call.params.get(*k).and_then(Value::as_str))
+        .map(|s| one_line(&c.clean(s, c.cfg.max_section_chars)))
+        .unwrap_or_default()
+}
+
+/// At most `max` lines of `text`; a cut is marked with `…`.
+fn lines_cut(text: &str, max: usize) -> String {
+    let mut lines = text.lines();
+    let kept: Vec<&str> = lines.by_ref().take(max).collect();
+    let mut out = kept.join("\n");
+    if lines.next().is_some() {
+        out.push_str("\n…");
+    }
+    out
+}
+
+/// A copy of `v` with every string cut to what can be shown and redacted, so a secret is
+/// seen in its own text and not through JSON escapes (`\\n`, `\\"`) that hide its edges.
+fn redact_strings(v: &Value, c: &Cleaner<'_>, max: usize) -> Value {
+    let mut budget = max;
+    redact_walk(v, c, max, &mut budget, 0)
+}
+
+fn redact_walk(v: &Value, c: &Cleaner<'_>, max: usize, budget: &mut usize, depth: usize) -> Value {
+    match v {
+        Value::String(s) => {
+            let shown = c.clean(s, max.min((*budget).max(8)));
+            *budget = budget.saturating_sub(shown.chars().count() + 4);
+            Value::String(shown)
+        }
+        Value::Array(items) if depth < 8 && *budget > 0 => Value::Array(
+            items
+                .iter()
+                .take(max / 2 + 1)
+                .map(|x| redact_walk(x, c, max, budget, depth + 1))
+                .collect(),
+        ),
+        Value::Object(map) if depth < 8 && *budget > 0 => Value::Object(
+            map.iter()
+                .take(max / 2 + 1)
+                .map(|(k, x)| {
+                    let shown = if redact::is_secret_key(k) && c.cfg.redact_secrets {
+                        Value::String(redact::REDACTED.to_owned())
+                    } else {
+                        redact_walk(x, c, max, budget, depth + 1)
+                    };
+                    (k.clone(), shown)
+                })
+                .collect(),
+        ),
+        Value::Array(_) | Value::Object(_) => Value::String("…".to_owned()),
+        other => other.clone(),
     }
 }
 
@@ -102,26 +545,47 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding;
 
-    fn preview(json: &str) -> Preview {
+    fn preview_with(json: &str, findings: &[Finding], cfg: &Previews) -> Preview {
         let call = Call::parse(json).unwrap();
         render(
             &call,
             Class::Approval,
             "exec runs a shell command",
-            &[],
+            findings,
             &Redactor::new(),
+            cfg,
         )
+    }
+
+    fn preview(json: &str) -> Preview {
+        preview_with(json, &[], &Previews::default())
     }
 
     #[test]
     fn bounds_hold_for_huge_input() {
         let cmd = "x".repeat(100_000);
-        let p = preview(&format!(
-            r#"{{"toolName":"{}","params":{{"command":"{cmd}","b":"{cmd}"}}}}"#,
-            "t".repeat(500)
-        ));
-        assert!(p.title.chars().count() <= MAX_TITLE_CHARS);
+        for tool in ["exec", "write", "edit", "apply_patch", "other"] {
+            let p = preview(&format!(
+                r#"{{"toolName":"{tool}{}","params":{{"command":"{cmd}","path":"{cmd}","content":"{cmd}","input":"{cmd}","b":"{cmd}"}}}}"#,
+                "t".repeat(500)
+            ));
+            assert!(p.title.chars().count() <= MAX_TITLE_CHARS);
+            assert!(p.description.chars().count() <= MAX_DESCRIPTION_CHARS);
+        }
+        // Configured larger than the host allows: the host caps still hold.
+        let p = preview_with(
+            &format!(
+                r#"{{"toolName":"exec","params":{{"command":"{cmd}","b":"{cmd}","c":"{cmd}"}}}}"#
+            ),
+            &[],
+            &Previews {
+                max_section_chars: 512,
+                max_lines: 64,
+                ..Previews::default()
+            },
+        );
         assert!(p.description.chars().count() <= MAX_DESCRIPTION_CHARS);
     }
 
@@ -130,6 +594,102 @@ mod tests {
         let p = preview(r#"{"toolName":"exec","params":{"command":"ls   -la\n/tmp"}}"#);
         assert_eq!(p.title, "exec: ls -la /tmp");
         assert!(p.description.starts_with("exec runs a shell command"));
+        assert!(
+            p.description.contains("command (2 lines):\nls   -la\n/tmp"),
+            "{}",
+            p.description
+        );
+    }
+
+    #[test]
+    fn the_dangerous_part_comes_first() {
+        let prefix = (0..30)
+            .map(|i| format!("echo step{i}"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        let cmd = format!("{prefix} && rm -rf / --no-preserve-root");
+        let f = Finding::new(
+            &finding::RECURSIVE_DELETE_BROAD,
+            "`rm -rf /` deletes the root".into(),
+        );
+        let p = preview_with(
+            &serde_json::json!({"toolName": "exec", "params": {"command": cmd}}).to_string(),
+            &[f],
+            &Previews::default(),
+        );
+        assert!(p.title.starts_with("exec: …rm -rf /"), "{}", p.title);
+        assert!(
+            p.description.contains("\n…rm -rf / --no-preserve-root"),
+            "{}",
+            p.description
+        );
+        // Findings come before the section, most severe first.
+        let at_finding = p.description.find("deletes the root").unwrap();
+        assert!(at_finding < p.description.find("command:").unwrap());
+    }
+
+    #[test]
+    fn write_shows_size_lines_and_leading_excerpt() {
+        let content = (1..=40)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let p = preview(
+            &serde_json::json!({"toolName": "write", "params": {"path": "src/a.txt", "content": content}}).to_string(),
+        );
+        assert_eq!(p.title, "write: src/a.txt (40 lines)");
+        assert!(
+            p.description.contains(&format!(
+                "writes {} bytes, 40 lines to src/a.txt:\nline 1\nline 2",
+                content.len()
+            )),
+            "{}",
+            p.description
+        );
+        assert!(p.description.contains("line 12\n…"), "{}", p.description);
+        assert!(!p.description.contains("line 13"));
+    }
+
+    #[test]
+    fn edit_shows_the_first_replacement_and_the_count() {
+        let p = preview(
+            r#"{"toolName":"edit","params":{"path":"a.rs","edits":[{"oldText":"let x = 1;","newText":"let x = 2;"},{"oldText":"a","newText":"b"}]}}"#,
+        );
+        assert_eq!(p.title, "edit: a.rs (2 replacements)");
+        assert!(
+            p.description
+                .contains("2 replacements in a.rs; first:\n- let x = 1;\n+ let x = 2;"),
+            "{}",
+            p.description
+        );
+        let p = preview(
+            r#"{"toolName":"edit","params":{"path":"a.rs","edits":"[{\"oldText\":\"o\",\"newText\":\"n\"}]"}}"#,
+        );
+        assert_eq!(p.title, "edit: a.rs (1 replacement)");
+    }
+
+    #[test]
+    fn apply_patch_lists_files_and_counts() {
+        let patch = "*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** Update File: b.rs\n@@\n-old\n+new\n*** Delete File: c\n*** Update File: d\n*** Move to: e\n+x\n*** Update File: f\n+y\n*** End Patch";
+        let p = preview(
+            &serde_json::json!({"toolName": "apply_patch", "params": {"input": patch}}).to_string(),
+        );
+        assert_eq!(p.title, "apply_patch: 5 files");
+        assert!(p.description.contains("patch: 5 files\nadd a.txt (+2 -0)\nupdate b.rs (+1 -1)\ndelete c (+0 -0)\nupdate d → e (+1 -0)\n… 1 more files\n+one\n+two\n-old"), "{}", p.description);
+    }
+
+    #[test]
+    fn disabled_previews_show_no_parameters() {
+        let p = preview_with(
+            r#"{"toolName":"exec","params":{"command":"touch secret-plan"}}"#,
+            &[],
+            &Previews {
+                enabled: false,
+                ..Previews::default()
+            },
+        );
+        assert_eq!(p.title, "exec");
+        assert!(!p.description.contains("secret-plan"));
     }
 
     #[test]
@@ -140,5 +700,16 @@ mod tests {
         assert!(!p.title.contains("abcdefghijklmnop1234"), "{}", p.title);
         assert!(!p.description.contains("abcdefghijklmnop1234"));
         assert!(!p.description.contains("hunter2"));
+    }
+
+    #[test]
+    fn sanitizes_controls_and_marks_invisible_characters() {
+        let p = preview("{\"toolName\":\"exec\",\"params\":{\"command\":\"echo \\u001b[31mhi\\u202e txt\\u200b\"}}");
+        assert!(
+            p.description.contains("echo hi⟨U+202E⟩ txt⟨U+200B⟩"),
+            "{}",
+            p.description
+        );
+        assert!(!p.description.contains('\u{1b}'));
     }
 }

@@ -15,7 +15,7 @@ const DIR = path.join(ROOT, "tests/corpus");
 
 function loadCases() {
   const cases = [];
-  for (const file of fs.readdirSync(DIR).filter((f) => f.endsWith(".jsonl")).sort()) {
+  for (const file of fs.readdirSync(DIR).filter((f) => f.endsWith(".jsonl") && f !== "secrets.jsonl").sort()) {
     fs.readFileSync(path.join(DIR, file), "utf8").split("\n").forEach((line, i) => {
       if (line.trim()) cases.push({ at: `${file}:${i + 1}`, ...JSON.parse(line) });
     });

@@ -129,6 +129,7 @@ test("every config property has a description; top-level ones carry the core-api
     rememberAllowAlways: true, allowAlwaysTtlMs: 14400000, approvalWindow: undefined, denyCooldownMs: 120000,
     autoPassSessionKeys: [":cron:", ":heartbeat"], unattendedPolicy: undefined, floodDetector: undefined,
     authorizationEnvelopes: undefined, adaptiveFileLease: undefined,
+    previews: undefined, decisionLog: undefined, outputGuard: undefined,
   });
   const sa = schemas.config.properties.semanticAnalysis.properties;
   assert.deepEqual(

@@ -91,6 +91,7 @@ describe("register", () => {
     assert.deepEqual(priorities, [
       ["before_tool_call", 60],
       ["before_tool_call", -10000],
+      ["after_tool_call", 0], // the output guard's observer (js-shim/guard.js)
     ]);
     assert.equal(typeof gate, "function");
     assert.equal(typeof seal, "function");

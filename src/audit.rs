@@ -1,0 +1,411 @@
+//! Audit records: one JSON object per decision, per resolution and per output-guard scan,
+//! built from the request and the decision but never holding a raw parameter value or a raw
+//! session key — only their SHA-256 digests and sizes, the tool name, the decision, severity,
+//! finding IDs, risk, latency and how the approval was resolved and by whom.
+//!
+//! The core stays pure: time (`nowMs`) and latency come in from the shim, which keeps the ring
+//! and writes the file (`js-shim/audit.js`). SHA-256 is implemented here (FIPS 180-4, checked
+//! against the standard test vectors) to keep the WebAssembly free of extra crates.
+
+use crate::call::short;
+use serde_json::{json, Map, Value};
+
+/// Version of the record layout.
+pub const RECORD_VERSION: u32 = 1;
+const MAX_TOOL_CHARS: usize = 64;
+const MAX_FINDING_IDS: usize = 16;
+
+/// SHA-256 of `data`.
+pub fn sha256(data: &[u8]) -> [u8; 32] {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2,
+    ];
+    let mut h: [u32; 8] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ];
+    let mut msg = data.to_vec();
+    let bit_len = (data.len() as u64).wrapping_mul(8);
+    msg.push(0x80);
+    while msg.len() % 64 != 56 {
+        msg.push(0);
+    }
+    msg.extend_from_slice(&bit_len.to_be_bytes());
+    for block in msg.chunks_exact(64) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            if let (Some(slot), [a, b, c, d]) = (w.get_mut(i), word) {
+                *slot = u32::from_be_bytes([*a, *b, *c, *d]);
+            }
+        }
+        for i in 16..64 {
+            let at = |j: usize| w.get(j).copied().unwrap_or(0);
+            let (w15, w2) = (at(i - 15), at(i - 2));
+            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+            let v = at(i - 16)
+                .wrapping_add(s0)
+                .wrapping_add(at(i - 7))
+                .wrapping_add(s1);
+            if let Some(slot) = w.get_mut(i) {
+                *slot = v;
+            }
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
+        for (k, wi) in K.iter().zip(w.iter()) {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(*k)
+                .wrapping_add(*wi);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            hh = g;
+            g = f;
+            f = e;
+            e = d.wrapping_add(t1);
+            d = c;
+            c = b;
+            b = a;
+            a = t1.wrapping_add(t2);
+        }
+        for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *slot = slot.wrapping_add(v);
+        }
+    }
+    let mut out = [0u8; 32];
+    for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `sha256:<hex>` of `text`.
+pub fn digest(text: &str) -> String {
+    format!("sha256:{}", hex(&sha256(text.as_bytes())))
+}
+
+/// The session digest: 16 hex digits of SHA-256 over a fixed prefix and the key. Enough to
+/// group one session's records, never the key itself.
+pub fn session_digest(key: &str) -> String {
+    let full = sha256(format!("openclaw-human-gate/session\n{key}").as_bytes());
+    hex(full.get(..8).unwrap_or(&[]))
+}
+
+/// `nowMs` as an ISO-8601 UTC time (`2026-11-29T19:30:00.123Z`); `None` when out of range.
+pub fn iso_time(now_ms: f64) -> Option<String> {
+    if !now_ms.is_finite() || !(0.0..=253_402_300_799_999.0).contains(&now_ms) {
+        return None;
+    }
+    let ms = now_ms as i64;
+    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    Some(format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    ))
+}
+
+fn tool_name(v: Option<&Value>) -> Value {
+    match v.and_then(Value::as_str) {
+        Some(name) => {
+            let clean: String = name
+                .chars()
+                .filter(|c| !c.is_control() && !crate::preview::sanitize::is_invisible_control(*c))
+                .take(MAX_TOOL_CHARS)
+                .collect();
+            Value::String(clean)
+        }
+        None => Value::Null,
+    }
+}
+
+fn latency(ms: f64) -> Value {
+    if ms.is_finite() && ms >= 0.0 {
+        json!((ms * 1000.0).round() / 1000.0)
+    } else {
+        Value::Null
+    }
+}
+
+/// The common head of every record: version, type, time, session digest, tool.
+fn head(kind: &str, now_ms: Option<f64>, session: Option<&str>, tool: Value) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("v".into(), json!(RECORD_VERSION));
+    m.insert("type".into(), json!(kind));
+    m.insert(
+        "time".into(),
+        now_ms.and_then(iso_time).map_or(Value::Null, Value::String),
+    );
+    m.insert(
+        "session".into(),
+        session.map_or(Value::Null, |k| Value::String(session_digest(k))),
+    );
+    m.insert("tool".into(), tool);
+    m
+}
+
+/// The record of one decision: `request_json` is the request the core decided (raw text,
+/// possibly malformed), `decision_json` its decision.
+pub fn decision_record(request_json: &str, decision_json: &str, latency_ms: f64) -> String {
+    let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
+    let decision: Value = serde_json::from_str(decision_json).unwrap_or(Value::Null);
+    // The params digest covers the params as the core read them (keys sorted); a request
+    // that is not JSON is digested whole.
+    let (params_digest, params_bytes) = match request.get("params") {
+        Some(p) => {
+            let text = p.to_string();
+            (digest(&text), text.len())
+        }
+        None => (digest(request_json), request_json.len()),
+    };
+    let mut m = head(
+        "decision",
+        request.get("nowMs").and_then(Value::as_f64),
+        request.get("sessionKey").and_then(Value::as_str),
+        tool_name(request.get("toolName")),
+    );
+    let text = |k: &str| {
+        decision
+            .get(k)
+            .and_then(Value::as_str)
+            .map_or(Value::Null, |s| Value::String(short(s)))
+    };
+    m.insert("decision".into(), text("decision"));
+    m.insert("severity".into(), text("severity"));
+    m.insert("source".into(), text("source"));
+    m.insert("ruleId".into(), text("ruleId"));
+    let ids: Vec<Value> = decision
+        .get("findings")
+        .and_then(Value::as_array)
+        .map(|fs| {
+            fs.iter()
+                .filter_map(|f| f.get("id").and_then(Value::as_str))
+                .take(MAX_FINDING_IDS)
+                .map(|id| Value::String(short(id)))
+                .collect()
+        })
+        .unwrap_or_default();
+    m.insert("findings".into(), Value::Array(ids));
+    let risk = decision.get("risk");
+    let risk_field = |k: &str| risk.and_then(|r| r.get(k)).cloned().unwrap_or(Value::Null);
+    m.insert(
+        "risk".into(),
+        json!({"level": risk_field("level"), "recommendation": risk_field("recommendation"), "confidence": risk_field("confidence")}),
+    );
+    m.insert(
+        "params".into(),
+        json!({"digest": params_digest, "bytes": params_bytes}),
+    );
+    m.insert("latencyMs".into(), latency(latency_ms));
+    Value::Object(m).to_string()
+}
+
+/// How an approval ended, as the host reported it.
+fn resolution_of(raw: &str) -> (&'static str, &'static str) {
+    match raw {
+        "allow-once" => ("allow-once", "user"),
+        "allow-always" => ("allow-always", "user"),
+        "deny" => ("deny", "user"),
+        "timeout" => ("timeout", "timeout"),
+        "cancelled" | "canceled" => ("cancelled", "host"),
+        _ => ("unknown", "unknown"),
+    }
+}
+
+/// The record of one resolution, built from the decision record it resolves (its session
+/// digest, tool, decision and params digest are carried over, nothing else).
+pub fn resolution_record(
+    decision_record_json: &str,
+    resolution: &str,
+    now_ms: f64,
+    latency_ms: f64,
+) -> String {
+    let rec: Value = serde_json::from_str(decision_record_json).unwrap_or(Value::Null);
+    let (resolution, by) = resolution_of(resolution);
+    let mut m = Map::new();
+    m.insert("v".into(), json!(RECORD_VERSION));
+    m.insert("type".into(), json!("resolution"));
+    m.insert(
+        "time".into(),
+        iso_time(now_ms).map_or(Value::Null, Value::String),
+    );
+    for key in ["session", "tool", "decision", "severity", "params"] {
+        m.insert(key.into(), rec.get(key).cloned().unwrap_or(Value::Null));
+    }
+    m.insert("resolution".into(), json!(resolution));
+    m.insert("resolvedBy".into(), json!(by));
+    m.insert("latencyMs".into(), latency(latency_ms));
+    Value::Object(m).to_string()
+}
+
+/// The record of one output-guard scan: metadata only (finding IDs and counts, sizes).
+pub fn guard_record(context_json: &str, summary_json: &str, latency_ms: f64) -> String {
+    let ctx: Value = serde_json::from_str(context_json).unwrap_or(Value::Null);
+    let summary: Value = serde_json::from_str(summary_json).unwrap_or(Value::Null);
+    let mut m = head(
+        "guard",
+        ctx.get("nowMs").and_then(Value::as_f64),
+        ctx.get("sessionKey").and_then(Value::as_str),
+        tool_name(ctx.get("toolName")),
+    );
+    let findings: Vec<Value> = summary
+        .get("findings")
+        .and_then(Value::as_array)
+        .map(|fs| {
+            fs.iter()
+                .take(MAX_FINDING_IDS)
+                .filter_map(|f| {
+                    let id = f.get("id").and_then(Value::as_str)?;
+                    Some(json!({"id": short(id), "count": f.get("count").and_then(Value::as_u64).unwrap_or(1)}))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    m.insert("findings".into(), Value::Array(findings));
+    for key in ["redactions", "scannedChars", "totalChars"] {
+        m.insert(
+            key.into(),
+            json!(summary.get(key).and_then(Value::as_u64).unwrap_or(0)),
+        );
+    }
+    m.insert(
+        "complete".into(),
+        json!(summary
+            .get("complete")
+            .and_then(Value::as_bool)
+            .unwrap_or(false)),
+    );
+    m.insert(
+        "mode".into(),
+        summary
+            .get("mode")
+            .and_then(Value::as_str)
+            .map_or(Value::Null, |s| Value::String(short(s))),
+    );
+    m.insert("latencyMs".into(), latency(latency_ms));
+    Value::Object(m).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sha256_matches_the_standard_vectors() {
+        assert_eq!(
+            hex(&sha256(b"")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(
+            hex(&sha256(b"abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            hex(&sha256(
+                b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+            )),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+        assert_eq!(
+            hex(&sha256(&[b'a'; 1000])),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
+        );
+    }
+
+    #[test]
+    fn iso_time_is_utc() {
+        assert_eq!(iso_time(0.0).unwrap(), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            iso_time(1_795_982_400_123.0).unwrap(),
+            "2026-11-29T20:00:00.123Z"
+        );
+        assert_eq!(
+            iso_time(951_782_400_000.0).unwrap(),
+            "2000-02-29T00:00:00.000Z"
+        );
+        assert!(iso_time(-1.0).is_none());
+        assert!(iso_time(f64::NAN).is_none());
+    }
+
+    #[test]
+    fn a_decision_record_holds_digests_not_values() {
+        let secret = "hunter2-S3cret-value";
+        let request = json!({"toolName": "exec", "sessionKey": "agent:main:secret-session", "nowMs": 1_795_982_400_000.0_f64,
+            "params": {"command": format!("mysql -p{secret}")}})
+        .to_string();
+        let decision = crate::Gate::new("{}").decide_json(&request);
+        let rec = decision_record(&request, &decision, 1.23456);
+        assert!(!rec.contains(secret), "{rec}");
+        assert!(!rec.contains("secret-session"), "{rec}");
+        assert!(!rec.contains("mysql"), "{rec}");
+        let v: Value = serde_json::from_str(&rec).unwrap();
+        assert_eq!(v["type"], "decision");
+        assert_eq!(v["tool"], "exec");
+        assert_eq!(v["decision"], "approval");
+        assert_eq!(v["time"], "2026-11-29T20:00:00.000Z");
+        assert_eq!(v["session"].as_str().unwrap().len(), 16);
+        assert!(v["params"]["digest"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:"));
+        assert!(v["params"]["bytes"].as_u64().unwrap() > 10);
+        assert_eq!(v["latencyMs"], 1.235);
+        assert!(v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "tool-kind-destructive"));
+        // Same params, same digest; other params, another digest.
+        let again = decision_record(&request, &decision, 0.0);
+        let w: Value = serde_json::from_str(&again).unwrap();
+        assert_eq!(v["params"], w["params"]);
+        let res = resolution_record(&rec, "deny", 1_795_982_401_000.0, 1000.0);
+        let r: Value = serde_json::from_str(&res).unwrap();
+        assert_eq!(r["type"], "resolution");
+        assert_eq!(r["resolution"], "deny");
+        assert_eq!(r["resolvedBy"], "user");
+        assert_eq!(r["params"], v["params"]);
+        assert_eq!(r["session"], v["session"]);
+        let r: Value = serde_json::from_str(&resolution_record(&rec, "timeout", 0.0, 1.0)).unwrap();
+        assert_eq!(r["resolvedBy"], "timeout");
+    }
+
+    #[test]
+    fn malformed_input_still_gives_a_record() {
+        let rec: Value =
+            serde_json::from_str(&decision_record("not json", "nope", f64::NAN)).unwrap();
+        assert_eq!(rec["type"], "decision");
+        assert_eq!(rec["tool"], Value::Null);
+        assert_eq!(rec["latencyMs"], Value::Null);
+        assert_eq!(rec["params"]["bytes"], 8);
+    }
+}
