@@ -107,17 +107,8 @@ pub const UNSAFE_FILE_FINDINGS: [&str; 5] = [
 /// True for the structured file-mutation tools (`write`, `edit`, multi-edit, `apply_patch`),
 /// never for shell or Code Mode.
 pub fn is_file_tool(call: &Call) -> bool {
-    if call.kinds().any(|k| k == "exec" || k == "code_mode_exec") {
-        return false;
-    }
-    let name: String = call
-        .tool_name
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect();
-    matches!(name.as_str(), "write" | "edit" | "multiedit" | "applypatch")
-        || call.kinds().any(|k| k == "apply_patch")
+    !call.kinds().any(|k| k == "exec" || k == "code_mode_exec")
+        && crate::analysis::files::is_file_tool(call)
 }
 
 /// True when a normalized path lies inside a `.git` directory (writes there run code later:

@@ -10,11 +10,11 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
+mod common;
+
 use openclaw_human_gate::session::Sessions;
 use openclaw_human_gate::Gate;
 use serde_json::{json, Value};
-use std::fs;
-use std::path::Path;
 
 const CONFIG: &str = r#"{
   "approvalWindow": {"mode": "time", "scope": "category", "pathFallback": "category", "ttlMs": 600000},
@@ -24,28 +24,7 @@ const CONFIG: &str = r#"{
 }"#;
 
 fn corpus() -> Vec<(String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut files: Vec<_> = fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        // secrets.jsonl is the redaction corpus (tests/secrets.rs), not decision cases.
-        .filter(|p| !p.ends_with("secrets.jsonl"))
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        for (i, line) in fs::read_to_string(&f).unwrap().lines().enumerate() {
-            if !line.trim().is_empty() {
-                out.push((
-                    format!("{name}:{}", i + 1),
-                    serde_json::from_str(line).unwrap(),
-                ));
-            }
-        }
-    }
-    out
+    common::decision_cases()
 }
 
 fn request(case: &Value, key: &str, call_id: &str, now: u64) -> String {

@@ -97,6 +97,12 @@ pub fn analyze(call: &Call) -> Option<Report> {
     Some(acc.finish())
 }
 
+/// True for the structured file-mutation tools this analyzer reads (`write`, `edit`,
+/// multi-edit, `apply_patch`), by host kind or by name.
+pub fn is_file_tool(call: &Call) -> bool {
+    tool_of(call).is_some()
+}
+
 fn tool_of(call: &Call) -> Option<Tool> {
     if call.kinds().any(|k| k == "apply_patch") {
         return Some(Tool::ApplyPatch);
