@@ -29,6 +29,8 @@ fn corpus() -> Vec<(String, Value)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        // secrets.jsonl is the redaction corpus (tests/secrets.rs), not decision cases.
+        .filter(|p| !p.ends_with("secrets.jsonl"))
         .collect();
     files.sort();
     let mut out = Vec::new();

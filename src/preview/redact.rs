@@ -119,6 +119,10 @@ macro_rules! same_cmd {
     };
 }
 
+/// Discord bot tokens: no literal to look for, see [`Rule::needs_long_dotted_run`].
+const DISCORD_PATTERN: &str =
+    r"(?P<s>\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b)";
+
 const RULES: &[RuleSpec] = &[
     // PEM / OpenSSH / PGP private key blocks, to the end marker or the end of the text.
     rule(
@@ -170,11 +174,7 @@ const RULES: &[RuleSpec] = &[
         SHAPE_PREFIXES,
     ),
     // Discord bot tokens and Azure AD client secrets (no fixed prefix).
-    rule(
-        r"(?P<s>\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b)",
-        Check::Shape,
-        &[],
-    ),
+    rule(DISCORD_PATTERN, Check::Shape, &[]),
     rule(
         r"(?P<s>\b[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})",
         Check::Shape,
@@ -1170,20 +1170,174 @@ pub fn head(text: &str, max_chars: usize) -> &str {
 struct Rule {
     re: Regex,
     check: Check,
-    pre: &'static [&'static str],
     per_line: &'static [&'static str],
+    /// Indexes into [`Literals`] of `pre` and `per_line`.
+    pre_ids: Vec<usize>,
+    line_ids: Vec<usize>,
+    /// The rule can only match where a `.` follows a run of 24 or more `[A-Za-z0-9_-]`
+    /// (the Discord token shape, which has no literal to look for).
+    needs_long_dotted_run: bool,
+}
+
+/// Run of token characters before a `.` that the Discord token shape needs (`[MNO]` plus at
+/// least 23).
+const DOTTED_RUN: usize = 24;
+
+/// Every literal of every rule's `pre` and `per_line`, found in one pass over a text
+/// (ASCII case-insensitively: the same as searching the text's `to_ascii_lowercase`), so no
+/// lowercase copy is made and no per-literal search is set up.
+#[derive(Debug, Clone, Default)]
+struct Literals {
+    words: Vec<&'static [u8]>,
+    /// Literal indexes by the (ASCII-lowercased) first byte.
+    by_first: Vec<Vec<usize>>,
+}
+
+/// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
+struct Presence {
+    hit: Vec<bool>,
+    long_dotted_run: bool,
+}
+
+impl Literals {
+    fn id(&mut self, word: &'static str) -> usize {
+        let bytes = word.as_bytes();
+        if let Some(i) = self.words.iter().position(|w| *w == bytes) {
+            return i;
+        }
+        self.words.push(bytes);
+        let i = self.words.len() - 1;
+        if self.by_first.is_empty() {
+            self.by_first = vec![Vec::new(); 256];
+        }
+        if let Some(bucket) = bytes
+            .first()
+            .and_then(|b| self.by_first.get_mut(usize::from(b.to_ascii_lowercase())))
+        {
+            bucket.push(i);
+        }
+        i
+    }
+
+    fn scan(&self, text: &str) -> Presence {
+        let bytes = text.as_bytes();
+        // An empty literal is in every text.
+        let mut hit: Vec<bool> = self.words.iter().map(|w| w.is_empty()).collect();
+        let mut run = 0usize;
+        let mut long_dotted_run = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'.' && run >= DOTTED_RUN {
+                long_dotted_run = true;
+            }
+            run = if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+                run + 1
+            } else {
+                0
+            };
+            let Some(bucket) = self.by_first.get(usize::from(b.to_ascii_lowercase())) else {
+                continue;
+            };
+            for &id in bucket {
+                if hit.get(id).copied().unwrap_or(true) {
+                    continue;
+                }
+                let found = self
+                    .words
+                    .get(id)
+                    .is_some_and(|w| starts_with_lower(bytes.get(i..).unwrap_or(&[]), w));
+                if found {
+                    if let Some(h) = hit.get_mut(id) {
+                        *h = true;
+                    }
+                }
+            }
+        }
+        Presence {
+            hit,
+            long_dotted_run,
+        }
+    }
+}
+
+/// `text` lowercased (ASCII) starts with `word`.
+fn starts_with_lower(text: &[u8], word: &[u8]) -> bool {
+    text.len() >= word.len()
+        && text
+            .iter()
+            .zip(word)
+            .all(|(t, w)| t.to_ascii_lowercase() == *w)
+}
+
+/// `text` lowercased (ASCII) contains `word`.
+fn contains_lower(text: &[u8], word: &[u8]) -> bool {
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    text.iter().enumerate().any(|(i, b)| {
+        b.to_ascii_lowercase() == first && starts_with_lower(text.get(i..).unwrap_or(&[]), word)
+    })
+}
+
+impl Presence {
+    fn any(&self, ids: &[usize]) -> bool {
+        ids.iter()
+            .any(|&i| self.hit.get(i).copied().unwrap_or(true))
+    }
 }
 
 /// The compiled redaction rules.
 #[derive(Debug, Clone)]
 pub struct Redactor {
     rules: Vec<Rule>,
+    literals: Literals,
 }
 
 impl Default for Redactor {
     fn default() -> Self {
         Redactor::new()
     }
+}
+
+/// One text redacted inside [`with_memo`]: its redaction and what was hidden.
+struct MemoEntry {
+    text: String,
+    out: String,
+    hidden: Vec<String>,
+}
+
+/// Texts remembered per memo scope, and the longest remembered.
+const MEMO_MAX_ENTRIES: usize = 64;
+const MEMO_MAX_TEXT_BYTES: usize = 16 * 1024;
+
+thread_local! {
+    /// The memo of the current [`with_memo`] scope (`None` outside one).
+    static MEMO: std::cell::RefCell<Option<Vec<MemoEntry>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with a redaction memo: within it, a text redacted again (a command quoted by the
+/// reason, a finding detail and the preview) reuses the first result. Redaction is a pure
+/// function of the text, so the results are the same; the memo is dropped when `f` returns
+/// (one decision), so nothing is kept between calls.
+pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                MEMO.with(|m| *m.borrow_mut() = None);
+            }
+        }
+    }
+    let outer = MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_some() {
+            false
+        } else {
+            *m = Some(Vec::new());
+            true
+        }
+    });
+    let _reset = Reset(outer);
+    f()
 }
 
 /// Fragments remembered per call.
@@ -1195,43 +1349,97 @@ impl Redactor {
     pub fn new() -> Redactor {
         // Every pattern is a constant checked by a test; one that failed to compile would be
         // skipped rather than crash the gate.
+        let mut literals = Literals::default();
         let rules = RULES
             .iter()
             .filter_map(|r| {
                 Regex::new(r.pattern).ok().map(|re| Rule {
                     re,
                     check: r.check,
-                    pre: r.pre,
                     per_line: r.per_line,
+                    pre_ids: r.pre.iter().map(|w| literals.id(w)).collect(),
+                    line_ids: r.per_line.iter().map(|w| literals.id(w)).collect(),
+                    needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
                 })
             })
             .collect();
-        Redactor { rules }
+        Redactor { rules, literals }
     }
 
     pub fn redact(&self, text: &str) -> String {
         self.run(text, None)
     }
 
-    /// Redacts and also collects what was hidden (see [`Redactor::secret_fragments`]).
-    fn run(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
+    /// Redacts and also collects what was hidden (see [`Redactor::secret_fragments`]). Inside
+    /// [`with_memo`], each distinct text is redacted once.
+    fn run(&self, text: &str, fragments: Option<&mut Vec<String>>) -> String {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
+        if text.len() > MEMO_MAX_TEXT_BYTES {
+            return self.run_rules(text, fragments);
+        }
+        let known = MEMO.with(|m| {
+            m.borrow().as_ref().map(|entries| {
+                entries
+                    .iter()
+                    .find(|e| e.text == text)
+                    .map(|e| (e.out.clone(), e.hidden.clone()))
+            })
+        });
+        match known {
+            // No memo in scope.
+            None => self.run_rules(text, fragments),
+            Some(Some((out, hidden))) => {
+                if let Some(f) = fragments {
+                    f.extend(hidden);
+                }
+                out
+            }
+            Some(None) => {
+                let mut hidden = Vec::new();
+                let out = self.run_rules(text, Some(&mut hidden));
+                MEMO.with(|m| {
+                    if let Some(entries) = m.borrow_mut().as_mut() {
+                        if entries.len() < MEMO_MAX_ENTRIES {
+                            entries.push(MemoEntry {
+                                text: text.to_owned(),
+                                out: out.clone(),
+                                hidden: hidden.clone(),
+                            });
+                        }
+                    }
+                });
+                if let Some(f) = fragments {
+                    f.extend(hidden);
+                }
+                out
+            }
+        }
+    }
+
+    /// Every rule over `text`, in order.
+    fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
         let mut out = text.to_owned();
-        let mut lower = out.to_ascii_lowercase();
+        let mut present = self.literals.scan(&out);
         for rule in &self.rules {
-            if !rule.pre.is_empty() && !rule.pre.iter().any(|p| lower.contains(p)) {
+            if !rule.pre_ids.is_empty() && !present.any(&rule.pre_ids) {
                 continue;
             }
-            let changed = if rule.per_line.is_empty() {
+            if rule.needs_long_dotted_run && !present.long_dotted_run {
+                continue;
+            }
+            let changed = if rule.line_ids.is_empty() {
                 apply(rule, &out, fragments.as_deref_mut())
+            } else if present.any(&rule.line_ids) {
+                apply_lines(rule, &out, fragments.as_deref_mut())
             } else {
-                apply_lines(rule, &out, &lower, fragments.as_deref_mut())
+                // No line holds one of the rule's words.
+                None
             };
             if let Some(changed) = changed {
                 out = changed;
-                lower = out.to_ascii_lowercase();
+                present = self.literals.scan(&out);
             }
         }
         out
@@ -1330,21 +1538,16 @@ impl Redactor {
 /// Length of the pieces [`Redactor::scrub`] recognizes a fragment by.
 const WINDOW: usize = 8;
 
-/// Applies a line-bound rule to the lines of `text` that hold one of its words (`lower` is
-/// `text` lowercased, byte for byte); `None` when nothing changed.
-fn apply_lines(
-    rule: &Rule,
-    text: &str,
-    lower: &str,
-    mut fragments: Option<&mut Vec<String>>,
-) -> Option<String> {
+/// Applies a line-bound rule to the lines of `text` that hold one of its words (ASCII
+/// case-insensitively); `None` when nothing changed.
+fn apply_lines(rule: &Rule, text: &str, mut fragments: Option<&mut Vec<String>>) -> Option<String> {
     let mut out = String::new();
     let mut changed = false;
-    let mut at = 0usize;
     for line in text.split_inclusive('\n') {
-        let low = lower.get(at..at + line.len()).unwrap_or("");
-        at += line.len();
-        let hit = rule.per_line.iter().any(|w| low.contains(w));
+        let hit = rule
+            .per_line
+            .iter()
+            .any(|w| contains_lower(line.as_bytes(), w.as_bytes()));
         match hit
             .then(|| apply(rule, line, fragments.as_deref_mut()))
             .flatten()
@@ -1593,6 +1796,74 @@ mod tests {
     }
 
     #[test]
+    fn the_memo_gives_the_same_results() {
+        let r = Redactor::new();
+        let texts = [
+            "mysql -u root -pS3cretValue9 db",
+            "API_KEY=abc123XYZ987 and Bearer abcdefghijk12345 ok",
+            "ls -la /tmp",
+            "mysql -u root -pS3cretValue9 db",
+        ];
+        let plain: Vec<(String, Vec<String>)> = texts
+            .iter()
+            .map(|t| {
+                let mut f = Vec::new();
+                r.secret_fragments(t, &mut f);
+                (r.redact(t), f)
+            })
+            .collect();
+        let memo: Vec<(String, Vec<String>)> = with_memo(|| {
+            texts
+                .iter()
+                .map(|t| {
+                    let mut f = Vec::new();
+                    r.secret_fragments(t, &mut f);
+                    (r.redact(t), f)
+                })
+                .collect()
+        });
+        assert_eq!(plain, memo);
+        assert!(!plain[0].1.is_empty());
+        assert!(MEMO.with(|m| m.borrow().is_none()));
+    }
+
+    #[test]
+    fn the_literal_scan_agrees_with_lowercase_search() {
+        let r = Redactor::new();
+        let samples = [
+            "MYSQL -P secret --Token=x Authorization: Bearer abc",
+            "curl -u user:pass https://a:b@host/x?api_key=1 /P:x",
+            "ÄÖ sk-ABC ghp_ xoxb- Private Key -----BEGIN -S --STDIN",
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4OTAx.Gabcde.abcdefghijklmnopqrstuvwxyz0123",
+            "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I",
+            "ls -la",
+            "",
+        ];
+        for sample in samples {
+            let lower = sample.to_ascii_lowercase();
+            let present = r.literals.scan(sample);
+            assert_eq!(r.rules.len(), RULES.len());
+            for (rule, spec) in r.rules.iter().zip(RULES) {
+                for (ids, words) in [(&rule.pre_ids, spec.pre), (&rule.line_ids, rule.per_line)] {
+                    assert_eq!(
+                        present.any(ids),
+                        words.iter().any(|w| lower.contains(w)),
+                        "{sample} {words:?}"
+                    );
+                }
+                if rule.needs_long_dotted_run && rule.re.is_match(sample) {
+                    assert!(present.long_dotted_run, "{sample}");
+                }
+            }
+        }
+        assert!(r.rules.iter().any(|rule| rule.needs_long_dotted_run));
+        assert!(r.literals.scan(samples[4]).long_dotted_run);
+        assert!(!r.literals.scan("a.b.c short.dots").long_dotted_run);
+        assert!(contains_lower(b"xX-PaSs y", b"-pass"));
+        assert!(!contains_lower(b"-pas", b"-pass"));
+    }
+
+    #[test]
     fn redaction_is_idempotent_and_leaves_plain_text() {
         let r = Redactor::new();
         for input in [
@@ -1618,14 +1889,14 @@ mod timing {
         let json: String = (0..3000)
             .map(|i| format!("  {{\n    \"id\": {i},\n    \"name\": \"item-{i}\",\n    \"path\": \"/srv/app/file{i}.txt\",\n    \"ok\": true\n  }},\n"))
             .collect();
-        for (i, rule) in r.rules.iter().enumerate() {
+        for (i, (rule, spec)) in r.rules.iter().zip(RULES).enumerate() {
             let t = std::time::Instant::now();
             let lower = json.to_ascii_lowercase();
-            if rule.pre.is_empty() || rule.pre.iter().any(|p| lower.contains(p)) {
+            if spec.pre.is_empty() || spec.pre.iter().any(|p| lower.contains(p)) {
                 let _ = if rule.per_line.is_empty() {
                     apply(rule, &json, None)
                 } else {
-                    apply_lines(rule, &json, &lower, None)
+                    apply_lines(rule, &json, None)
                 };
             }
             eprintln!("rule {i} {:?}: {:?}", rule.check, t.elapsed());
