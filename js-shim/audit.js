@@ -112,7 +112,8 @@ export function appendRecord(configJson, log, recordJson) {
     if (typeof recordJson !== "string" || recordJson === "") return;
     const entry = logFor(configJson);
     entry.ring.push(recordJson);
-    if (entry.ring.length > entry.maxEntries) entry.ring.splice(0, entry.ring.length - entry.maxEntries);
+    // shift() drops the oldest in place (cheaper than splice on a full ring).
+    while (entry.ring.length > entry.maxEntries) entry.ring.shift();
     if (entry.filePath === null || entry.failed) return;
     try {
       if (entry.fd === null) entry.fd = openLogFile(entry.filePath);

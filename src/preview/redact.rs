@@ -1387,7 +1387,9 @@ const DOTTED_RUN: usize = 24;
 struct Literals {
     words: Vec<Vec<u8>>,
     /// Literal indexes by the (ASCII-lowercased) first byte.
-    by_first: Vec<Vec<usize>>,
+    /// (index, second byte if any) by the literal's (ASCII-lowercased) first byte; the
+    /// second byte rejects most candidates without a comparison.
+    by_first: Vec<Vec<(usize, Option<u8>)>>,
 }
 
 /// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
@@ -1409,6 +1411,7 @@ impl Literals {
             return i;
         }
         let first = bytes.first().copied();
+        let second = bytes.get(1).map(u8::to_ascii_lowercase);
         self.words.push(bytes);
         let i = self.words.len() - 1;
         if self.by_first.is_empty() {
@@ -1417,7 +1420,7 @@ impl Literals {
         if let Some(bucket) =
             first.and_then(|b| self.by_first.get_mut(usize::from(b.to_ascii_lowercase())))
         {
-            bucket.push(i);
+            bucket.push((i, second));
         }
         i
     }
@@ -1447,8 +1450,9 @@ impl Literals {
             let Some(bucket) = self.by_first.get(usize::from(b.to_ascii_lowercase())) else {
                 continue;
             };
-            for &id in bucket {
-                if hit.get(id).copied().unwrap_or(true) {
+            let next = bytes.get(i + 1).map(u8::to_ascii_lowercase);
+            for &(id, second) in bucket {
+                if second.is_some() && second != next || hit.get(id).copied().unwrap_or(true) {
                     continue;
                 }
                 let found = self
