@@ -179,6 +179,11 @@ macro_rules! shape_alternatives {
     };
 }
 
+/// Airtable tokens: 64 lowercase hex digits in a row (see [`Presence::hex_run`]).
+const AIRTABLE_PATTERN: &str = r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)";
+/// The run of `[a-f0-9]` the Airtable shape needs.
+const HEX_RUN: usize = 64;
+
 /// `.pgpass` lines: four `:` on one line at least (see [`Presence::colon_line`]).
 const PGPASS_PATTERN: &str = r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$";
 
@@ -214,11 +219,7 @@ const RULES: &[RuleSpec] = &[
         &["q~"],
     ),
     // Airtable personal access tokens.
-    rule(
-        r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)",
-        Check::Shape,
-        &["pat"],
-    ),
+    rule(AIRTABLE_PATTERN, Check::Shape, &["pat"]),
     // Telegram bot tokens (often glued to `bot` in API URLs, so no word boundary before).
     rule(
         r"(?:^|[^0-9])(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,})",
@@ -1225,6 +1226,8 @@ struct Rule {
     split: Option<ShapeSplit>,
     /// The rule needs a line with four `:` (`.pgpass`).
     needs_colon_line: bool,
+    /// The rule needs [`HEX_RUN`] lowercase hex digits in a row (Airtable).
+    needs_hex_run: bool,
     /// A line-bound rule whose matches hold `=` or `:`: lines without one are skipped.
     needs_separator: bool,
 }
@@ -1398,6 +1401,8 @@ struct Presence {
     long_dotted_run: bool,
     /// Some line holds four `:` or more.
     colon_line: bool,
+    /// The text holds [`HEX_RUN`] or more `[a-f0-9]` in a row.
+    hex_run: bool,
 }
 
 impl Literals {
@@ -1432,7 +1437,14 @@ impl Literals {
         let mut run = 0usize;
         let mut long_dotted_run = false;
         let (mut colons, mut colon_line) = (0usize, false);
+        let (mut hex, mut hex_run) = (0usize, false);
         for (i, &b) in bytes.iter().enumerate() {
+            hex = if b.is_ascii_digit() || (b'a'..=b'f').contains(&b) {
+                hex + 1
+            } else {
+                0
+            };
+            hex_run |= hex >= HEX_RUN;
             if b == b'.' && run >= DOTTED_RUN {
                 long_dotted_run = true;
             }
@@ -1470,6 +1482,7 @@ impl Literals {
             hit,
             long_dotted_run,
             colon_line,
+            hex_run,
         }
     }
 }
@@ -1577,6 +1590,7 @@ impl Redactor {
                     also_ids: r.also.iter().map(|w| literals.id(w)).collect(),
                     needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
                     needs_colon_line: r.pattern == PGPASS_PATTERN,
+                    needs_hex_run: r.pattern == AIRTABLE_PATTERN,
                     needs_separator: r.pattern == ASSIGNMENT_PATTERN,
                     split: (r.pattern == SHAPE_PATTERN)
                         .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals))
@@ -1651,6 +1665,7 @@ impl Redactor {
             }
             if rule.needs_long_dotted_run && !present.long_dotted_run
                 || rule.needs_colon_line && !present.colon_line
+                || rule.needs_hex_run && !present.hex_run
             {
                 continue;
             }
@@ -2159,6 +2174,12 @@ mod tests {
         assert!(r.literals.scan("x\nh:5432:db:u:pw").colon_line);
         assert!(!r.literals.scan("h:5432\n:db:u:pw").colon_line);
         assert!(r.rules.iter().any(|rule| rule.needs_colon_line));
+        assert!(r.rules.iter().any(|rule| rule.needs_hex_run));
+        let hex64 = "0123456789abcdef".repeat(4);
+        assert!(r.literals.scan(&format!("x{hex64}y")).hex_run);
+        assert!(!r.literals.scan(&format!("x{}Ay", &hex64[..63])).hex_run);
+        let airtable = format!("key patAbCdEfGh123456.{hex64} ok");
+        assert_eq!(r.redact(&airtable), "key [REDACTED] ok");
         assert!(r.rules.iter().any(|rule| rule.needs_separator));
         for sample in [
             "db.example.com:5432:app:admin:S3cretPw9",
