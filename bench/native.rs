@@ -18,6 +18,7 @@
 use openclaw_human_gate::analysis::dispatch;
 use openclaw_human_gate::call::Call;
 use openclaw_human_gate::gate::Gate;
+use openclaw_human_gate::session::Sessions;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -103,9 +104,16 @@ fn main() {
         assert!(!reqs.is_empty(), "nothing matches {what}");
         let t = Instant::now();
         let mut n = 0u64;
+        let mut sessions = Sessions::new();
+        let with_session = std::env::var("NATIVE_BENCH_SESSIONS").is_ok();
         while t.elapsed().as_secs_f64() < secs {
             for r in &reqs {
-                black_box(gate.decide_json(black_box(r)));
+                if with_session {
+                    let req = in_session(r, n);
+                    black_box(gate.decide_in_json(&mut sessions, black_box(&req)));
+                } else {
+                    black_box(gate.decide_json(black_box(r)));
+                }
                 n += 1;
             }
         }
@@ -117,6 +125,7 @@ fn main() {
     }
 
     let (mut all, mut typical, mut large) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut sessions, mut in_sessions, mut seq) = (Sessions::new(), Vec::new(), 0u64);
     let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); corpus.len()];
     let (mut parse, mut decide, mut analysis, mut encode) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -126,6 +135,12 @@ fn main() {
             let out = gate.decide_json(black_box(req));
             let us = t0.elapsed().as_secs_f64() * 1e6;
             black_box(out);
+            // As the shim calls it: with a call id, through session authority.
+            let session_req = in_session(req, seq);
+            seq += 1;
+            let t0 = Instant::now();
+            black_box(gate.decide_in_json(&mut sessions, black_box(&session_req)));
+            let us_session = t0.elapsed().as_secs_f64() * 1e6;
             // Phases, timed separately (each on its own; their sum is close to the whole).
             let t0 = Instant::now();
             let call = Call::parse(req).unwrap();
@@ -144,6 +159,7 @@ fn main() {
             per_call[k].push(us);
             if req.len() <= TYPICAL_MAX_BYTES {
                 typical.push(us);
+                in_sessions.push(us_session);
                 parse.push((t1 - t0).as_secs_f64() * 1e6);
                 decide.push((t2 - t1).as_secs_f64() * 1e6);
                 analysis.push((t3 - t2).as_secs_f64() * 1e6);
@@ -160,6 +176,7 @@ fn main() {
     summary("all (decide_json)", &mut all);
     summary("typical (decide_json)", &mut typical);
     summary("large (decide_json)", &mut large);
+    summary("typical (decide_in_json)", &mut in_sessions);
     println!(" typical, by phase:");
     summary("Call::parse", &mut parse);
     summary("decide_call (policy+analysis+finish)", &mut decide);
@@ -191,6 +208,14 @@ fn main() {
         });
         println!("  {name:<24} decide_json {whole:>9.1} µs  analysis alone {ana:>9.1} µs");
     }
+}
+
+/// `req` with the fields the shim adds (call id, session id, run id), for session authority.
+fn in_session(req: &str, n: u64) -> String {
+    format!(
+        "{{\"callId\":\"bench-{n}\",\"sessionId\":\"s\",\"runId\":\"run-bench\",{}",
+        req.get(1..).unwrap_or("")
+    )
 }
 
 /// The worst cases of `bench/run.mjs`, as request JSON.

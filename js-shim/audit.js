@@ -13,20 +13,34 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { processState } from "./core.js";
+import { decisionText, processState } from "./core.js";
 
 export const DEFAULT_MAX_ENTRIES = 512;
 const STATE_KEY = Symbol.for("openclaw-human-gate.audit");
 
-/** The decision-log settings of a plugin config JSON (bad values: the defaults; the core reports them). */
-export function decisionLogConfig(configJson) {
+/** The `decisionLog` value of the last config JSON texts read (parsing the config is most of the cost). */
+const RAW_CONFIG = new Map();
+const RAW_CONFIG_MAX = 8;
+
+function rawDecisionLog(configJson) {
+  if (RAW_CONFIG.has(configJson)) return RAW_CONFIG.get(configJson);
   let raw;
   try {
     raw = JSON.parse(configJson)?.decisionLog;
   } catch {
     raw = undefined;
   }
-  const cfg = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+  const cfg = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? { maxEntries: raw.maxEntries, filePath: raw.filePath } : {};
+  if (typeof configJson === "string") {
+    if (RAW_CONFIG.size >= RAW_CONFIG_MAX) RAW_CONFIG.delete(RAW_CONFIG.keys().next().value);
+    RAW_CONFIG.set(configJson, cfg);
+  }
+  return cfg;
+}
+
+/** The decision-log settings of a plugin config JSON (bad values: the defaults; the core reports them). */
+export function decisionLogConfig(configJson) {
+  const cfg = rawDecisionLog(configJson);
   const n = cfg.maxEntries;
   const maxEntries = Number.isInteger(n) && n >= 1 && n <= 65536 ? n : DEFAULT_MAX_ENTRIES;
   const filePath = typeof cfg.filePath === "string" && cfg.filePath.trim() !== "" ? expandHome(cfg.filePath) : null;
@@ -98,7 +112,8 @@ export function appendRecord(configJson, log, recordJson) {
     if (typeof recordJson !== "string" || recordJson === "") return;
     const entry = logFor(configJson);
     entry.ring.push(recordJson);
-    if (entry.ring.length > entry.maxEntries) entry.ring.splice(0, entry.ring.length - entry.maxEntries);
+    // shift() drops the oldest in place (cheaper than splice on a full ring).
+    while (entry.ring.length > entry.maxEntries) entry.ring.shift();
     if (entry.filePath === null || entry.failed) return;
     try {
       if (entry.fd === null) entry.fd = openLogFile(entry.filePath);
@@ -136,7 +151,7 @@ function core() {
 export function auditDecision(configJson, log, requestJson, decision, latencyMs) {
   try {
     const c = core();
-    const decisionJson = JSON.stringify(decision);
+    const decisionJson = decisionText(decision) ?? JSON.stringify(decision);
     const record =
       typeof c?.auditDecision === "function"
         ? c.auditDecision(String(requestJson ?? ""), decisionJson, latencyMs)

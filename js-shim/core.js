@@ -181,6 +181,14 @@ export function callEngine(state, fn) {
  * One decision from the core, parsed and shape-checked. Throws on any failure (load, trap,
  * non-JSON answer, unknown class); `decideOrFailClosed` is the non-throwing wrapper.
  */
+/** The JSON text each decision object of `decide` was parsed from (see `decisionText`). */
+const DECISION_TEXT = new WeakMap();
+
+/** The core's JSON text of a decision returned by `decide`, or undefined (e.g. a fail-closed one). */
+export function decisionText(decision) {
+  return decision !== null && typeof decision === "object" ? DECISION_TEXT.get(decision) : undefined;
+}
+
 export function decide(configJson, requestJson) {
   const { engine, state } = acquireEngine(configJson);
   const fault = activeFault(state);
@@ -198,6 +206,7 @@ export function decide(configJson, requestJson) {
     throw new Error(`the core answered text that is not JSON (${err.message})`);
   }
   if (fault === "bad-decision" && decision !== null && typeof decision === "object") decision.decision = "maybe";
+  else if (decision !== null && typeof decision === "object") DECISION_TEXT.set(decision, raw);
   if (decision === null || typeof decision !== "object" || Array.isArray(decision)) {
     throw new Error("the core answered JSON that is not a decision object");
   }

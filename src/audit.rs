@@ -93,7 +93,64 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        for nibble in [b >> 4, b & 0x0f] {
+            out.push(char::from(
+                DIGITS.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
+    }
+    out
+}
+
+/// The fields of a decision a record reads. Parsing only these (the rest, e.g. the preview,
+/// is skipped unallocated) is faster than a whole `Value`; a decision this cannot read (not an
+/// object, a duplicate field) is read as a `Value` instead, with the same result.
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct DecisionFields {
+    decision: Option<Value>,
+    severity: Option<Value>,
+    source: Option<Value>,
+    rule_id: Option<Value>,
+    findings: Option<Value>,
+    risk: Option<Value>,
+}
+
+impl DecisionFields {
+    fn parse(json: &str) -> DecisionFields {
+        if json.trim_start().starts_with('{') {
+            if let Ok(d) = serde_json::from_str::<DecisionFields>(json) {
+                return d;
+            }
+        }
+        let mut v = match serde_json::from_str::<Value>(json) {
+            Ok(Value::Object(m)) => m,
+            _ => return DecisionFields::default(),
+        };
+        DecisionFields {
+            decision: v.remove("decision"),
+            severity: v.remove("severity"),
+            source: v.remove("source"),
+            rule_id: v.remove("ruleId"),
+            findings: v.remove("findings"),
+            risk: v.remove("risk"),
+        }
+    }
+
+    fn get(&self, k: &str) -> Option<&Value> {
+        match k {
+            "decision" => self.decision.as_ref(),
+            "severity" => self.severity.as_ref(),
+            "source" => self.source.as_ref(),
+            "ruleId" => self.rule_id.as_ref(),
+            "findings" => self.findings.as_ref(),
+            "risk" => self.risk.as_ref(),
+            _ => None,
+        }
+    }
 }
 
 /// `sha256:<hex>` of `text`.
@@ -177,7 +234,7 @@ fn head(kind: &str, now_ms: Option<f64>, session: Option<&str>, tool: Value) -> 
 /// possibly malformed), `decision_json` its decision.
 pub fn decision_record(request_json: &str, decision_json: &str, latency_ms: f64) -> String {
     let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
-    let decision: Value = serde_json::from_str(decision_json).unwrap_or(Value::Null);
+    let decision = DecisionFields::parse(decision_json);
     // The params digest covers the params as the core read them (keys sorted); a request
     // that is not JSON is digested whole.
     let (params_digest, params_bytes) = match request.get("params") {
@@ -407,5 +464,27 @@ mod tests {
         assert_eq!(rec["tool"], Value::Null);
         assert_eq!(rec["latencyMs"], Value::Null);
         assert_eq!(rec["params"]["bytes"], 8);
+    }
+
+    #[test]
+    fn odd_decisions_are_read_like_json_values() {
+        let req = r#"{"toolName":"exec","params":{}}"#;
+        let read =
+            |d: &str| -> Value { serde_json::from_str(&decision_record(req, d, 1.0)).unwrap() };
+        // A duplicate field: the last one counts, as in a JSON object.
+        let dup = read(
+            r#"{"decision":"auto","decision":"block","findings":[{"id":"a"}],"preview":{"x":1}}"#,
+        );
+        assert_eq!(dup["decision"], "block");
+        assert_eq!(dup["findings"], serde_json::json!(["a"]));
+        // Not an object: no fields.
+        let arr = read(r#"["block","critical"]"#);
+        assert_eq!(arr["decision"], Value::Null);
+        assert_eq!(arr["severity"], Value::Null);
+        // Fields of the wrong type are null, not an error.
+        let odd = read(r#"{"decision":1,"ruleId":null,"risk":"x","findings":{"id":"a"}}"#);
+        assert_eq!(odd["decision"], Value::Null);
+        assert_eq!(odd["risk"]["level"], Value::Null);
+        assert_eq!(odd["findings"], serde_json::json!([]));
     }
 }

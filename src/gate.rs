@@ -221,7 +221,12 @@ impl Gate {
     }
 
     /// Re-checks the class invariants, then attaches risk and preview.
-    fn finish(&self, mut d: Decision, call: Option<&Call>) -> Decision {
+    fn finish(&self, d: Decision, call: Option<&Call>) -> Decision {
+        preview::redact::with_memo(|| self.finish_memo(d, call))
+    }
+
+    /// [`Gate::finish`] inside the redaction memo.
+    fn finish_memo(&self, mut d: Decision, call: Option<&Call>) -> Decision {
         d.normalize();
         // Details and the reason quote the call: no secret may leave the core through them,
         // neither whole (redaction) nor as a piece cut from the context that marked it.

@@ -54,6 +54,8 @@ struct RuleSpec {
     /// When not empty, the rule's matches never span lines and it runs only on the lines that
     /// contain one of these lowercase words (a secret name must contain one).
     per_line: &'static [&'static str],
+    /// When not empty, one of these lowercase literals must occur as well as one of `pre`.
+    also: &'static [&'static str],
 }
 
 const fn rule(pattern: &'static str, check: Check, pre: &'static [&'static str]) -> RuleSpec {
@@ -62,6 +64,24 @@ const fn rule(pattern: &'static str, check: Check, pre: &'static [&'static str])
         check,
         pre,
         per_line: &[],
+        also: &[],
+    }
+}
+
+/// [`rule`] that also needs one of the `also` literals (e.g. the command names of a
+/// command-specific option).
+const fn rule_also(
+    pattern: &'static str,
+    check: Check,
+    pre: &'static [&'static str],
+    also: &'static [&'static str],
+) -> RuleSpec {
+    RuleSpec {
+        pattern,
+        check,
+        pre,
+        per_line: &[],
+        also,
     }
 }
 
@@ -119,23 +139,14 @@ macro_rules! same_cmd {
     };
 }
 
-const RULES: &[RuleSpec] = &[
-    // PEM / OpenSSH / PGP private key blocks, to the end marker or the end of the text.
-    rule(
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)",
-        Check::Block,
-        &["private key"],
-    ),
-    // JSON Web Tokens (header and payload are base64 JSON objects: both start with eyJ).
-    rule(
-        r"(?P<s>\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)",
-        Check::Always,
-        &["eyj"],
-    ),
-    // Provider key shapes.
-    rule(
+/// Discord bot tokens: no literal to look for, see [`Rule::needs_long_dotted_run`].
+const DISCORD_PATTERN: &str =
+    r"(?P<s>\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b)";
+
+/// The provider key shapes, one alternative per shape (see [`ShapeSplit`]).
+macro_rules! shape_alternatives {
+    () => {
         concat!(
-            r"(?P<s>\b(?:",
             // model providers
             r"sk-(?:ant-|proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{30,}|gsk_[A-Za-z0-9]{40,}",
             r"|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{40,}|tvly-[A-Za-z0-9-]{20,}|fw_[A-Za-z0-9]{20,}",
@@ -164,28 +175,51 @@ const RULES: &[RuleSpec] = &[
             r"|1//0[A-Za-z0-9_-]{40,}|ATBB[A-Za-z0-9_=.-]{28,}",
             r"|lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}|sb_secret_[A-Za-z0-9_-]{20,}|sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}",
             r"|syt_[A-Za-z0-9_]{20,}",
-            r")\b)",
-        ),
-        Check::Shape,
-        SHAPE_PREFIXES,
-    ),
-    // Discord bot tokens and Azure AD client secrets (no fixed prefix).
+        )
+    };
+}
+
+/// Airtable tokens: 64 lowercase hex digits in a row (see [`Presence::hex_run`]).
+const AIRTABLE_PATTERN: &str = r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)";
+/// The run of `[a-f0-9]` the Airtable shape needs.
+const HEX_RUN: usize = 64;
+
+/// `.pgpass` lines: four `:` on one line at least (see [`Presence::colon_line`]).
+const PGPASS_PATTERN: &str = r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$";
+
+/// Assignments: a match is within one line and holds `=` or `:` (see [`Rule::needs_separator`]).
+const ASSIGNMENT_PATTERN: &str = concat!(
+    r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?[ \t]*(?:=>|:=|=|:)[ \t]*)"#,
+    value!()
+);
+
+/// All provider key shapes in one regex (the rule; searched as a [`ShapeSplit`]).
+const SHAPE_PATTERN: &str = concat!(r"(?P<s>\b(?:", shape_alternatives!(), r")\b)");
+
+const RULES: &[RuleSpec] = &[
+    // PEM / OpenSSH / PGP private key blocks, to the end marker or the end of the text.
     rule(
-        r"(?P<s>\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b)",
-        Check::Shape,
-        &[],
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)",
+        Check::Block,
+        &["private key"],
     ),
+    // JSON Web Tokens (header and payload are base64 JSON objects: both start with eyJ).
+    rule(
+        r"(?P<s>\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)",
+        Check::Always,
+        &["eyj"],
+    ),
+    // Provider key shapes.
+    rule(SHAPE_PATTERN, Check::Shape, SHAPE_PREFIXES),
+    // Discord bot tokens and Azure AD client secrets (no fixed prefix).
+    rule(DISCORD_PATTERN, Check::Shape, &[]),
     rule(
         r"(?P<s>\b[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})",
         Check::Shape,
         &["q~"],
     ),
     // Airtable personal access tokens.
-    rule(
-        r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)",
-        Check::Shape,
-        &["pat"],
-    ),
+    rule(AIRTABLE_PATTERN, Check::Shape, &["pat"]),
     // Telegram bot tokens (often glued to `bot` in API URLs, so no word boundary before).
     rule(
         r"(?:^|[^0-9])(?P<s>[0-9]{8,10}:AA[A-Za-z0-9_-]{32,})",
@@ -235,7 +269,7 @@ const RULES: &[RuleSpec] = &[
         &["://"],
     ),
     // Password options whose letter means "password" only for some commands.
-    rule(
+    rule_also(
         concat!(
             r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mysqlpump|mysqlsh|mariadb|mariadb-dump|mariadb-admin|7z|7za|7zz|rar|unrar)\b",
             same_cmd!(),
@@ -243,8 +277,9 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["-p"],
+        &["mysql", "mariadb", "7z", "rar"],
     ),
-    rule(
+    rule_also(
         concat!(
             r"\b(?:sshpass|mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|mongostat|mongotop|cqlsh|cypher-shell|rabbitmqadmin)\b",
             same_cmd!(),
@@ -253,6 +288,7 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["-p"],
+        &["sshpass", "mongo", "cqlsh", "cypher-shell", "rabbitmqadmin"],
     ),
     rule(
         concat!(
@@ -269,7 +305,7 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["redis-cli"],
     ),
-    rule(
+    rule_also(
         concat!(
             r"\b(?:sqlcmd|bcp|osql|isql|sqsh|tsql|ipmitool|mosquitto_pub|mosquitto_sub|zip|unzip|zipcloak|smbpasswd)\b",
             same_cmd!(),
@@ -278,6 +314,18 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["-p"],
+        &[
+            "sqlcmd",
+            "bcp",
+            "osql",
+            "isql",
+            "sqsh",
+            "tsql",
+            "ipmitool",
+            "mosquitto_",
+            "zip",
+            "smbpasswd",
+        ],
     ),
     rule(
         concat!(
@@ -333,17 +381,14 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["auth"],
     ),
-    rule(
+    rule_also(
         r#"(?i)\b(?:set|add|append|header|put)[A-Za-z]*\([ \t]*["'](?P<n>[A-Za-z0-9_-]+)["'][ \t]*,[ \t]*(?P<s>"[^"\n]+"|'[^'\n]+')"#,
         Check::Named,
         &["("],
+        &["set", "add", "append", "header", "put"],
     ),
     // .pgpass: host:port:database:user:password
-    rule(
-        r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$",
-        Check::Value,
-        &[":"],
-    ),
+    rule(PGPASS_PATTERN, Check::Value, &[":"]),
     rule(
         concat!(
             r"(?i)\bconnect[ \t]+to\b[^|;&\n]*?\buser[ \t]+\S+[ \t]+using[ \t]+",
@@ -435,6 +480,7 @@ const RULES: &[RuleSpec] = &[
         check: Check::Flag,
         pre: &["-"],
         per_line: FLAG_WORDS,
+        also: &[],
     },
     // XML elements: <password>X</password>.
     rule(
@@ -444,13 +490,11 @@ const RULES: &[RuleSpec] = &[
     ),
     // NAME=value, "name": "value", name: value, name := value, 'name' => 'value'.
     RuleSpec {
-        pattern: concat!(
-            r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?[ \t]*(?:=>|:=|=|:)[ \t]*)"#,
-            value!()
-        ),
+        pattern: ASSIGNMENT_PATTERN,
         check: Check::Named,
         pre: &[],
         per_line: NAME_WORDS,
+        also: &[],
     },
 ];
 
@@ -1170,20 +1214,358 @@ pub fn head(text: &str, max_chars: usize) -> &str {
 struct Rule {
     re: Regex,
     check: Check,
-    pre: &'static [&'static str],
     per_line: &'static [&'static str],
+    /// Indexes into [`Literals`] of `pre` and `per_line`.
+    pre_ids: Vec<usize>,
+    line_ids: Vec<usize>,
+    also_ids: Vec<usize>,
+    /// The rule can only match where a `.` follows a run of 24 or more `[A-Za-z0-9_-]`
+    /// (the Discord token shape, which has no literal to look for).
+    needs_long_dotted_run: bool,
+    /// For the provider key shapes: the same search, one regex per shape (see [`ShapeSplit`]).
+    split: Option<ShapeSplit>,
+    /// The rule needs a line with four `:` (`.pgpass`).
+    needs_colon_line: bool,
+    /// The rule needs [`HEX_RUN`] lowercase hex digits in a row (Airtable).
+    needs_hex_run: bool,
+    /// A line-bound rule whose matches hold `=` or `:`: lines without one are skipped.
+    needs_separator: bool,
+}
+
+/// The provider key shapes as one regex per alternative, each with a literal it needs, so a
+/// search runs only the shapes whose literal the text holds. The leftmost match of the
+/// alternation is the leftmost of its alternatives' matches, the first alternative winning a
+/// tie, and an alternative whose literal is absent cannot match: the same match as the whole
+/// regex, at a fraction of its cost (its automaton holds every shape at every position).
+#[derive(Debug, Clone)]
+struct ShapeSplit {
+    /// Each alternative wrapped as `(?P<s>\b(?:ALT)\b)`, and the index in [`Literals`] of a
+    /// literal every match of it contains (`None`: always searched).
+    alts: Vec<(Regex, Option<usize>)>,
+}
+
+/// Splits `alts` at its top-level `|`.
+fn top_level_alternatives(alts: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut class, mut escaped, mut from) =
+        (Vec::new(), 0i32, false, false, 0);
+    for (i, c) in alts.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            '[' if !class => class = true,
+            ']' if class => class = false,
+            '(' if !class => depth += 1,
+            ')' if !class => depth -= 1,
+            '|' if !class && depth == 0 => {
+                out.push(alts.get(from..i).unwrap_or(""));
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(alts.get(from..).unwrap_or(""));
+    out
+}
+
+/// The longest run of plain characters at the top level of one alternative (lowercased): a
+/// literal every match contains. A character a quantifier follows is left out.
+fn required_literal(alt: &str) -> String {
+    let (mut best, mut run) = (String::new(), String::new());
+    let chars: Vec<char> = alt.chars().collect();
+    let (mut i, mut depth, mut class) = (0usize, 0i32, false);
+    let end_run = |run: &mut String, best: &mut String| {
+        if run.len() > best.len() {
+            *best = run.clone();
+        }
+        run.clear();
+    };
+    while let Some(&c) = chars.get(i) {
+        let next = chars.get(i + 1).copied();
+        if class {
+            if c == '\\' {
+                i += 1;
+            } else if c == ']' {
+                class = false;
+            }
+            i += 1;
+            continue;
+        }
+        let literal = match c {
+            '\\' => {
+                i += 1;
+                next.filter(|n| !n.is_ascii_alphanumeric())
+            }
+            '[' => {
+                class = true;
+                None
+            }
+            '(' => {
+                depth += 1;
+                None
+            }
+            ')' => {
+                depth -= 1;
+                None
+            }
+            '{' => {
+                // A repetition count: skip it.
+                while chars.get(i + 1).is_some_and(|c| *c != '}') {
+                    i += 1;
+                }
+                i += 1;
+                None
+            }
+            '.' | '^' | '$' | '|' | '?' | '*' | '+' | '}' => None,
+            c => Some(c),
+        };
+        i += 1;
+        match literal {
+            Some(l) if depth == 0 => {
+                if matches!(chars.get(i), Some('?' | '*' | '{' | '+')) {
+                    end_run(&mut run, &mut best);
+                } else {
+                    run.push(l.to_ascii_lowercase());
+                }
+            }
+            _ => end_run(&mut run, &mut best),
+        }
+    }
+    end_run(&mut run, &mut best);
+    best
+}
+
+impl ShapeSplit {
+    fn new(alts: &str, literals: &mut Literals) -> Option<ShapeSplit> {
+        let mut out = Vec::new();
+        for alt in top_level_alternatives(alts) {
+            let re = Regex::new(&format!(r"(?P<s>\b(?:{alt})\b)")).ok()?;
+            let lit = required_literal(alt);
+            let id = if lit.is_empty() {
+                None
+            } else {
+                Some(literals.id_owned(lit))
+            };
+            out.push((re, id));
+        }
+        Some(ShapeSplit { alts: out })
+    }
+
+    /// The leftmost match at or after `pos` (the first alternative on a tie).
+    fn captures_at<'t>(
+        &self,
+        text: &'t str,
+        pos: usize,
+        present: &Presence,
+    ) -> Option<Captures<'t>> {
+        let mut best: Option<(usize, Captures<'t>)> = None;
+        for (re, lit) in &self.alts {
+            if lit.is_some_and(|id| !present.hit.get(id).copied().unwrap_or(true)) {
+                continue;
+            }
+            let Some(caps) = re.captures_at(text, pos) else {
+                continue;
+            };
+            let Some(start) = caps.get(0).map(|m| m.start()) else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|(b, _)| start < *b) {
+                best = Some((start, caps));
+            }
+        }
+        best.map(|(_, caps)| caps)
+    }
+}
+
+/// Run of token characters before a `.` that the Discord token shape needs (`[MNO]` plus at
+/// least 23).
+const DOTTED_RUN: usize = 24;
+
+/// Every literal of every rule's `pre` and `per_line`, found in one pass over a text
+/// (ASCII case-insensitively: the same as searching the text's `to_ascii_lowercase`), so no
+/// lowercase copy is made and no per-literal search is set up.
+#[derive(Debug, Clone, Default)]
+struct Literals {
+    words: Vec<Vec<u8>>,
+    /// Literal indexes by the (ASCII-lowercased) first byte.
+    /// (index, second byte if any) by the literal's (ASCII-lowercased) first byte; the
+    /// second byte rejects most candidates without a comparison.
+    by_first: Vec<Vec<(usize, Option<u8>)>>,
+}
+
+/// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
+struct Presence {
+    hit: Vec<bool>,
+    long_dotted_run: bool,
+    /// Some line holds four `:` or more.
+    colon_line: bool,
+    /// The text holds [`HEX_RUN`] or more `[a-f0-9]` in a row.
+    hex_run: bool,
+}
+
+impl Literals {
+    fn id(&mut self, word: &str) -> usize {
+        self.id_owned(word.to_owned())
+    }
+
+    fn id_owned(&mut self, word: String) -> usize {
+        let bytes = word.into_bytes();
+        if let Some(i) = self.words.iter().position(|w| *w == bytes) {
+            return i;
+        }
+        let first = bytes.first().copied();
+        let second = bytes.get(1).map(u8::to_ascii_lowercase);
+        self.words.push(bytes);
+        let i = self.words.len() - 1;
+        if self.by_first.is_empty() {
+            self.by_first = vec![Vec::new(); 256];
+        }
+        if let Some(bucket) =
+            first.and_then(|b| self.by_first.get_mut(usize::from(b.to_ascii_lowercase())))
+        {
+            bucket.push((i, second));
+        }
+        i
+    }
+
+    fn scan(&self, text: &str) -> Presence {
+        let bytes = text.as_bytes();
+        // An empty literal is in every text.
+        let mut hit: Vec<bool> = self.words.iter().map(|w| w.is_empty()).collect();
+        let mut run = 0usize;
+        let mut long_dotted_run = false;
+        let (mut colons, mut colon_line) = (0usize, false);
+        let (mut hex, mut hex_run) = (0usize, false);
+        for (i, &b) in bytes.iter().enumerate() {
+            hex = if b.is_ascii_digit() || (b'a'..=b'f').contains(&b) {
+                hex + 1
+            } else {
+                0
+            };
+            hex_run |= hex >= HEX_RUN;
+            if b == b'.' && run >= DOTTED_RUN {
+                long_dotted_run = true;
+            }
+            if b == b':' {
+                colons += 1;
+                colon_line |= colons >= 4;
+            } else if b == b'\n' {
+                colons = 0;
+            }
+            run = if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+                run + 1
+            } else {
+                0
+            };
+            let Some(bucket) = self.by_first.get(usize::from(b.to_ascii_lowercase())) else {
+                continue;
+            };
+            let next = bytes.get(i + 1).map(u8::to_ascii_lowercase);
+            for &(id, second) in bucket {
+                if second.is_some() && second != next || hit.get(id).copied().unwrap_or(true) {
+                    continue;
+                }
+                let found = self
+                    .words
+                    .get(id)
+                    .is_some_and(|w| starts_with_lower(bytes.get(i..).unwrap_or(&[]), w));
+                if found {
+                    if let Some(h) = hit.get_mut(id) {
+                        *h = true;
+                    }
+                }
+            }
+        }
+        Presence {
+            hit,
+            long_dotted_run,
+            colon_line,
+            hex_run,
+        }
+    }
+}
+
+/// `text` lowercased (ASCII) starts with `word`.
+fn starts_with_lower(text: &[u8], word: &[u8]) -> bool {
+    text.len() >= word.len()
+        && text
+            .iter()
+            .zip(word)
+            .all(|(t, w)| t.to_ascii_lowercase() == *w)
+}
+
+/// `text` lowercased (ASCII) contains `word`.
+fn contains_lower(text: &[u8], word: &[u8]) -> bool {
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    text.iter().enumerate().any(|(i, b)| {
+        b.to_ascii_lowercase() == first && starts_with_lower(text.get(i..).unwrap_or(&[]), word)
+    })
+}
+
+impl Presence {
+    fn any(&self, ids: &[usize]) -> bool {
+        ids.iter()
+            .any(|&i| self.hit.get(i).copied().unwrap_or(true))
+    }
 }
 
 /// The compiled redaction rules.
 #[derive(Debug, Clone)]
 pub struct Redactor {
     rules: Vec<Rule>,
+    literals: Literals,
 }
 
 impl Default for Redactor {
     fn default() -> Self {
         Redactor::new()
     }
+}
+
+/// One text redacted inside [`with_memo`]: its redaction and what was hidden.
+struct MemoEntry {
+    text: String,
+    out: String,
+    hidden: Vec<String>,
+}
+
+/// Texts remembered per memo scope, and the longest remembered.
+const MEMO_MAX_ENTRIES: usize = 64;
+const MEMO_MAX_TEXT_BYTES: usize = 16 * 1024;
+
+thread_local! {
+    /// The memo of the current [`with_memo`] scope (`None` outside one).
+    static MEMO: std::cell::RefCell<Option<Vec<MemoEntry>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with a redaction memo: within it, a text redacted again (a command quoted by the
+/// reason, a finding detail and the preview) reuses the first result. Redaction is a pure
+/// function of the text, so the results are the same; the memo is dropped when `f` returns
+/// (one decision), so nothing is kept between calls.
+pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                MEMO.with(|m| *m.borrow_mut() = None);
+            }
+        }
+    }
+    let outer = MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.is_some() {
+            false
+        } else {
+            *m = Some(Vec::new());
+            true
+        }
+    });
+    let _reset = Reset(outer);
+    f()
 }
 
 /// Fragments remembered per call.
@@ -1195,43 +1577,109 @@ impl Redactor {
     pub fn new() -> Redactor {
         // Every pattern is a constant checked by a test; one that failed to compile would be
         // skipped rather than crash the gate.
+        let mut literals = Literals::default();
         let rules = RULES
             .iter()
             .filter_map(|r| {
                 Regex::new(r.pattern).ok().map(|re| Rule {
                     re,
                     check: r.check,
-                    pre: r.pre,
                     per_line: r.per_line,
+                    pre_ids: r.pre.iter().map(|w| literals.id(w)).collect(),
+                    line_ids: r.per_line.iter().map(|w| literals.id(w)).collect(),
+                    also_ids: r.also.iter().map(|w| literals.id(w)).collect(),
+                    needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
+                    needs_colon_line: r.pattern == PGPASS_PATTERN,
+                    needs_hex_run: r.pattern == AIRTABLE_PATTERN,
+                    needs_separator: r.pattern == ASSIGNMENT_PATTERN,
+                    split: (r.pattern == SHAPE_PATTERN)
+                        .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals))
+                        .flatten(),
                 })
             })
             .collect();
-        Redactor { rules }
+        Redactor { rules, literals }
     }
 
     pub fn redact(&self, text: &str) -> String {
         self.run(text, None)
     }
 
-    /// Redacts and also collects what was hidden (see [`Redactor::secret_fragments`]).
-    fn run(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
+    /// Redacts and also collects what was hidden (see [`Redactor::secret_fragments`]). Inside
+    /// [`with_memo`], each distinct text is redacted once.
+    fn run(&self, text: &str, fragments: Option<&mut Vec<String>>) -> String {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
+        if text.len() > MEMO_MAX_TEXT_BYTES {
+            return self.run_rules(text, fragments);
+        }
+        let known = MEMO.with(|m| {
+            m.borrow().as_ref().map(|entries| {
+                entries
+                    .iter()
+                    .find(|e| e.text == text)
+                    .map(|e| (e.out.clone(), e.hidden.clone()))
+            })
+        });
+        match known {
+            // No memo in scope.
+            None => self.run_rules(text, fragments),
+            Some(Some((out, hidden))) => {
+                if let Some(f) = fragments {
+                    f.extend(hidden);
+                }
+                out
+            }
+            Some(None) => {
+                let mut hidden = Vec::new();
+                let out = self.run_rules(text, Some(&mut hidden));
+                MEMO.with(|m| {
+                    if let Some(entries) = m.borrow_mut().as_mut() {
+                        if entries.len() < MEMO_MAX_ENTRIES {
+                            entries.push(MemoEntry {
+                                text: text.to_owned(),
+                                out: out.clone(),
+                                hidden: hidden.clone(),
+                            });
+                        }
+                    }
+                });
+                if let Some(f) = fragments {
+                    f.extend(hidden);
+                }
+                out
+            }
+        }
+    }
+
+    /// Every rule over `text`, in order.
+    fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
         let mut out = text.to_owned();
-        let mut lower = out.to_ascii_lowercase();
+        let mut present = self.literals.scan(&out);
         for rule in &self.rules {
-            if !rule.pre.is_empty() && !rule.pre.iter().any(|p| lower.contains(p)) {
+            if !rule.pre_ids.is_empty() && !present.any(&rule.pre_ids)
+                || !rule.also_ids.is_empty() && !present.any(&rule.also_ids)
+            {
                 continue;
             }
-            let changed = if rule.per_line.is_empty() {
-                apply(rule, &out, fragments.as_deref_mut())
+            if rule.needs_long_dotted_run && !present.long_dotted_run
+                || rule.needs_colon_line && !present.colon_line
+                || rule.needs_hex_run && !present.hex_run
+            {
+                continue;
+            }
+            let changed = if rule.line_ids.is_empty() {
+                apply(rule, &out, Some(&present), fragments.as_deref_mut())
+            } else if present.any(&rule.line_ids) {
+                apply_lines(rule, &out, fragments.as_deref_mut())
             } else {
-                apply_lines(rule, &out, &lower, fragments.as_deref_mut())
+                // No line holds one of the rule's words.
+                None
             };
             if let Some(changed) = changed {
                 out = changed;
-                lower = out.to_ascii_lowercase();
+                present = self.literals.scan(&out);
             }
         }
         out
@@ -1330,23 +1778,19 @@ impl Redactor {
 /// Length of the pieces [`Redactor::scrub`] recognizes a fragment by.
 const WINDOW: usize = 8;
 
-/// Applies a line-bound rule to the lines of `text` that hold one of its words (`lower` is
-/// `text` lowercased, byte for byte); `None` when nothing changed.
-fn apply_lines(
-    rule: &Rule,
-    text: &str,
-    lower: &str,
-    mut fragments: Option<&mut Vec<String>>,
-) -> Option<String> {
+/// Applies a line-bound rule to the lines of `text` that hold one of its words (ASCII
+/// case-insensitively); `None` when nothing changed.
+fn apply_lines(rule: &Rule, text: &str, mut fragments: Option<&mut Vec<String>>) -> Option<String> {
     let mut out = String::new();
     let mut changed = false;
-    let mut at = 0usize;
     for line in text.split_inclusive('\n') {
-        let low = lower.get(at..at + line.len()).unwrap_or("");
-        at += line.len();
-        let hit = rule.per_line.iter().any(|w| low.contains(w));
+        let hit = (!rule.needs_separator || line.bytes().any(|b| b == b'=' || b == b':'))
+            && rule
+                .per_line
+                .iter()
+                .any(|w| contains_lower(line.as_bytes(), w.as_bytes()));
         match hit
-            .then(|| apply(rule, line, fragments.as_deref_mut()))
+            .then(|| apply(rule, line, None, fragments.as_deref_mut()))
             .flatten()
         {
             Some(new) => {
@@ -1362,13 +1806,22 @@ fn apply_lines(
 /// Applies one rule to `text`; `None` when nothing changed. After a match that is not a
 /// secret, the search resumes at its value, so `--from-literal=password=x` still finds
 /// `password=x`.
-fn apply(rule: &Rule, text: &str, mut fragments: Option<&mut Vec<String>>) -> Option<String> {
+fn apply(
+    rule: &Rule,
+    text: &str,
+    present: Option<&Presence>,
+    mut fragments: Option<&mut Vec<String>>,
+) -> Option<String> {
     let mut out = String::new();
     let mut last = 0usize;
     let mut pos = 0usize;
     let mut changed = false;
     while pos <= text.len() {
-        let Some(caps) = rule.re.captures_at(text, pos) else {
+        let found = match (&rule.split, present) {
+            (Some(split), Some(present)) => split.captures_at(text, pos, present),
+            _ => rule.re.captures_at(text, pos),
+        };
+        let Some(caps) = found else {
             break;
         };
         let Some(m) = caps.get(0) else {
@@ -1593,6 +2046,152 @@ mod tests {
     }
 
     #[test]
+    fn the_shape_split_finds_what_the_whole_regex_finds() {
+        let r = Redactor::new();
+        let rule = r.rules.iter().find(|x| x.split.is_some()).unwrap();
+        let split = rule.split.as_ref().unwrap();
+        assert_eq!(
+            split.alts.len(),
+            top_level_alternatives(shape_alternatives!()).len()
+        );
+        assert!(split.alts.len() > 60);
+        assert_eq!(
+            required_literal(r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}"),
+            "sk-"
+        );
+        assert_eq!(
+            required_literal(r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}"),
+            ".atlasv1."
+        );
+        assert_eq!(required_literal(r"(?:AKIA|ASIA)[0-9A-Z]{16}"), "");
+        assert_eq!(required_literal(r"xapp-[0-9]-x"), "xapp-");
+        assert_eq!(required_literal(r"abc?d"), "ab");
+        let corpus = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/secrets.jsonl"
+        ))
+        .unwrap();
+        let mut texts: Vec<String> = corpus
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .collect();
+        texts.push("sk-abcdefghijklmnopqrstuvwxyz ghp_0123456789abcdefghijABCDEFGHIJ0123 AKIA0123456789ABCDEF".to_owned());
+        texts.push("xsk_live_0123456789abcdefX sk_live_0123456789abcdef AIzaSyA-0123456789abcdefghijklmnopqrstu".to_owned());
+        let mut matched = 0;
+        for text in &texts {
+            let present = r.literals.scan(text);
+            for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                let whole = rule
+                    .re
+                    .captures_at(text, pos)
+                    .and_then(|c| c.get(0))
+                    .map(|m| m.range());
+                let parts = split
+                    .captures_at(text, pos, &present)
+                    .and_then(|c| c.get(0))
+                    .map(|m| m.range());
+                assert_eq!(whole, parts, "{text} at {pos}");
+                matched += usize::from(whole.is_some());
+            }
+        }
+        assert!(matched > 100, "{matched}");
+    }
+
+    #[test]
+    fn the_memo_gives_the_same_results() {
+        let r = Redactor::new();
+        let texts = [
+            "mysql -u root -pS3cretValue9 db",
+            "API_KEY=abc123XYZ987 and Bearer abcdefghijk12345 ok",
+            "ls -la /tmp",
+            "mysql -u root -pS3cretValue9 db",
+        ];
+        let plain: Vec<(String, Vec<String>)> = texts
+            .iter()
+            .map(|t| {
+                let mut f = Vec::new();
+                r.secret_fragments(t, &mut f);
+                (r.redact(t), f)
+            })
+            .collect();
+        let memo: Vec<(String, Vec<String>)> = with_memo(|| {
+            texts
+                .iter()
+                .map(|t| {
+                    let mut f = Vec::new();
+                    r.secret_fragments(t, &mut f);
+                    (r.redact(t), f)
+                })
+                .collect()
+        });
+        assert_eq!(plain, memo);
+        assert!(!plain[0].1.is_empty());
+        assert!(MEMO.with(|m| m.borrow().is_none()));
+    }
+
+    #[test]
+    fn the_literal_scan_agrees_with_lowercase_search() {
+        let r = Redactor::new();
+        let samples = [
+            "MYSQL -P secret --Token=x Authorization: Bearer abc",
+            "curl -u user:pass https://a:b@host/x?api_key=1 /P:x",
+            "ÄÖ sk-ABC ghp_ xoxb- Private Key -----BEGIN -S --STDIN",
+            "MTIzNDU2Nzg5MDEyMzQ1Njc4OTAx.Gabcde.abcdefghijklmnopqrstuvwxyz0123",
+            "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I",
+            "ls -la",
+            "",
+        ];
+        for sample in samples {
+            let lower = sample.to_ascii_lowercase();
+            let present = r.literals.scan(sample);
+            assert_eq!(r.rules.len(), RULES.len());
+            for (rule, spec) in r.rules.iter().zip(RULES) {
+                for (ids, words) in [
+                    (&rule.pre_ids, spec.pre),
+                    (&rule.line_ids, rule.per_line),
+                    (&rule.also_ids, spec.also),
+                ] {
+                    assert_eq!(
+                        present.any(ids),
+                        words.iter().any(|w| lower.contains(w)),
+                        "{sample} {words:?}"
+                    );
+                }
+                if rule.needs_long_dotted_run && rule.re.is_match(sample) {
+                    assert!(present.long_dotted_run, "{sample}");
+                }
+            }
+        }
+        assert!(r.rules.iter().any(|rule| rule.needs_long_dotted_run));
+        assert!(r.literals.scan(samples[4]).long_dotted_run);
+        assert!(!r.literals.scan("a.b.c short.dots").long_dotted_run);
+        assert!(r.literals.scan("x\nh:5432:db:u:pw").colon_line);
+        assert!(!r.literals.scan("h:5432\n:db:u:pw").colon_line);
+        assert!(r.rules.iter().any(|rule| rule.needs_colon_line));
+        assert!(r.rules.iter().any(|rule| rule.needs_hex_run));
+        let hex64 = "0123456789abcdef".repeat(4);
+        assert!(r.literals.scan(&format!("x{hex64}y")).hex_run);
+        assert!(!r.literals.scan(&format!("x{}Ay", &hex64[..63])).hex_run);
+        let airtable = format!("key patAbCdEfGh123456.{hex64} ok");
+        assert_eq!(r.redact(&airtable), "key [REDACTED] ok");
+        assert!(r.rules.iter().any(|rule| rule.needs_separator));
+        for sample in [
+            "db.example.com:5432:app:admin:S3cretPw9",
+            "API_KEY=abc123XYZ987",
+        ] {
+            assert_ne!(r.redact(sample), sample);
+        }
+        assert!(contains_lower(b"xX-PaSs y", b"-pass"));
+        assert!(!contains_lower(b"-pas", b"-pass"));
+    }
+
+    #[test]
     fn redaction_is_idempotent_and_leaves_plain_text() {
         let r = Redactor::new();
         for input in [
@@ -1618,14 +2217,14 @@ mod timing {
         let json: String = (0..3000)
             .map(|i| format!("  {{\n    \"id\": {i},\n    \"name\": \"item-{i}\",\n    \"path\": \"/srv/app/file{i}.txt\",\n    \"ok\": true\n  }},\n"))
             .collect();
-        for (i, rule) in r.rules.iter().enumerate() {
+        for (i, (rule, spec)) in r.rules.iter().zip(RULES).enumerate() {
             let t = std::time::Instant::now();
             let lower = json.to_ascii_lowercase();
-            if rule.pre.is_empty() || rule.pre.iter().any(|p| lower.contains(p)) {
+            if spec.pre.is_empty() || spec.pre.iter().any(|p| lower.contains(p)) {
                 let _ = if rule.per_line.is_empty() {
-                    apply(rule, &json, None)
+                    apply(rule, &json, None, None)
                 } else {
-                    apply_lines(rule, &json, &lower, None)
+                    apply_lines(rule, &json, None)
                 };
             }
             eprintln!("rule {i} {:?}: {:?}", rule.check, t.elapsed());
