@@ -1542,6 +1542,9 @@ thread_local! {
     static MEMO: std::cell::RefCell<Option<Vec<MemoEntry>>> = const { std::cell::RefCell::new(None) };
 }
 
+/// Most passes [`Redactor::run_rules`] makes to reach a fixed point.
+const MAX_PASSES: usize = 4;
+
 /// Runs `f` with a redaction memo: within it, a text redacted again (a command quoted by the
 /// reason, a finding detail and the preview) reuses the first result. Redaction is a pure
 /// function of the text, so the results are the same; the memo is dropped when `f` returns
@@ -1654,7 +1657,25 @@ impl Redactor {
     }
 
     /// Every rule over `text`, in order.
+    /// Runs the rules until nothing changes (at most [`MAX_PASSES`] passes), so redaction is
+    /// idempotent: hiding one secret can change what a rule sees elsewhere (a quote that closed
+    /// a value is now inside `[REDACTED]`). A second pass only runs when the first hid
+    /// something, so clean text still costs one pass.
     fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
+        let mut out = self.run_rules_once(text, fragments.as_deref_mut());
+        let mut passes = 1;
+        while passes < MAX_PASSES && out != text {
+            let again = self.run_rules_once(&out, fragments.as_deref_mut());
+            if again == out {
+                break;
+            }
+            out = again;
+            passes += 1;
+        }
+        out
+    }
+
+    fn run_rules_once(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
         let mut out = text.to_owned();
         let mut present = self.literals.scan(&out);
         for rule in &self.rules {
