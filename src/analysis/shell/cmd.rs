@@ -44,7 +44,7 @@
 //! after a one-line `if` body is part of that body's arguments, as in CMD.
 
 use super::model::{
-    Connector, LexLimits, LexProblem, Nested, NestedKind, Redirect, RedirectKind, Script,
+    Connector, Cursor, LexLimits, LexProblem, Nested, NestedKind, Redirect, RedirectKind, Script,
     SimpleCommand, Span, Word,
 };
 
@@ -59,18 +59,9 @@ const FILE_BUILTINS: &[&str] = &[
 
 /// Lexes a CMD command line into the shared model.
 pub fn lex(text: &str, limits: &LexLimits) -> Script {
-    let mut lx = Lexer {
-        text,
-        pos: 0,
-        end: text.len(),
-        max_depth: limits.max_depth.min(HARD_MAX_DEPTH),
-        max_tokens: limits.max_tokens,
-        tokens: 0,
-        stopped: false,
-        problems: Vec::new(),
-    };
+    let mut lx = Lexer(Cursor::new(text, *limits, HARD_MAX_DEPTH));
     let mut script = lx.script(0, Mode::Top);
-    script.problems = lx.problems;
+    script.problems = lx.0.problems;
     script
 }
 
@@ -317,72 +308,23 @@ fn if_condition_done(argv: &[Word]) -> bool {
     }
 }
 
-struct Lexer<'a> {
-    text: &'a str,
-    pos: usize,
-    /// Scanning bound (a `for /f` command string narrows it).
-    end: usize,
-    max_depth: usize,
-    max_tokens: usize,
-    tokens: usize,
-    stopped: bool,
-    problems: Vec<LexProblem>,
+/// The CMD lexer: the shared cursor ([`Cursor`]) plus this dialect's grammar below.
+struct Lexer<'a>(Cursor<'a>);
+
+impl<'a> std::ops::Deref for Lexer<'a> {
+    type Target = Cursor<'a>;
+    fn deref(&self) -> &Cursor<'a> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Lexer<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl<'a> Lexer<'a> {
-    fn rest(&self) -> &'a str {
-        self.text.get(self.pos..self.end).unwrap_or("")
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
-    }
-
-    fn peek2(&self) -> Option<char> {
-        self.rest().chars().nth(1)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        Some(c)
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.pos += c.len_utf8();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn span_from(&self, start: usize) -> Span {
-        Span {
-            start,
-            end: self.pos,
-        }
-    }
-
-    fn token(&mut self, at: usize) -> bool {
-        self.tokens += 1;
-        if self.tokens > self.max_tokens {
-            if !self.stopped {
-                self.problems.push(LexProblem::TooLong {
-                    span: Span { start: at, end: at },
-                });
-            }
-            self.stopped = true;
-        }
-        !self.stopped
-    }
-
-    /// Consumes one `\n`, `\r` or `\r\n`.
-    fn skip_one_newline(&mut self) {
-        self.eat('\r');
-        self.eat('\n');
-    }
-
     /// Skips blanks and `^`-newline continuations; at the start of a command also `, ; =` and
     /// `@`; between built-in file command arguments also `, ; =`. True when it stopped at a
     /// special character escaped by a continuation (it starts a word).
@@ -635,9 +577,8 @@ impl<'a> Lexer<'a> {
             if let Some(inner_end) = close {
                 let idx = cur.cmd.argv.len();
                 if depth + 1 > self.max_depth {
-                    self.problems.push(LexProblem::TooDeep {
-                        span: self.span_from(start),
-                    });
+                    let span = self.span_from(start);
+                    self.problems.push(LexProblem::TooDeep { span });
                 } else {
                     let saved = self.end;
                     self.pos = inner_start;
@@ -741,8 +682,9 @@ impl<'a> Lexer<'a> {
                 let acc = self.word(ctx, false);
                 acc.finish(self.span_from(t))
             } else {
+                let span = self.span_from(start);
                 self.problems.push(LexProblem::Unsupported {
-                    span: self.span_from(start),
+                    span,
                     what: "redirection without a target",
                 });
                 Word {

@@ -180,6 +180,100 @@ impl Default for LexLimits {
     }
 }
 
+/// The cursor and token budget the PowerShell and CMD lexers share: one position over the
+/// whole text (shared by every nesting level), a scanning bound, the depth and token limits,
+/// and the problems found. Each lexer wraps it (and reaches it through `Deref`) with its own
+/// grammar; the POSIX lexer is a state machine with its own cursor.
+#[derive(Debug)]
+pub(crate) struct Cursor<'a> {
+    pub text: &'a str,
+    pub pos: usize,
+    /// Scanning bound (a nested body, e.g. a here-string or a `for /f` string, narrows it).
+    pub end: usize,
+    pub max_depth: usize,
+    pub max_tokens: usize,
+    pub tokens: usize,
+    /// The token limit was hit: every level stops.
+    pub stopped: bool,
+    pub problems: Vec<LexProblem>,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `text`; nesting is capped at `hard_max_depth` whatever the
+    /// limits say.
+    pub fn new(text: &'a str, limits: LexLimits, hard_max_depth: usize) -> Cursor<'a> {
+        Cursor {
+            text,
+            pos: 0,
+            end: text.len(),
+            max_depth: limits.max_depth.min(hard_max_depth),
+            max_tokens: limits.max_tokens,
+            tokens: 0,
+            stopped: false,
+            problems: Vec::new(),
+        }
+    }
+
+    pub fn rest(&self) -> &'a str {
+        self.text.get(self.pos..self.end).unwrap_or("")
+    }
+
+    pub fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    pub fn peek2(&self) -> Option<char> {
+        self.rest().chars().nth(1)
+    }
+
+    pub fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    pub fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn span_from(&self, start: usize) -> Span {
+        Span {
+            start,
+            end: self.pos,
+        }
+    }
+
+    /// The text from `start` to the cursor.
+    pub fn slice(&self, start: usize) -> &'a str {
+        self.text.get(start..self.pos).unwrap_or("")
+    }
+
+    /// Counts one token; false (and stop everything) past the limit.
+    pub fn token(&mut self, at: usize) -> bool {
+        self.tokens += 1;
+        if self.tokens > self.max_tokens {
+            if !self.stopped {
+                self.problems.push(LexProblem::TooLong {
+                    span: Span { start: at, end: at },
+                });
+            }
+            self.stopped = true;
+        }
+        !self.stopped
+    }
+
+    /// Consumes one `\n`, `\r` or `\r\n`.
+    pub fn skip_one_newline(&mut self) {
+        self.eat('\r');
+        self.eat('\n');
+    }
+}
+
 /// Helpers shared by the three lexers' tests.
 #[cfg(test)]
 pub(crate) mod testing {

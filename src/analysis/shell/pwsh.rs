@@ -61,7 +61,7 @@
 //! it is not fully quoted).
 
 use super::model::{
-    Connector, LexLimits, LexProblem, Nested, NestedKind, Redirect, RedirectKind, Script,
+    Connector, Cursor, LexLimits, LexProblem, Nested, NestedKind, Redirect, RedirectKind, Script,
     SimpleCommand, Span, Word,
 };
 
@@ -71,18 +71,9 @@ const HARD_MAX_DEPTH: usize = 64;
 
 /// Lexes a PowerShell command line into the shared model.
 pub fn lex(text: &str, limits: &LexLimits) -> Script {
-    let mut lx = Lexer {
-        text,
-        pos: 0,
-        end: text.len(),
-        max_depth: limits.max_depth.min(HARD_MAX_DEPTH),
-        max_tokens: limits.max_tokens,
-        tokens: 0,
-        stopped: false,
-        problems: Vec::new(),
-    };
+    let mut lx = Lexer(Cursor::new(text, *limits, HARD_MAX_DEPTH));
     let mut script = lx.script(0, None, Span::default());
-    script.problems = lx.problems;
+    script.problems = lx.0.problems;
     script
 }
 
@@ -214,73 +205,23 @@ impl Building {
     }
 }
 
-/// The lexer state: one cursor over the whole text, shared by every nesting level.
-struct Lexer<'a> {
-    text: &'a str,
-    pos: usize,
-    /// Scanning bound (a here-string body narrows it).
-    end: usize,
-    max_depth: usize,
-    max_tokens: usize,
-    tokens: usize,
-    /// The token limit was hit: every level stops.
-    stopped: bool,
-    problems: Vec<LexProblem>,
+/// The PowerShell lexer: the shared cursor ([`Cursor`]) plus this dialect's grammar below.
+struct Lexer<'a>(Cursor<'a>);
+
+impl<'a> std::ops::Deref for Lexer<'a> {
+    type Target = Cursor<'a>;
+    fn deref(&self) -> &Cursor<'a> {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Lexer<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl<'a> Lexer<'a> {
-    fn rest(&self) -> &'a str {
-        self.text.get(self.pos..self.end).unwrap_or("")
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.rest().chars().next()
-    }
-
-    fn peek2(&self) -> Option<char> {
-        self.rest().chars().nth(1)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        Some(c)
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.pos += c.len_utf8();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn span_from(&self, start: usize) -> Span {
-        Span {
-            start,
-            end: self.pos,
-        }
-    }
-
-    fn slice(&self, start: usize) -> &'a str {
-        self.text.get(start..self.pos).unwrap_or("")
-    }
-
-    /// Counts one token; false (and stop everything) past the limit.
-    fn token(&mut self, at: usize) -> bool {
-        self.tokens += 1;
-        if self.tokens > self.max_tokens {
-            if !self.stopped {
-                self.problems.push(LexProblem::TooLong {
-                    span: Span { start: at, end: at },
-                });
-            }
-            self.stopped = true;
-        }
-        !self.stopped
-    }
-
     fn unsupported(&mut self, span: Span, what: &'static str) {
         self.problems.push(LexProblem::Unsupported { span, what });
     }
@@ -299,12 +240,6 @@ impl<'a> Lexer<'a> {
                 _ => return,
             }
         }
-    }
-
-    /// Consumes one `\n`, `\r` or `\r\n`.
-    fn skip_one_newline(&mut self) {
-        self.eat('\r');
-        self.eat('\n');
     }
 
     /// Lexes statements until `close` (consumed) or the end of input.
@@ -692,9 +627,10 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         self.bump();
         match self.bump() {
-            None => self.problems.push(LexProblem::UnterminatedQuote {
-                span: self.span_from(start),
-            }),
+            None => {
+                let span = self.span_from(start);
+                self.problems.push(LexProblem::UnterminatedQuote { span });
+            }
             Some('\r') => {
                 self.eat('\n');
             }
