@@ -16,7 +16,6 @@ import path from "node:path";
 import { decisionText, processState } from "./core.js";
 
 export const DEFAULT_MAX_ENTRIES = 512;
-const STATE_KEY = Symbol.for("openclaw-human-gate.audit");
 
 /** The `decisionLog` value of the last config JSON texts read (parsing the config is most of the cost). */
 const RAW_CONFIG = new Map();
@@ -55,12 +54,7 @@ export function expandHome(p) {
 }
 
 function logs() {
-  let state = globalThis[STATE_KEY];
-  if (!(state instanceof Map)) {
-    state = new Map();
-    globalThis[STATE_KEY] = state;
-  }
-  return state;
+  return processState().decisionLogs;
 }
 
 /** The log for one config (shared per process): `{ring, maxEntries, filePath, fd, failed}`. */

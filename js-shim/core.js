@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 
 const STATE_KEY = Symbol.for("openclaw-human-gate");
 /** Bumped when the shape of the process-wide state changes between package versions. */
-const STATE_LAYOUT = 1;
+const STATE_LAYOUT = 2;
 const CORE_SPECIFIER = "../pkg/openclaw_human_gate.js";
 const localRequire = createRequire(import.meta.url);
 
@@ -61,6 +61,10 @@ export function processState() {
       traps: 0, // traps seen (each poisons the instance)
       fault: null, // test fault override; null = read HUMAN_GATE_FAULT
       seals: new Map(), // index.js: parameter snapshots awaiting the sealing hook
+      decisionLogs: new Map(), // audit.js: one decision log (ring, file) per decisionLog config
+      guarded: new Set(), // guard.js: tool call ids the result middleware already scanned
+      sessionCallSeq: 0, // session.js: call ids unique in this process
+      sessionCallPrefix: null,
     };
     globalThis[STATE_KEY] = state;
   }

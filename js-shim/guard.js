@@ -20,7 +20,6 @@ const CHUNK_CHARS = 32 * 1024;
 /** The host's limits for a middleware's result (dist/tool-result-middleware-*.mjs). */
 const HOST_MAX_BLOCKS = 200;
 const HOST_MAX_TEXT = 100000;
-const HANDLED_KEY = Symbol.for("openclaw-human-gate.guarded");
 const HANDLED_MAX = 512;
 
 /** The outputGuard settings of a plugin config JSON (bad values: the defaults). */
@@ -166,12 +165,7 @@ function processCore() {
 }
 
 function handled() {
-  let set = globalThis[HANDLED_KEY];
-  if (!(set instanceof Set)) {
-    set = new Set();
-    globalThis[HANDLED_KEY] = set;
-  }
-  return set;
+  return processState().guarded;
 }
 
 function markHandled(id) {

@@ -38,7 +38,7 @@ function str(v) {
 /** A call id unique in this process (shared by every module instance). */
 function nextCallId() {
   const state = processState();
-  state.sessionCallSeq = (Number.isSafeInteger(state.sessionCallSeq) ? state.sessionCallSeq : 0) + 1;
+  state.sessionCallSeq += 1;
   state.sessionCallPrefix ??= `${process.pid}-${Date.now().toString(36)}`;
   return `${state.sessionCallPrefix}-${state.sessionCallSeq}`;
 }
