@@ -16,6 +16,7 @@
 //!
 //! then the remaining parameters, as many as fit.
 
+pub mod pattern;
 pub mod redact;
 pub mod sanitize;
 

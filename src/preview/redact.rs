@@ -17,7 +17,8 @@
 //! `os.environ[...]`, paths, masks like `****`) are left alone. Redaction is idempotent: the
 //! replacement is itself such a reference and never matches again.
 
-use regex_lite::{Captures, Regex};
+use super::pattern::LazyRegex;
+use regex::Captures;
 
 pub const REDACTED: &str = "[REDACTED]";
 const REDACTED_KEY: &str = "[REDACTED PRIVATE KEY]";
@@ -1212,7 +1213,7 @@ pub fn head(text: &str, max_chars: usize) -> &str {
 
 #[derive(Debug, Clone)]
 struct Rule {
-    re: Regex,
+    re: LazyRegex,
     check: Check,
     per_line: &'static [&'static str],
     /// Indexes into [`Literals`] of `pre` and `per_line`.
@@ -1241,7 +1242,7 @@ struct Rule {
 struct ShapeSplit {
     /// Each alternative wrapped as `(?P<s>\b(?:ALT)\b)`, and the index in [`Literals`] of a
     /// literal every match of it contains (`None`: always searched).
-    alts: Vec<(Regex, Option<usize>)>,
+    alts: Vec<(LazyRegex, Option<usize>)>,
 }
 
 /// Splits `alts` at its top-level `|`.
@@ -1338,10 +1339,10 @@ fn required_literal(alt: &str) -> String {
 }
 
 impl ShapeSplit {
-    fn new(alts: &str, literals: &mut Literals) -> Option<ShapeSplit> {
+    fn new(alts: &str, literals: &mut Literals) -> ShapeSplit {
         let mut out = Vec::new();
         for alt in top_level_alternatives(alts) {
-            let re = Regex::new(&format!(r"(?P<s>\b(?:{alt})\b)")).ok()?;
+            let re = LazyRegex::new(format!(r"(?P<s>\b(?:{alt})\b)"));
             let lit = required_literal(alt);
             let id = if lit.is_empty() {
                 None
@@ -1350,7 +1351,7 @@ impl ShapeSplit {
             };
             out.push((re, id));
         }
-        Some(ShapeSplit { alts: out })
+        ShapeSplit { alts: out }
     }
 
     /// The leftmost match at or after `pos` (the first alternative on a tie).
@@ -1365,7 +1366,7 @@ impl ShapeSplit {
             if lit.is_some_and(|id| !present.hit.get(id).copied().unwrap_or(true)) {
                 continue;
             }
-            let Some(caps) = re.captures_at(text, pos) else {
+            let Some(caps) = re.get().and_then(|re| re.captures_at(text, pos)) else {
                 continue;
             };
             let Some(start) = caps.get(0).map(|m| m.start()) else {
@@ -1389,20 +1390,18 @@ const DOTTED_RUN: usize = 24;
 #[derive(Debug, Clone, Default)]
 struct Literals {
     words: Vec<Vec<u8>>,
-    /// Literal indexes by the (ASCII-lowercased) first byte.
-    /// (index, second byte if any) by the literal's (ASCII-lowercased) first byte; the
-    /// second byte rejects most candidates without a comparison.
-    by_first: Vec<Vec<(usize, Option<u8>)>>,
+    /// One-byte literals by their (lowercase) byte.
+    single: Vec<Vec<usize>>,
+    /// Longer literals by their first two (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index
+    /// into `lists` plus one (0: no literal starts so), so most positions cost one lookup.
+    pairs: Vec<u16>,
+    lists: Vec<Vec<usize>>,
 }
 
 /// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
 struct Presence {
     hit: Vec<bool>,
     long_dotted_run: bool,
-    /// Some line holds four `:` or more.
-    colon_line: bool,
-    /// The text holds [`HEX_RUN`] or more `[a-f0-9]` in a row.
-    hex_run: bool,
 }
 
 impl Literals {
@@ -1415,18 +1414,37 @@ impl Literals {
         if let Some(i) = self.words.iter().position(|w| *w == bytes) {
             return i;
         }
-        let first = bytes.first().copied();
-        let second = bytes.get(1).map(u8::to_ascii_lowercase);
+        let i = self.words.len();
+        if self.single.is_empty() {
+            self.single = vec![Vec::new(); 256];
+            self.pairs = vec![0; 1 << 16];
+        }
+        match (bytes.first(), bytes.get(1)) {
+            (Some(&b0), None) => {
+                if let Some(list) = self.single.get_mut(usize::from(b0.to_ascii_lowercase())) {
+                    list.push(i);
+                }
+            }
+            (Some(&b0), Some(&b1)) => {
+                let key = pair_key(b0, b1);
+                let slot = self.pairs.get(key).copied().unwrap_or(0);
+                let list = if slot == 0 {
+                    self.lists.push(Vec::new());
+                    if let Some(p) = self.pairs.get_mut(key) {
+                        *p = u16::try_from(self.lists.len()).unwrap_or(0);
+                    }
+                    self.lists.last_mut()
+                } else {
+                    self.lists.get_mut(usize::from(slot) - 1)
+                };
+                if let Some(list) = list {
+                    list.push(i);
+                }
+            }
+            // The empty literal is in every text (see `scan`).
+            _ => {}
+        }
         self.words.push(bytes);
-        let i = self.words.len() - 1;
-        if self.by_first.is_empty() {
-            self.by_first = vec![Vec::new(); 256];
-        }
-        if let Some(bucket) =
-            first.and_then(|b| self.by_first.get_mut(usize::from(b.to_ascii_lowercase())))
-        {
-            bucket.push((i, second));
-        }
         i
     }
 
@@ -1436,55 +1454,74 @@ impl Literals {
         let mut hit: Vec<bool> = self.words.iter().map(|w| w.is_empty()).collect();
         let mut run = 0usize;
         let mut long_dotted_run = false;
-        let (mut colons, mut colon_line) = (0usize, false);
-        let (mut hex, mut hex_run) = (0usize, false);
+        let mut prev = 0u8;
         for (i, &b) in bytes.iter().enumerate() {
-            hex = if b.is_ascii_digit() || (b'a'..=b'f').contains(&b) {
-                hex + 1
-            } else {
-                0
-            };
-            hex_run |= hex >= HEX_RUN;
             if b == b'.' && run >= DOTTED_RUN {
                 long_dotted_run = true;
-            }
-            if b == b':' {
-                colons += 1;
-                colon_line |= colons >= 4;
-            } else if b == b'\n' {
-                colons = 0;
             }
             run = if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
                 run + 1
             } else {
                 0
             };
-            let Some(bucket) = self.by_first.get(usize::from(b.to_ascii_lowercase())) else {
-                continue;
-            };
-            let next = bytes.get(i + 1).map(u8::to_ascii_lowercase);
-            for &(id, second) in bucket {
-                if second.is_some() && second != next || hit.get(id).copied().unwrap_or(true) {
-                    continue;
-                }
-                let found = self
-                    .words
-                    .get(id)
-                    .is_some_and(|w| starts_with_lower(bytes.get(i..).unwrap_or(&[]), w));
-                if found {
+            if let Some(list) = self.single.get(usize::from(b.to_ascii_lowercase())) {
+                for &id in list {
                     if let Some(h) = hit.get_mut(id) {
                         *h = true;
                     }
                 }
             }
+            if i > 0 {
+                let slot = self.pairs.get(pair_key(prev, b)).copied().unwrap_or(0);
+                if slot != 0 {
+                    let from = bytes.get(i - 1..).unwrap_or(&[]);
+                    for &id in self.lists.get(usize::from(slot) - 1).map_or(&[][..], |l| l) {
+                        if hit.get(id).copied().unwrap_or(true) {
+                            continue;
+                        }
+                        if self
+                            .words
+                            .get(id)
+                            .is_some_and(|w| starts_with_lower(from, w))
+                        {
+                            if let Some(h) = hit.get_mut(id) {
+                                *h = true;
+                            }
+                        }
+                    }
+                }
+            }
+            prev = b;
         }
         Presence {
             hit,
             long_dotted_run,
-            colon_line,
-            hex_run,
         }
     }
+}
+
+/// The index of a two-byte prefix, ASCII case-folded.
+fn pair_key(b0: u8, b1: u8) -> usize {
+    usize::from(b0.to_ascii_lowercase()) << 8 | usize::from(b1.to_ascii_lowercase())
+}
+
+/// Some line of `text` holds four `:` or more (the `.pgpass` shape).
+fn has_colon_line(text: &str) -> bool {
+    text.split('\n')
+        .any(|line| line.bytes().filter(|&b| b == b':').count() >= 4)
+}
+
+/// `text` holds [`HEX_RUN`] or more `[a-f0-9]` in a row (the Airtable shape).
+fn has_hex_run(text: &str) -> bool {
+    let mut run = 0usize;
+    text.bytes().any(|b| {
+        run = if b.is_ascii_digit() || (b'a'..=b'f').contains(&b) {
+            run + 1
+        } else {
+            0
+        };
+        run >= HEX_RUN
+    })
 }
 
 /// `text` lowercased (ASCII) starts with `word`.
@@ -1511,6 +1548,21 @@ impl Presence {
         ids.iter()
             .any(|&i| self.hit.get(i).copied().unwrap_or(true))
     }
+}
+
+/// Every pattern the redactor compiles, as written (regex-lite's dialect): each rule's, and each
+/// provider key shape wrapped as the shape search runs it. For the test that the `regex`
+/// translation finds exactly what regex-lite would (tests/regex_equivalence.rs).
+pub fn patterns() -> Vec<String> {
+    let redactor = Redactor::new();
+    let mut out = Vec::new();
+    for rule in &redactor.rules {
+        out.push(rule.re.pattern().to_owned());
+        for (alt, _) in rule.split.iter().flat_map(|s| &s.alts) {
+            out.push(alt.pattern().to_owned());
+        }
+    }
+    out
 }
 
 /// The compiled redaction rules.
@@ -1578,27 +1630,24 @@ const MIN_FRAGMENT_CHARS: usize = 6;
 
 impl Redactor {
     pub fn new() -> Redactor {
-        // Every pattern is a constant checked by a test; one that failed to compile would be
-        // skipped rather than crash the gate.
+        // Every pattern is a constant checked by a test and compiled on first use; one that
+        // failed to compile would be skipped rather than crash the gate.
         let mut literals = Literals::default();
         let rules = RULES
             .iter()
-            .filter_map(|r| {
-                Regex::new(r.pattern).ok().map(|re| Rule {
-                    re,
-                    check: r.check,
-                    per_line: r.per_line,
-                    pre_ids: r.pre.iter().map(|w| literals.id(w)).collect(),
-                    line_ids: r.per_line.iter().map(|w| literals.id(w)).collect(),
-                    also_ids: r.also.iter().map(|w| literals.id(w)).collect(),
-                    needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
-                    needs_colon_line: r.pattern == PGPASS_PATTERN,
-                    needs_hex_run: r.pattern == AIRTABLE_PATTERN,
-                    needs_separator: r.pattern == ASSIGNMENT_PATTERN,
-                    split: (r.pattern == SHAPE_PATTERN)
-                        .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals))
-                        .flatten(),
-                })
+            .map(|r| Rule {
+                re: LazyRegex::new(r.pattern),
+                check: r.check,
+                per_line: r.per_line,
+                pre_ids: r.pre.iter().map(|w| literals.id(w)).collect(),
+                line_ids: r.per_line.iter().map(|w| literals.id(w)).collect(),
+                also_ids: r.also.iter().map(|w| literals.id(w)).collect(),
+                needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
+                needs_colon_line: r.pattern == PGPASS_PATTERN,
+                needs_hex_run: r.pattern == AIRTABLE_PATTERN,
+                needs_separator: r.pattern == ASSIGNMENT_PATTERN,
+                split: (r.pattern == SHAPE_PATTERN)
+                    .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
             })
             .collect();
         Redactor { rules, literals }
@@ -1685,15 +1734,22 @@ impl Redactor {
                 continue;
             }
             if rule.needs_long_dotted_run && !present.long_dotted_run
-                || rule.needs_colon_line && !present.colon_line
-                || rule.needs_hex_run && !present.hex_run
+                || rule.needs_colon_line && !has_colon_line(&out)
+                || rule.needs_hex_run && !has_hex_run(&out)
             {
                 continue;
             }
             let changed = if rule.line_ids.is_empty() {
                 apply(rule, &out, Some(&present), fragments.as_deref_mut())
             } else if present.any(&rule.line_ids) {
-                apply_lines(rule, &out, fragments.as_deref_mut())
+                if out.contains('\n') {
+                    apply_lines(rule, &out, fragments.as_deref_mut())
+                } else if !rule.needs_separator || out.bytes().any(|b| b == b'=' || b == b':') {
+                    // One line, which holds one of the rule's words (as `apply_lines` would find).
+                    apply(rule, &out, None, fragments.as_deref_mut())
+                } else {
+                    None
+                }
             } else {
                 // No line holds one of the rule's words.
                 None
@@ -1840,7 +1896,7 @@ fn apply(
     while pos <= text.len() {
         let found = match (&rule.split, present) {
             (Some(split), Some(present)) => split.captures_at(text, pos, present),
-            _ => rule.re.captures_at(text, pos),
+            _ => rule.re.get().and_then(|re| re.captures_at(text, pos)),
         };
         let Some(caps) = found else {
             break;
@@ -1924,10 +1980,18 @@ mod tests {
 
     #[test]
     fn every_rule_compiles() {
-        for r in RULES {
-            assert!(Regex::new(r.pattern).is_ok(), "{}", r.pattern);
+        let redactor = Redactor::new();
+        assert_eq!(redactor.rules.len(), RULES.len());
+        for rule in &redactor.rules {
+            assert!(
+                rule.re.get().is_some(),
+                "{:?}",
+                crate::preview::pattern::compile(rule.re.pattern()).err()
+            );
+            for (alt, _) in rule.split.iter().flat_map(|s| &s.alts) {
+                assert!(alt.get().is_some(), "{}", alt.pattern());
+            }
         }
-        assert_eq!(Redactor::new().rules.len(), RULES.len());
     }
 
     #[test]
@@ -2057,7 +2121,7 @@ mod tests {
                 "-p x",
                 "<a>b</a>",
             ] {
-                if rule.re.is_match(sample) {
+                if rule.re.get().unwrap().is_match(sample) {
                     assert!(may_hold_secret(sample), "{sample}");
                 }
             }
@@ -2110,6 +2174,8 @@ mod tests {
             for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
                 let whole = rule
                     .re
+                    .get()
+                    .unwrap()
                     .captures_at(text, pos)
                     .and_then(|c| c.get(0))
                     .map(|m| m.range());
@@ -2184,7 +2250,7 @@ mod tests {
                         "{sample} {words:?}"
                     );
                 }
-                if rule.needs_long_dotted_run && rule.re.is_match(sample) {
+                if rule.needs_long_dotted_run && rule.re.get().unwrap().is_match(sample) {
                     assert!(present.long_dotted_run, "{sample}");
                 }
             }
@@ -2192,13 +2258,13 @@ mod tests {
         assert!(r.rules.iter().any(|rule| rule.needs_long_dotted_run));
         assert!(r.literals.scan(samples[4]).long_dotted_run);
         assert!(!r.literals.scan("a.b.c short.dots").long_dotted_run);
-        assert!(r.literals.scan("x\nh:5432:db:u:pw").colon_line);
-        assert!(!r.literals.scan("h:5432\n:db:u:pw").colon_line);
+        assert!(has_colon_line("x\nh:5432:db:u:pw"));
+        assert!(!has_colon_line("h:5432\n:db:u:pw"));
         assert!(r.rules.iter().any(|rule| rule.needs_colon_line));
         assert!(r.rules.iter().any(|rule| rule.needs_hex_run));
         let hex64 = "0123456789abcdef".repeat(4);
-        assert!(r.literals.scan(&format!("x{hex64}y")).hex_run);
-        assert!(!r.literals.scan(&format!("x{}Ay", &hex64[..63])).hex_run);
+        assert!(has_hex_run(&format!("x{hex64}y")));
+        assert!(!has_hex_run(&format!("x{}Ay", &hex64[..63])));
         let airtable = format!("key patAbCdEfGh123456.{hex64} ok");
         assert_eq!(r.redact(&airtable), "key [REDACTED] ok");
         assert!(r.rules.iter().any(|rule| rule.needs_separator));

@@ -4,6 +4,12 @@
 
 /// Sanitizes `s` for display.
 pub fn sanitize(s: &str) -> String {
+    // Most text is printable ASCII with newlines and tabs: nothing to change.
+    if s.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) || b == b'\n' || b == b'\t')
+    {
+        return s.to_owned();
+    }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
