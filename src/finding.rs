@@ -12,6 +12,10 @@ use serde::Serialize;
 pub const MAX_DETAIL_CHARS: usize = 200;
 
 fn bound_detail(detail: &str) -> String {
+    // Printable ASCII within the bound: nothing to strip or cut.
+    if detail.len() <= MAX_DETAIL_CHARS && detail.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return detail.to_owned();
+    }
     let clean: String = detail
         .chars()
         .map(|c| {

@@ -1202,10 +1202,12 @@ fn may_hold_secret(text: &str) -> bool {
 /// `max_chars` plus [`REDACTION_MARGIN_CHARS`], so a secret that starts inside the shown part is
 /// seen whole before the cut, and the cost of what follows is bounded.
 pub fn head(text: &str, max_chars: usize) -> &str {
-    match text
-        .char_indices()
-        .nth(max_chars.saturating_add(REDACTION_MARGIN_CHARS))
-    {
+    let keep = max_chars.saturating_add(REDACTION_MARGIN_CHARS);
+    if text.len() <= keep {
+        // No more bytes than characters kept: nothing to cut.
+        return text;
+    }
+    match text.char_indices().nth(keep) {
         Some((at, _)) => text.get(..at).unwrap_or(text),
         None => text,
     }

@@ -66,7 +66,8 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 
 /// Cuts `s` to at most `max` characters (code points), ending with `…` when cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
+    // A string of at most `max` bytes has at most `max` characters.
+    if s.len() <= max || s.chars().count() <= max {
         return s.to_owned();
     }
     let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
