@@ -25,7 +25,7 @@ use crate::config::Previews;
 use crate::decision::{Class, Preview, Severity};
 use crate::finding::Finding;
 use redact::{head, Redactor};
-use sanitize::{sanitize, truncate_chars};
+use sanitize::{sanitize, sanitize_cow, truncate_chars};
 use serde_json::Value;
 
 pub const MAX_TITLE_CHARS: usize = 80;
@@ -57,7 +57,7 @@ impl Cleaner<'_> {
         if self.cfg.redact_secrets {
             clean_text(self.redactor, text, max)
         } else {
-            truncate_chars(&sanitize(head(text, max)), max)
+            truncate_chars(&sanitize_cow(head(text, max)), max)
         }
     }
 
@@ -83,7 +83,7 @@ impl Cleaner<'_> {
 /// Untrusted text made displayable and cut to `max` characters: sanitized, then redacted,
 /// then cut, so a cut never leaves half a secret.
 pub fn clean_text(redactor: &Redactor, text: &str, max: usize) -> String {
-    truncate_chars(&redactor.redact(&sanitize(head(text, max))), max)
+    truncate_chars(&redactor.redact_cow(&sanitize_cow(head(text, max))), max)
 }
 
 /// Renders the title and description for one decision.

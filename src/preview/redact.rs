@@ -1394,6 +1394,8 @@ struct Literals {
     words: Vec<Vec<u8>>,
     /// One-byte literals by their (lowercase) byte.
     single: Vec<Vec<usize>>,
+    /// Whether a byte (either ASCII case) is a one-byte literal: one lookup per byte.
+    is_single: Vec<bool>,
     /// Longer literals by their first two (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index
     /// into `lists` plus one (0: no literal starts so), so most positions cost one lookup.
     pairs: Vec<u16>,
@@ -1419,10 +1421,16 @@ impl Literals {
         let i = self.words.len();
         if self.single.is_empty() {
             self.single = vec![Vec::new(); 256];
+            self.is_single = vec![false; 256];
             self.pairs = vec![0; 1 << 16];
         }
         match (bytes.first(), bytes.get(1)) {
             (Some(&b0), None) => {
+                for b in [b0.to_ascii_lowercase(), b0.to_ascii_uppercase()] {
+                    if let Some(flag) = self.is_single.get_mut(usize::from(b)) {
+                        *flag = true;
+                    }
+                }
                 if let Some(list) = self.single.get_mut(usize::from(b0.to_ascii_lowercase())) {
                     list.push(i);
                 }
@@ -1452,8 +1460,11 @@ impl Literals {
 
     fn scan(&self, text: &str) -> Presence {
         let bytes = text.as_bytes();
+        let mut hit: Vec<bool> = vec![false; self.words.len()];
         // An empty literal is in every text.
-        let mut hit: Vec<bool> = self.words.iter().map(|w| w.is_empty()).collect();
+        for (h, w) in hit.iter_mut().zip(&self.words) {
+            *h = w.is_empty();
+        }
         let mut run = 0usize;
         let mut long_dotted_run = false;
         let mut prev = 0u8;
@@ -1466,10 +1477,12 @@ impl Literals {
             } else {
                 0
             };
-            if let Some(list) = self.single.get(usize::from(b.to_ascii_lowercase())) {
-                for &id in list {
-                    if let Some(h) = hit.get_mut(id) {
-                        *h = true;
+            if self.is_single.get(usize::from(b)).copied().unwrap_or(false) {
+                if let Some(list) = self.single.get(usize::from(b.to_ascii_lowercase())) {
+                    for &id in list {
+                        if let Some(h) = hit.get_mut(id) {
+                            *h = true;
+                        }
                     }
                 }
             }
@@ -1657,6 +1670,15 @@ impl Redactor {
 
     pub fn redact(&self, text: &str) -> String {
         self.run(text, None)
+    }
+
+    /// [`Redactor::redact`], borrowing `text` when no rule can match it.
+    pub fn redact_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        if may_hold_secret(text) {
+            std::borrow::Cow::Owned(self.run(text, None))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
     }
 
     /// Redacts and also collects what was hidden (see [`Redactor::secret_fragments`]). Inside
@@ -2235,6 +2257,7 @@ mod tests {
             "NzkyNzE1NDU0MTk2MDg4ODQy.X-hvzA.Ovy4MCQywSkoMRRclStW4xAYK7I",
             "ls -la",
             "",
+            "x.set( <a> </b> (c) q~ :AA pass: /p http:// ftp",
         ];
         for sample in samples {
             let lower = sample.to_ascii_lowercase();

@@ -4,11 +4,16 @@
 
 /// Sanitizes `s` for display.
 pub fn sanitize(s: &str) -> String {
-    // Most text is printable ASCII with newlines and tabs: nothing to change.
+    sanitize_cow(s).into_owned()
+}
+
+/// [`sanitize`], borrowing `s` when nothing changes (most text is printable ASCII with
+/// newlines and tabs).
+pub fn sanitize_cow(s: &str) -> std::borrow::Cow<'_, str> {
     if s.bytes()
         .all(|b| (b' '..=b'~').contains(&b) || b == b'\n' || b == b'\t')
     {
-        return s.to_owned();
+        return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
@@ -21,7 +26,7 @@ pub fn sanitize(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Bidirectional overrides/isolates/marks and zero-width characters.
