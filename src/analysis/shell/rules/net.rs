@@ -1301,8 +1301,9 @@ pub(super) fn may_be_credential(t: &str) -> bool {
         "gcloud",
         "openclaw",
     ];
-    let lower = t.to_ascii_lowercase();
-    if MARKERS.iter().any(|m| lower.contains(m))
+    // `contains_ci` rather than `to_ascii_lowercase().contains(…)`: no copy, and no substring
+    // searcher set up per marker (costly in WebAssembly, where it is not vectorized).
+    if MARKERS.iter().any(|m| super::contains_ci(t, m))
         || [
             ".azure",
             "msal_",
@@ -1314,7 +1315,7 @@ pub(super) fn may_be_credential(t: &str) -> bool {
             "tfrc",
         ]
         .iter()
-        .any(|m| lower.contains(m))
+        .any(|m| super::contains_ci(t, m))
     {
         return true;
     }
