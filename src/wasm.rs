@@ -1,6 +1,7 @@
 //! The one boundary to JavaScript (wasm-bindgen). Strings in, strings out: the same JSON
 //! contract as [`crate::decide_json_str`], documented in `docs/core-api.md`. No policy here.
 
+use crate::audit::AuditMemo;
 use crate::gate::Gate;
 use crate::session::Sessions;
 use wasm_bindgen::prelude::*;
@@ -10,6 +11,7 @@ use wasm_bindgen::prelude::*;
 pub struct Engine {
     gate: Gate,
     sessions: Sessions,
+    audit: AuditMemo,
 }
 
 #[wasm_bindgen]
@@ -20,6 +22,7 @@ impl Engine {
         Engine {
             gate: Gate::new(config_json),
             sessions: Sessions::new(),
+            audit: AuditMemo::default(),
         }
     }
 
@@ -32,6 +35,19 @@ impl Engine {
     /// Decides one call with session authority: request JSON in, decision JSON out.
     pub fn decide(&mut self, request_json: &str) -> String {
         self.gate.decide_in_json(&mut self.sessions, request_json)
+    }
+
+    /// `decide` and the decision's audit record in one call (no second parse of the request
+    /// or the decision): `decision JSON + "\n" + record head + "\n" + record tail`, where the
+    /// record is `head + latencyMs + tail` (`src/audit.rs` `decide_recorded`, docs/core-api.md).
+    #[wasm_bindgen(js_name = decideRecorded)]
+    pub fn decide_recorded(&mut self, request_json: &str) -> String {
+        crate::audit::decide_recorded(
+            &self.gate,
+            &mut self.sessions,
+            &mut self.audit,
+            request_json,
+        )
     }
 
     /// Renders the `human_gate_ask` tool result.
