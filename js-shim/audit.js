@@ -173,7 +173,7 @@ export function auditDecision(configJson, log, requestJson, decision, latencyMs)
 
 /**
  * Records one decision whose record the core built in the decision's own call
- * (`decideRecorded`): the record is `head + latencyMs + tail`. Returns the record JSON or null.
+ * (`decideForHook`): the record is `head + latencyMs + tail`. Returns the record JSON or null.
  */
 export function auditDecisionParts(configJson, log, head, tail, latencyMs) {
   try {

@@ -264,18 +264,19 @@ export function decideOrFailClosed(configJson, requestJson, toolName) {
 }
 
 /**
- * `decide` and the decision's audit record from one core call (`Engine.decideRecorded`,
- * docs/core-api.md): `{ decision, recordHead, recordTail }`, the record being
- * `recordHead + latencyJson(ms) + recordTail`. The record parts are null when the core has no
- * `decideRecorded` (then the caller builds the record with `auditDecision`). Throws like `decide`.
+ * The gate hook's decision and its audit record from one core call (`Engine.decideForHook`,
+ * docs/core-api.md): `{ decision, recordHead, recordTail }`. The decision holds the fields the
+ * host mapping (`toHostResult`) reads; the record is `recordHead + latencyJson(ms) + recordTail`.
+ * The record parts are null when the core has no `decideForHook` (the caller then builds the
+ * record with `auditDecision`). Throws like `decide`, under the same fault seam.
  */
-export function decideRecorded(configJson, requestJson) {
+export function decideForHook(configJson, requestJson) {
   const { engine, state } = acquireEngine(configJson);
-  const fault = activeFault(state);
-  if (typeof engine.decideRecorded !== "function") {
+  if (typeof engine.decideForHook !== "function") {
     return { decision: decide(configJson, requestJson), recordHead: null, recordTail: null };
   }
-  const raw = engineAnswer(state, engine, fault, "decideRecorded", requestJson);
+  const fault = activeFault(state);
+  const raw = engineAnswer(state, engine, fault, "decideForHook", requestJson);
   if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);
   const end = raw.indexOf("\n");
   const mid = end < 0 ? -1 : raw.indexOf("\n", end + 1);
@@ -285,12 +286,12 @@ export function decideRecorded(configJson, requestJson) {
 }
 
 /**
- * Never throws: `decideRecorded`, or the fail-closed approval with the reason and no record
+ * Never throws: `decideForHook`, or the fail-closed approval with the reason and no record
  * parts. Returns `{ decision, error, recordHead, recordTail }`.
  */
-export function decideRecordedOrFailClosed(configJson, requestJson, toolName) {
+export function decideForHookOrFailClosed(configJson, requestJson, toolName) {
   try {
-    const answer = decideRecorded(configJson, requestJson);
+    const answer = decideForHook(configJson, requestJson);
     answer.error = null;
     return answer;
   } catch (err) {
@@ -301,12 +302,24 @@ export function decideRecordedOrFailClosed(configJson, requestJson, toolName) {
 /**
  * A latency in milliseconds as the core writes it in a record: a JSON number rounded to 3
  * decimals (an integral value keeps its `.0`, as serde_json writes an f64), `null` when it is
- * not finite or negative. `decideRecorded`'s record parts take it between head and tail.
+ * not finite or negative. `decideForHook`'s record parts take it between head and tail.
  */
 export function latencyJson(ms) {
   if (!(ms >= 0) || ms === Infinity) return "null";
+  if (ms > 0 && ms < 1e9) {
+    // Whole thousandths written as integers: below 10^9 ms the shortest text of n / 1000 is
+    // its plain decimal form (what String() and serde_json give, checked by the tests).
+    const n = Math.round(ms * 1000);
+    const whole = Math.floor(n / 1000);
+    const frac = n - whole * 1000;
+    if (frac === 0) return `${whole}.0`;
+    if (frac % 100 === 0) return `${whole}.${frac / 100}`;
+    if (frac % 10 === 0) return `${whole}.${frac < 100 ? "0" : ""}${frac / 10}`;
+    return `${whole}.${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}`;
+  }
   const r = Math.round(ms * 1000) / 1000;
-  if (r >= 1e16) return r.toExponential().replace("e+", "e");
+  if (!Number.isFinite(r)) return "null";
+  if (r >= 1e16) return r.toExponential(); // serde_json: "1e+16"
   if (!Number.isInteger(r)) return String(r);
   return Object.is(r, -0) ? "-0.0" : `${r}.0`;
 }

@@ -15,7 +15,7 @@ import { types } from "node:util";
 import {
   acquireEngine,
   boundText,
-  decideRecordedOrFailClosed,
+  decideForHookOrFailClosed,
   describeError,
   DESCRIPTION_MAX,
   failClosedDecision,
@@ -236,12 +236,12 @@ function takeSeal(key, currentParams) {
 // ---- decision → host -----------------------------------------------------------------------
 
 function resolutionLogger(log, toolName, decisionClass, onOutcome, audit) {
-  const name = boundText(sanitizeLine(toolName), 64);
   return (resolution) => {
     if (typeof onOutcome === "function") onOutcome(resolution); // never throws (session.js)
     if (audit) auditResolution(audit.configJson, log, audit.record, resolution, Date.now() - audit.at);
     try {
       const what = typeof resolution === "string" ? boundText(sanitizeLine(resolution), 32) : typeof resolution;
+      const name = boundText(sanitizeLine(toolName), 64);
       log.info(`human-gate: approval for ${name} (${decisionClass}) resolved: ${what}`);
     } catch {
       // never throws into the host
@@ -336,7 +336,7 @@ function makeGate(configJson, log) {
         log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
       }
       if (decision === undefined) {
-        const answer = decideRecordedOrFailClosed(configJson, requestJson, toolName);
+        const answer = decideForHookOrFailClosed(configJson, requestJson, toolName);
         decision = answer.decision;
         recordHead = answer.recordHead;
         recordTail = answer.recordTail;
@@ -352,7 +352,7 @@ function makeGate(configJson, log) {
       try {
         // Only an approval is ever resolved: the feedback and the audit hook are built for it alone.
         result = asks
-          ? toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: Date.now() })
+          ? toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: now })
           : toHostResult(decision, toolName, log);
       } catch (err) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);

@@ -176,7 +176,10 @@ impl DecisionFields {
 
 /// `sha256:<hex>` of `text`.
 pub fn digest(text: &str) -> String {
-    format!("sha256:{}", hex(&sha256(text.as_bytes())))
+    let mut out = String::with_capacity(71);
+    out.push_str("sha256:");
+    out.push_str(&hex(&sha256(text.as_bytes())));
+    out
 }
 
 /// The session digest: 16 hex digits of SHA-256 over a fixed prefix and the key. Enough to
@@ -276,7 +279,7 @@ fn head(kind: &str, now_ms: Option<f64>, session: Option<&str>, tool: Value) -> 
 
 /// A decision record split around its latency: the record is `head`, then the latency in
 /// milliseconds as a JSON number rounded to 3 decimals (`null` when not finite or negative),
-/// then `tail`. `Engine.decideRecorded` hands both parts to the shim, which measures the
+/// then `tail`. `Engine.decideForHook` hands both parts to the shim, which measures the
 /// latency once the core has answered and splices it in (docs/core-api.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordParts {
@@ -518,35 +521,38 @@ pub fn decision_record_parts(request_json: &str, decision_json: &str) -> RecordP
     DecisionRecord::from_text(request_json, decision_json).parts()
 }
 
-/// One decision with session authority and its record, in one answer (`Engine.decideRecorded`):
-/// the decision JSON (exactly `Gate::decide_in_json`'s), `\n`, the record head, `\n`, the
-/// record tail (see [`RecordParts`]). serde_json never writes a raw line break, so the answer
-/// splits at its first two. The record is the one [`decision_record`] gives for the request
-/// text and the decision text, read from the already parsed call and decision instead.
-pub fn decide_recorded(
+/// The gate hook's one core call (`Engine.decideForHook`, docs/core-api.md): one decision
+/// with session authority, as the host mapping reads it ([`Decision::host_json`], ASCII), then
+/// `\n`, the head of its audit record, `\n`, the record's tail (see [`RecordParts`]). JSON text
+/// never holds a raw line break, so the answer splits at its first two. The record is exactly
+/// the one [`decision_record`] gives for the request text and the full decision text
+/// (`Gate::decide_in_json`'s), read from the already parsed call and decision instead. If the
+/// decision cannot be encoded, the answer's decision is the full fail-closed one.
+pub fn decide_for_hook(
     gate: &Gate,
     sessions: &mut Sessions,
     memo: &mut AuditMemo,
     request_json: &str,
 ) -> String {
     let (decision, call) = gate.decide_in_read(sessions, request_json);
-    let (decision_json, record) = match serde_json::to_string(&decision) {
-        Ok(json) => {
-            let fast = call
-                .as_ref()
-                .and_then(|c| DecisionRecord::from_call(c, &decision, memo));
-            let record = fast.unwrap_or_else(|| DecisionRecord::from_text(request_json, &json));
-            (json, record)
-        }
-        Err(_) => (
-            FAIL_CLOSED_JSON.to_owned(),
-            DecisionRecord::from_text(request_json, FAIL_CLOSED_JSON),
-        ),
+    let view = decision.host_json();
+    let fast = match (&view, &call) {
+        (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo),
+        _ => None,
+    };
+    let (view, record) = match (view, fast) {
+        (Ok(view), Some(record)) => (view, record),
+        (view, _) => match (view, serde_json::to_string(&decision)) {
+            (Ok(view), Ok(json)) => (view, DecisionRecord::from_text(request_json, &json)),
+            _ => (
+                FAIL_CLOSED_JSON.to_owned(),
+                DecisionRecord::from_text(request_json, FAIL_CLOSED_JSON),
+            ),
+        },
     };
     let parts = record.parts();
-    let mut out =
-        String::with_capacity(decision_json.len() + parts.head.len() + parts.tail.len() + 2);
-    out.push_str(&decision_json);
+    let mut out = String::with_capacity(view.len() + parts.head.len() + parts.tail.len() + 2);
+    out.push_str(&view);
     out.push('\n');
     out.push_str(&parts.head);
     out.push('\n');
@@ -643,6 +649,27 @@ pub fn guard_record(context_json: &str, summary_json: &str, latency_ms: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fields of a full decision JSON the host view carries for its class.
+    pub(crate) fn host_projection(full: &str) -> Value {
+        let full: Value = serde_json::from_str(full).unwrap();
+        let keys: &[&str] = match full["decision"].as_str().unwrap() {
+            "auto" => &["decision"],
+            "block" => &["decision", "reason"],
+            _ => &[
+                "decision",
+                "severity",
+                "allowedDecisions",
+                "timeoutMs",
+                "preview",
+            ],
+        };
+        Value::Object(
+            keys.iter()
+                .map(|k| ((*k).to_owned(), full[*k].clone()))
+                .collect(),
+        )
+    }
 
     /// The record as it was built before `RecordParts` (a `Map` written by serde_json): the
     /// oracle the split writer must match byte for byte.
@@ -809,7 +836,7 @@ mod tests {
     }
 
     #[test]
-    fn decide_recorded_is_the_decision_and_the_two_call_record() {
+    fn decide_for_hook_is_the_host_view_and_the_two_call_record() {
         let gate =
             crate::Gate::new(r#"{"rules":[{"id":"r1","toolName":"deploy","mode":"block"}]}"#);
         let (mut one, mut two) = (Sessions::new(), Sessions::new());
@@ -836,15 +863,17 @@ mod tests {
         let bridged = Call::parse(&texts[4]).unwrap();
         assert!(DecisionRecord::from_call(&bridged, &d, &mut AuditMemo::default()).is_none());
         for text in &texts {
-            let answer = decide_recorded(&gate, &mut one, &mut memo, text);
-            let expected = gate.decide_in_json(&mut two, text);
+            let answer = decide_for_hook(&gate, &mut one, &mut memo, text);
+            let full = gate.decide_in_json(&mut two, text);
             let mut parts = answer.splitn(3, '\n');
             let (decision, head, tail) = (
                 parts.next().unwrap(),
                 parts.next().unwrap(),
                 parts.next().unwrap(),
             );
-            assert_eq!(decision, expected, "{text}");
+            assert!(decision.is_ascii(), "{decision}");
+            let view: Value = serde_json::from_str(decision).unwrap();
+            assert_eq!(view, host_projection(&full), "{text}");
             let parts = RecordParts {
                 head: head.to_owned(),
                 tail: tail.to_owned(),
@@ -852,7 +881,7 @@ mod tests {
             for latency_ms in [0.0, 3.25, f64::NAN] {
                 assert_eq!(
                     parts.with_latency(latency_ms),
-                    decision_record(text, decision, latency_ms),
+                    decision_record(text, &full, latency_ms),
                     "{text}"
                 );
             }

@@ -133,7 +133,7 @@ impl Gate {
 
     /// [`Gate::decide_in`], also handing back the call as the gate read it (`None` when the
     /// request could not be read), so the audit record needs no second parse
-    /// (`audit::decide_recorded`).
+    /// (`audit::decide_for_hook`).
     pub fn decide_in_read(
         &self,
         sessions: &mut Sessions,

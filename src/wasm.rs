@@ -37,12 +37,12 @@ impl Engine {
         self.gate.decide_in_json(&mut self.sessions, request_json)
     }
 
-    /// `decide` and the decision's audit record in one call (no second parse of the request
-    /// or the decision): `decision JSON + "\n" + record head + "\n" + record tail`, where the
-    /// record is `head + latencyMs + tail` (`src/audit.rs` `decide_recorded`, docs/core-api.md).
-    #[wasm_bindgen(js_name = decideRecorded)]
-    pub fn decide_recorded(&mut self, request_json: &str) -> String {
-        crate::audit::decide_recorded(
+    /// The gate hook's one call: `decide`, answered as the host mapping reads the decision
+    /// (ASCII JSON), then `"\n"`, record head, `"\n"`, record tail; the audit record is
+    /// `head + latencyMs + tail` (`src/audit.rs` `decide_for_hook`, docs/core-api.md).
+    #[wasm_bindgen(js_name = decideForHook)]
+    pub fn decide_for_hook(&mut self, request_json: &str) -> String {
+        crate::audit::decide_for_hook(
             &self.gate,
             &mut self.sessions,
             &mut self.audit,

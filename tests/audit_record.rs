@@ -1,7 +1,8 @@
-//! `Engine.decideRecorded`'s native twin (`audit::decide_recorded`) over the whole decision
-//! corpus and the bench corpus: the decision part is exactly `Gate::decide_in_json`'s and the
-//! record is exactly what the two-call path (`audit::decision_record` over the request text and
-//! the decision text) gives, for requests with and without session fields.
+//! `Engine.decideForHook`'s native twin (`audit::decide_for_hook`) over the whole decision
+//! corpus and the bench corpus: the decision part is ASCII and carries exactly the host-mapping
+//! fields of `Gate::decide_in_json`'s decision, and the record is exactly what the two-call path
+//! (`audit::decision_record` over the request text and the full decision text) gives, for
+//! requests with and without session fields.
 
 #![allow(
     clippy::unwrap_used,
@@ -11,7 +12,7 @@
 )]
 mod common;
 
-use openclaw_human_gate::audit::{decide_recorded, decision_record, AuditMemo, RecordParts};
+use openclaw_human_gate::audit::{decide_for_hook, decision_record, AuditMemo, RecordParts};
 use openclaw_human_gate::session::Sessions;
 use openclaw_human_gate::Gate;
 use serde_json::{Map, Value};
@@ -47,6 +48,27 @@ fn requests() -> Vec<(String, Map<String, Value>)> {
             (name, req)
         })
         .collect()
+}
+
+/// The fields of a full decision JSON the host view carries for its class.
+fn host_projection(full: &str) -> Value {
+    let full: Value = serde_json::from_str(full).unwrap();
+    let keys: &[&str] = match full["decision"].as_str().unwrap() {
+        "auto" => &["decision"],
+        "block" => &["decision", "reason"],
+        _ => &[
+            "decision",
+            "severity",
+            "allowedDecisions",
+            "timeoutMs",
+            "preview",
+        ],
+    };
+    Value::Object(
+        keys.iter()
+            .map(|k| ((*k).to_owned(), full[*k].clone()))
+            .collect(),
+    )
 }
 
 fn split(answer: &str) -> (&str, RecordParts) {
@@ -85,17 +107,16 @@ fn one_call_equals_the_two_call_path_over_the_corpora() {
             Value::Object(req.clone()).to_string(),
             Value::Object(with_session).to_string(),
         ] {
-            let answer = decide_recorded(&gate, &mut one, &mut memo, &text);
+            let answer = decide_for_hook(&gate, &mut one, &mut memo, &text);
             let (decision, parts) = split(&answer);
-            assert_eq!(
-                decision,
-                gate.decide_in_json(&mut two, &text),
-                "{name}: decision"
-            );
+            let full = gate.decide_in_json(&mut two, &text);
+            assert!(decision.is_ascii(), "{name}: {decision}");
+            let view: Value = serde_json::from_str(decision).unwrap();
+            assert_eq!(view, host_projection(&full), "{name}: decision");
             for latency_ms in [0.0, 17.25, 1234.5678] {
                 assert_eq!(
                     parts.with_latency(latency_ms),
-                    decision_record(&text, decision, latency_ms),
+                    decision_record(&text, &full, latency_ms),
                     "{name}: record"
                 );
             }
