@@ -179,7 +179,7 @@ function jsonExact(v, depth) {
 }
 
 /** The params as exact JSON text (see jsonExact), or undefined when they need structuredClone. */
-function exactParamsJson(params) {
+export function exactParamsJson(params) {
   try {
     return isPlainObject(params) && jsonExact(params, 0) ? JSON.stringify(params) : undefined;
   } catch {
