@@ -53,25 +53,33 @@ fn compress(h: &mut [u32; 8], block: &[u8]) {
         }
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = *h;
-    for (k, wi) in K.iter().zip(w.iter()) {
-        let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-        let ch = (e & f) ^ (!e & g);
-        let t1 = hh
-            .wrapping_add(s1)
-            .wrapping_add(ch)
-            .wrapping_add(*k)
-            .wrapping_add(*wi);
-        let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-        let maj = (a & b) ^ (a & c) ^ (b & c);
-        let t2 = s0.wrapping_add(maj);
-        hh = g;
-        g = f;
-        f = e;
-        e = d.wrapping_add(t1);
-        d = c;
-        c = b;
-        b = a;
-        a = t1.wrapping_add(t2);
+    // Eight rounds per step with the working variables renamed instead of shifted.
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $k:expr, $w:expr) => {
+            let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
+            let ch = ($e & $f) ^ (!$e & $g);
+            let t1 = $h
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add($k)
+                .wrapping_add($w);
+            let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
+            let maj = ($a & $b) ^ ($a & $c) ^ ($b & $c);
+            $d = $d.wrapping_add(t1);
+            $h = t1.wrapping_add(s0.wrapping_add(maj));
+        };
+    }
+    for (ks, ws) in K.chunks_exact(8).zip(w.chunks_exact(8)) {
+        if let ([k0, k1, k2, k3, k4, k5, k6, k7], [w0, w1, w2, w3, w4, w5, w6, w7]) = (ks, ws) {
+            round!(a, b, c, d, e, f, g, hh, *k0, *w0);
+            round!(hh, a, b, c, d, e, f, g, *k1, *w1);
+            round!(g, hh, a, b, c, d, e, f, *k2, *w2);
+            round!(f, g, hh, a, b, c, d, e, *k3, *w3);
+            round!(e, f, g, hh, a, b, c, d, *k4, *w4);
+            round!(d, e, f, g, hh, a, b, c, *k5, *w5);
+            round!(c, d, e, f, g, hh, a, b, *k6, *w6);
+            round!(b, c, d, e, f, g, hh, a, *k7, *w7);
+        }
     }
     for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
         *slot = slot.wrapping_add(v);

@@ -95,12 +95,19 @@ impl serde_json::ser::Formatter for AsciiFormatter {
         writer: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
+        // ASCII runs are copied whole; only the (rare) wider characters are escaped.
+        let bytes = fragment.as_bytes();
         let mut start = 0;
-        for (i, ch) in fragment.char_indices() {
-            if ch.is_ascii() {
-                continue;
-            }
-            writer.write_all(fragment.get(start..i).unwrap_or("").as_bytes())?;
+        while let Some(i) = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|b| !b.is_ascii()))
+            .map(|off| start + off)
+        {
+            writer.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+            let Some(ch) = fragment.get(i..).and_then(|rest| rest.chars().next()) else {
+                // Not a character boundary (cannot happen in a `str`): the rest as it is.
+                return writer.write_all(bytes.get(i..).unwrap_or(&[]));
+            };
             let mut units = [0u16; 2];
             for unit in ch.encode_utf16(&mut units) {
                 write!(writer, "\\u{unit:04x}")?;
