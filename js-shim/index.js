@@ -124,6 +124,32 @@ export function buildRequest(event, ctx, params, nowMs = Date.now()) {
   return req;
 }
 
+/**
+ * The JSON of `{params, ...buildRequest(event, ctx, undefined, nowMs), ...session}` with the
+ * params already JSON text (the exact-JSON snapshot), written field by field instead of
+ * building that object and stringifying it: the gate hook's costliest JavaScript. The same
+ * fields and values as buildRequest (tests/js/hook.test.mjs checks them equal).
+ */
+export function requestJsonOf(event, ctx, paramsJson, nowMs, session) {
+  const ev = isObject(event) ? event : {};
+  const c = isObject(ctx) ? ctx : {};
+  let json = `{"params":${paramsJson}`;
+  const toolName = resolvedToolName(ev, c);
+  if (toolName !== undefined) json += `,"toolName":${JSON.stringify(toolName)}`;
+  const toolKind = ev.toolKind ?? c.toolKind;
+  if (typeof toolKind === "string") json += `,"toolKind":${JSON.stringify(toolKind)}`;
+  const toolInputKind = ev.toolInputKind ?? c.toolInputKind;
+  if (typeof toolInputKind === "string") json += `,"toolInputKind":${JSON.stringify(toolInputKind)}`;
+  const sessionKey = c.sessionKey ?? ev.sessionKey;
+  if (typeof sessionKey === "string") json += `,"sessionKey":${JSON.stringify(sessionKey)}`;
+  const paths = ev.derivedPaths ?? c.derivedPaths;
+  if (Array.isArray(paths) && paths.every((p) => typeof p === "string")) json += `,"derivedPaths":${JSON.stringify([...paths])}`;
+  json += `,"nowMs":${JSON.stringify(nowMs)},"callId":${JSON.stringify(session.callId)}`;
+  if (session.sessionId !== undefined) json += `,"sessionId":${JSON.stringify(session.sessionId)}`;
+  if (session.runId !== undefined) json += `,"runId":${JSON.stringify(session.runId)}`;
+  return `${json}}`;
+}
+
 // ---- sealing -------------------------------------------------------------------------------
 
 /** The key that ties the gate's snapshot to the sealing hook's view of the same call. */
@@ -325,8 +351,10 @@ function makeGate(configJson, log) {
       let recordTail = null;
       try {
         if (paramsJson !== undefined) {
-          request = addSessionFields(buildRequest(ev, c, undefined, now), ev, c);
-          requestJson = `{"params":${paramsJson},${JSON.stringify(request).slice(1)}`;
+          // What the approval feedback reads of the request (session.js resolutionFeedback).
+          const fields = addSessionFields({ sessionKey: c.sessionKey ?? ev.sessionKey }, ev, c);
+          requestJson = requestJsonOf(ev, c, paramsJson, now, fields);
+          request = fields;
         } else {
           request = addSessionFields(buildRequest(ev, c, snapshot.value, now), ev, c);
           requestJson = JSON.stringify(request);
@@ -352,7 +380,7 @@ function makeGate(configJson, log) {
       try {
         // Only an approval is ever resolved: the feedback and the audit hook are built for it alone.
         result = asks
-          ? toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: now })
+          ? toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: Date.now() })
           : toHostResult(decision, toolName, log);
       } catch (err) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);

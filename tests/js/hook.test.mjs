@@ -11,7 +11,8 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync, readdirSync } from "node:fs";
 
-import plugin, { NOT_INSPECTED_REASON, SEAL_PRIORITY, toHostResult } from "../../js-shim/index.js";
+import plugin, { buildRequest, exactParamsJson, NOT_INSPECTED_REASON, requestJsonOf, SEAL_PRIORITY, toHostResult } from "../../js-shim/index.js";
+import { sessionFields } from "../../js-shim/session.js";
 import { __setFaultForTests, decideForHook, decideForHookOrFailClosed, latencyJson } from "../../js-shim/core.js";
 import { __resetDecisionLogsForTests, decisionLogEntries } from "../../js-shim/audit.js";
 
@@ -163,6 +164,32 @@ describe("the gate hook", () => {
       ref.free();
     } finally {
       Date.now = realNow;
+    }
+  });
+
+  test("the request JSON written field by field is buildRequest's object plus the session fields", () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+    const VALUES = [undefined, null, "", "x", "exec", "agent:main:s", "ü\u2028\"q\"", 7, true, ["a"], { a: 1 }];
+    const PATHS = [undefined, null, [], ["a.txt", "b/c"], ["a", 1], "a.txt", [, "x"]]; // eslint-disable-line no-sparse-arrays
+    const FIELDS = ["toolName", "toolKind", "toolInputKind", "sessionKey", "sessionId", "runId"];
+    for (let i = 0; i < 3000; i++) {
+      const ev = {};
+      const ctx = {};
+      for (const f of FIELDS) {
+        if (rnd() < 0.6) ev[f] = pick(VALUES);
+        if (rnd() < 0.6) ctx[f] = pick(VALUES);
+      }
+      if (rnd() < 0.4) ev.derivedPaths = pick(PATHS);
+      if (rnd() < 0.4) ctx.derivedPaths = pick(PATHS);
+      const params = { command: `ls ${i}`, n: [i, { k: "v" }] };
+      const nowMs = 1795982400000 + i;
+      const session = sessionFields(ev, ctx);
+      const expected = { params, ...buildRequest(ev, ctx, params, nowMs), ...session };
+      const text = requestJsonOf(ev, ctx, exactParamsJson(params), nowMs, session);
+      assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(expected)), text);
+      assert.equal(text.length, JSON.stringify(expected).length, "nothing but the key order differs");
     }
   });
 
