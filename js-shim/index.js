@@ -173,7 +173,7 @@ function pruneSeals(seals, now) {
  * Whether JSON text is an exact copy of `v`, i.e. `JSON.parse(JSON.stringify(v))` is what
  * `structuredClone(v)` would give: strings, booleans, null, finite numbers other than -0, and
  * plain objects and arrays of those (no proxies, no holes, no extra array properties, no
- * class instances, at most EXACT_DEPTH_MAX deep). May throw (a getter); the caller then uses
+ * class instances, no toJSON, at most EXACT_DEPTH_MAX deep). May throw (a getter); the caller then uses
  * structuredClone. Everything else takes the structuredClone path, so what a snapshot is
  * (and what cannot be snapshotted) is unchanged.
  */
@@ -187,7 +187,8 @@ function jsonExact(v, depth) {
       return Number.isFinite(v) && (v !== 0 || 1 / v > 0);
     case "object": {
       if (v === null) return true;
-      if (depth >= EXACT_DEPTH_MAX || types.isProxy(v)) return false;
+      // toJSON (even a non-enumerable one) makes JSON.stringify write something else.
+      if (depth >= EXACT_DEPTH_MAX || types.isProxy(v) || typeof v.toJSON === "function") return false;
       if (Array.isArray(v)) {
         if (Object.getPrototypeOf(v) !== Array.prototype) return false;
         const n = v.length;

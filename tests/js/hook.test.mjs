@@ -225,6 +225,8 @@ describe("the gate hook", () => {
       { opts: new Opts() },
       Object.assign(Object.create(null), { a: 1 }),
       { map: new Map([["k", 1]]) },
+      Object.defineProperty({ command: "rm -rf ~" }, "toJSON", { value: () => ({ command: "ls" }), enumerable: false }),
+      { deep: JSON.parse(`${"[".repeat(80)}1${"]".repeat(80)}`) },
     ];
     cases.forEach((params, i) => {
       const id = `odd-${i}`;
