@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { decisionText, processState } from "./core.js";
+import { decisionText, latencyJson, processState } from "./core.js";
 
 export const DEFAULT_MAX_ENTRIES = 512;
 
@@ -57,16 +57,30 @@ function logs() {
   return processState().decisionLogs;
 }
 
-/** The log for one config (shared per process): `{ring, maxEntries, filePath, fd, failed}`. */
-function logFor(configJson) {
+/** The log key of the last config JSON text seen (the gate passes the same text every call). */
+let lastKeyConfig = null;
+let lastKey = null;
+
+function logKey(configJson) {
+  if (configJson === lastKeyConfig && lastKey !== null) return lastKey;
   const cfg = decisionLogConfig(configJson);
   const key = `${cfg.maxEntries}\n${cfg.filePath ?? ""}`;
-  const all = logs();
-  let entry = all.get(key);
-  if (!entry) {
-    entry = { ring: [], maxEntries: cfg.maxEntries, filePath: cfg.filePath, fd: null, failed: false };
-    all.set(key, entry);
+  if (typeof configJson === "string") {
+    lastKeyConfig = configJson;
+    lastKey = key;
   }
+  return key;
+}
+
+/** The log for one config (shared per process): `{ring, maxEntries, filePath, fd, failed}`. */
+function logFor(configJson) {
+  const key = logKey(configJson);
+  const all = logs();
+  const found = all.get(key);
+  if (found !== undefined) return found;
+  const cfg = decisionLogConfig(configJson);
+  const entry = { ring: [], maxEntries: cfg.maxEntries, filePath: cfg.filePath, fd: null, failed: false };
+  all.set(key, entry);
   return entry;
 }
 
@@ -150,6 +164,20 @@ export function auditDecision(configJson, log, requestJson, decision, latencyMs)
       typeof c?.auditDecision === "function"
         ? c.auditDecision(String(requestJson ?? ""), decisionJson, latencyMs)
         : JSON.stringify({ v: 1, type: "decision", time: new Date().toISOString(), decision: decision?.decision ?? null, note: "core unavailable" });
+    appendRecord(configJson, log, record);
+    return record;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records one decision whose record the core built in the decision's own call
+ * (`decideForHook`): the record is `head + latencyMs + tail`. Returns the record JSON or null.
+ */
+export function auditDecisionParts(configJson, log, head, tail, latencyMs) {
+  try {
+    const record = head + latencyJson(latencyMs) + tail;
     appendRecord(configJson, log, record);
     return record;
   } catch {

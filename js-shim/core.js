@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 
 const STATE_KEY = Symbol.for("openclaw-human-gate");
 /** Bumped when the shape of the process-wide state changes between package versions. */
-const STATE_LAYOUT = 2;
+const STATE_LAYOUT = 3;
 const CORE_SPECIFIER = "../pkg/openclaw_human_gate.js";
 const localRequire = createRequire(import.meta.url);
 
@@ -29,7 +29,11 @@ export const DESCRIPTION_MAX = 512;
 export const FAIL_CLOSED_TIMEOUT_MS = 120000;
 /** Decision classes of the contract (docs/core-api.md). */
 export const DECISION_CLASSES = Object.freeze(["auto", "approval", "critical", "block"]);
-/** Test-only faults: set HUMAN_GATE_FAULT to one of these, or call `__setFaultForTests`. */
+/**
+ * Test-only faults: call `__setFaultForTests`, or set HUMAN_GATE_FAULT to one of these before the
+ * process starts (the variable is read when the core is loaded and when an engine is built, not
+ * on every decision: reading `process.env` costs more than the rest of the lookup).
+ */
 export const FAULTS = Object.freeze(["decide-throw", "decide-trap", "bad-json", "bad-decision", "load-fail"]);
 
 const PACKAGE_VERSION = readPackageVersion();
@@ -54,12 +58,14 @@ export function processState() {
       corePackageVersion: null,
       reloadCore: false, // set after a trap: the next load instantiates a fresh module
       engine: null,
-      engineKey: null, // package version + "\n" + config JSON
+      engineConfig: null, // the config JSON the engine was built from
+      engineVersion: null, // the package version that built it
       configErrors: [],
       loggedConfigKeys: new Set(),
       builds: 0, // engines built in this process (tests and diagnostics)
       traps: 0, // traps seen (each poisons the instance)
-      fault: null, // test fault override; null = read HUMAN_GATE_FAULT
+      fault: null, // test fault override; null = the HUMAN_GATE_FAULT one
+      envFault: null, // HUMAN_GATE_FAULT as last read (see readEnvFault)
       seals: new Map(), // index.js: parameter snapshots awaiting the sealing hook
       decisionLogs: new Map(), // audit.js: one decision log (ring, file) per decisionLog config
       guarded: new Set(), // guard.js: tool call ids the result middleware already scanned
@@ -77,10 +83,14 @@ export function __setFaultForTests(fault) {
   processState().fault = fault;
 }
 
-function activeFault(state) {
-  if (state.fault !== null) return state.fault;
+/** Reads HUMAN_GATE_FAULT into the state: when the core is loaded and when an engine is built. */
+function readEnvFault(state) {
   const env = process.env.HUMAN_GATE_FAULT;
-  return env && FAULTS.includes(env) ? env : null;
+  state.envFault = env && FAULTS.includes(env) ? env : null;
+}
+
+function activeFault(state) {
+  return state.fault ?? state.envFault;
 }
 
 /** A trap (Rust panic or abort), a stack overflow inside the module, or wasm-bindgen's
@@ -91,6 +101,7 @@ export function isTrap(err) {
 }
 
 function loadCore(state) {
+  readEnvFault(state);
   if (activeFault(state) === "load-fail") throw new Error("injected fault load-fail: the core could not be loaded");
   if (state.core !== null && !state.reloadCore && state.corePackageVersion === PACKAGE_VERSION) return state.core;
   const path = localRequire.resolve(CORE_SPECIFIER);
@@ -107,7 +118,8 @@ function loadCore(state) {
 function dropEngine(state) {
   const engine = state.engine;
   state.engine = null;
-  state.engineKey = null;
+  state.engineConfig = null;
+  state.engineVersion = null;
   if (engine !== null) {
     // free() unregisters the engine from wasm-bindgen's FinalizationRegistry first, so a
     // poisoned instance is never touched from a finalizer (an uncaught error there would
@@ -144,11 +156,17 @@ function parseConfigErrors(raw) {
  */
 export function acquireEngine(configJson) {
   const state = processState();
-  const key = `${PACKAGE_VERSION}\n${configJson}`;
-  if (state.engine !== null && state.engineKey === key && activeFault(state) !== "load-fail") {
+  // The same config text is usually the very same string (the gate's closure), so `===` is
+  // an identity check; the version is compared on its own (no per-call concatenation).
+  if (
+    state.engine !== null &&
+    state.engineConfig === configJson &&
+    state.engineVersion === PACKAGE_VERSION &&
+    activeFault(state) !== "load-fail"
+  ) {
     return { engine: state.engine, errors: state.configErrors, firstTime: false, state };
   }
-  const core = loadCore(state);
+  const core = loadCore(state); // reads HUMAN_GATE_FAULT
   let engine;
   let errors;
   try {
@@ -160,9 +178,11 @@ export function acquireEngine(configJson) {
   }
   dropEngine(state);
   state.engine = engine;
-  state.engineKey = key;
+  state.engineConfig = configJson;
+  state.engineVersion = PACKAGE_VERSION;
   state.configErrors = errors;
   state.builds += 1;
+  const key = `${PACKAGE_VERSION}\n${configJson}`;
   const firstTime = !state.loggedConfigKeys.has(key);
   if (firstTime) {
     if (state.loggedConfigKeys.size >= 64) state.loggedConfigKeys.clear();
@@ -181,10 +201,6 @@ export function callEngine(state, fn) {
   }
 }
 
-/**
- * One decision from the core, parsed and shape-checked. Throws on any failure (load, trap,
- * non-JSON answer, unknown class); `decideOrFailClosed` is the non-throwing wrapper.
- */
 /** The JSON text each decision object of `decide` was parsed from (see `decisionText`). */
 const DECISION_TEXT = new WeakMap();
 
@@ -193,30 +209,45 @@ export function decisionText(decision) {
   return decision !== null && typeof decision === "object" ? DECISION_TEXT.get(decision) : undefined;
 }
 
-export function decide(configJson, requestJson) {
-  const { engine, state } = acquireEngine(configJson);
-  const fault = activeFault(state);
-  const raw = callEngine(state, () => {
+/** Calls `method` of the engine with the request, through the fault seam. Returns raw text. */
+function engineAnswer(state, engine, fault, method, requestJson) {
+  return callEngine(state, () => {
     if (fault === "decide-throw") throw new Error("injected fault decide-throw: the core threw");
     if (fault === "decide-trap") throw new WebAssembly.RuntimeError("unreachable (injected fault decide-trap)");
     if (fault === "bad-json") return "{\"decision\": \"appro";
-    return engine.decide(requestJson);
+    return engine[method](requestJson);
   });
-  if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);
+}
+
+/** Parses and shape-checks one decision text of the core. Throws on any failure. */
+function parseDecision(text, fault) {
   let decision;
   try {
-    decision = JSON.parse(raw);
+    decision = JSON.parse(text);
   } catch (err) {
     throw new Error(`the core answered text that is not JSON (${err.message})`);
   }
-  if (fault === "bad-decision" && decision !== null && typeof decision === "object") decision.decision = "maybe";
-  else if (decision !== null && typeof decision === "object") DECISION_TEXT.set(decision, raw);
   if (decision === null || typeof decision !== "object" || Array.isArray(decision)) {
     throw new Error("the core answered JSON that is not a decision object");
   }
+  if (fault === "bad-decision") decision.decision = "maybe";
   if (!DECISION_CLASSES.includes(decision.decision)) {
     throw new Error(`the core answered an unknown decision ${boundText(JSON.stringify(decision.decision) ?? "undefined", 40)}`);
   }
+  return decision;
+}
+
+/**
+ * One decision from the core, parsed and shape-checked. Throws on any failure (load, trap,
+ * non-JSON answer, unknown class); `decideOrFailClosed` is the non-throwing wrapper.
+ */
+export function decide(configJson, requestJson) {
+  const { engine, state } = acquireEngine(configJson);
+  const fault = activeFault(state);
+  const raw = engineAnswer(state, engine, fault, "decide", requestJson);
+  if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);
+  const decision = parseDecision(raw, fault);
+  DECISION_TEXT.set(decision, raw);
   return decision;
 }
 
@@ -230,6 +261,67 @@ export function decideOrFailClosed(configJson, requestJson, toolName) {
   } catch (err) {
     return { decision: failClosedDecision(toolName, describeError(err)), error: err };
   }
+}
+
+/**
+ * The gate hook's decision and its audit record from one core call (`Engine.decideForHook`,
+ * docs/core-api.md): `{ decision, recordHead, recordTail }`. The decision holds the fields the
+ * host mapping (`toHostResult`) reads; the record is `recordHead + latencyJson(ms) + recordTail`.
+ * The record parts are null when the core has no `decideForHook` (the caller then builds the
+ * record with `auditDecision`). Throws like `decide`, under the same fault seam.
+ */
+export function decideForHook(configJson, requestJson) {
+  const { engine, state } = acquireEngine(configJson);
+  if (typeof engine.decideForHook !== "function") {
+    return { decision: decide(configJson, requestJson), recordHead: null, recordTail: null };
+  }
+  const fault = activeFault(state);
+  const raw = engineAnswer(state, engine, fault, "decideForHook", requestJson);
+  if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);
+  const end = raw.indexOf("\n");
+  const mid = end < 0 ? -1 : raw.indexOf("\n", end + 1);
+  const decision = parseDecision(end < 0 ? raw : raw.slice(0, end), fault);
+  if (mid < 0) return { decision, recordHead: null, recordTail: null };
+  return { decision, recordHead: raw.slice(end + 1, mid), recordTail: raw.slice(mid + 1) };
+}
+
+/**
+ * Never throws: `decideForHook`, or the fail-closed approval with the reason and no record
+ * parts. Returns `{ decision, error, recordHead, recordTail }`.
+ */
+export function decideForHookOrFailClosed(configJson, requestJson, toolName) {
+  try {
+    const answer = decideForHook(configJson, requestJson);
+    answer.error = null;
+    return answer;
+  } catch (err) {
+    return { decision: failClosedDecision(toolName, describeError(err)), error: err, recordHead: null, recordTail: null };
+  }
+}
+
+/**
+ * A latency in milliseconds as the core writes it in a record: a JSON number rounded to 3
+ * decimals (an integral value keeps its `.0`, as serde_json writes an f64), `null` when it is
+ * not finite or negative. `decideForHook`'s record parts take it between head and tail.
+ */
+export function latencyJson(ms) {
+  if (!(ms >= 0) || ms === Infinity) return "null";
+  if (ms > 0 && ms < 1e9) {
+    // Whole thousandths written as integers: below 10^9 ms the shortest text of n / 1000 is
+    // its plain decimal form (what String() and serde_json give, checked by the tests).
+    const n = Math.round(ms * 1000);
+    const whole = Math.floor(n / 1000);
+    const frac = n - whole * 1000;
+    if (frac === 0) return `${whole}.0`;
+    if (frac % 100 === 0) return `${whole}.${frac / 100}`;
+    if (frac % 10 === 0) return `${whole}.${frac < 100 ? "0" : ""}${frac / 10}`;
+    return `${whole}.${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}`;
+  }
+  const r = Math.round(ms * 1000) / 1000;
+  if (!Number.isFinite(r)) return "null";
+  if (r >= 1e16) return r.toExponential(); // serde_json: "1e+16"
+  if (!Number.isInteger(r)) return String(r);
+  return Object.is(r, -0) ? "-0.0" : `${r}.0`;
 }
 
 /**

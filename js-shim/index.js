@@ -11,10 +11,11 @@
 //
 // Limits: at most SEAL_MAX pending snapshots, each kept at most SEAL_TTL_MS.
 
+import { types } from "node:util";
 import {
   acquireEngine,
   boundText,
-  decideOrFailClosed,
+  decideForHookOrFailClosed,
   describeError,
   DESCRIPTION_MAX,
   failClosedDecision,
@@ -23,8 +24,8 @@ import {
   sanitizeLine,
   TITLE_MAX,
 } from "./core.js";
-import { registerSession, resolutionFeedback, sessionFields } from "./session.js";
-import { auditDecision, auditResolution } from "./audit.js";
+import { addSessionFields, registerSession, resolutionFeedback } from "./session.js";
+import { auditDecision, auditDecisionParts, auditResolution } from "./audit.js";
 import { registerOutputGuard } from "./guard.js";
 
 const PLUGIN_ID = "human-gate";
@@ -123,6 +124,32 @@ export function buildRequest(event, ctx, params, nowMs = Date.now()) {
   return req;
 }
 
+/**
+ * The JSON of `{params, ...buildRequest(event, ctx, undefined, nowMs), ...session}` with the
+ * params already JSON text (the exact-JSON snapshot), written field by field instead of
+ * building that object and stringifying it: the gate hook's costliest JavaScript. The same
+ * fields and values as buildRequest (tests/js/hook.test.mjs checks them equal).
+ */
+export function requestJsonOf(event, ctx, paramsJson, nowMs, session) {
+  const ev = isObject(event) ? event : {};
+  const c = isObject(ctx) ? ctx : {};
+  let json = `{"params":${paramsJson}`;
+  const toolName = resolvedToolName(ev, c);
+  if (toolName !== undefined) json += `,"toolName":${JSON.stringify(toolName)}`;
+  const toolKind = ev.toolKind ?? c.toolKind;
+  if (typeof toolKind === "string") json += `,"toolKind":${JSON.stringify(toolKind)}`;
+  const toolInputKind = ev.toolInputKind ?? c.toolInputKind;
+  if (typeof toolInputKind === "string") json += `,"toolInputKind":${JSON.stringify(toolInputKind)}`;
+  const sessionKey = c.sessionKey ?? ev.sessionKey;
+  if (typeof sessionKey === "string") json += `,"sessionKey":${JSON.stringify(sessionKey)}`;
+  const paths = ev.derivedPaths ?? c.derivedPaths;
+  if (Array.isArray(paths) && paths.every((p) => typeof p === "string")) json += `,"derivedPaths":${JSON.stringify([...paths])}`;
+  json += `,"nowMs":${JSON.stringify(nowMs)},"callId":${JSON.stringify(session.callId)}`;
+  if (session.sessionId !== undefined) json += `,"sessionId":${JSON.stringify(session.sessionId)}`;
+  if (session.runId !== undefined) json += `,"runId":${JSON.stringify(session.runId)}`;
+  return `${json}}`;
+}
+
 // ---- sealing -------------------------------------------------------------------------------
 
 /** The key that ties the gate's snapshot to the sealing hook's view of the same call. */
@@ -142,9 +169,58 @@ function pruneSeals(seals, now) {
   }
 }
 
-function putSeal(key, snapshot) {
+/**
+ * Whether JSON text is an exact copy of `v`, i.e. `JSON.parse(JSON.stringify(v))` is what
+ * `structuredClone(v)` would give: strings, booleans, null, finite numbers other than -0, and
+ * plain objects and arrays of those (no proxies, no holes, no extra array properties, no
+ * class instances, no toJSON, at most EXACT_DEPTH_MAX deep). May throw (a getter); the caller then uses
+ * structuredClone. Everything else takes the structuredClone path, so what a snapshot is
+ * (and what cannot be snapshotted) is unchanged.
+ */
+const EXACT_DEPTH_MAX = 64;
+function jsonExact(v, depth) {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v) && (v !== 0 || 1 / v > 0);
+    case "object": {
+      if (v === null) return true;
+      // toJSON (even a non-enumerable one) makes JSON.stringify write something else.
+      if (depth >= EXACT_DEPTH_MAX || types.isProxy(v) || typeof v.toJSON === "function") return false;
+      if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype) return false;
+        const n = v.length;
+        for (let i = 0; i < n; i++) if (!(i in v) || !jsonExact(v[i], depth + 1)) return false;
+        return Object.keys(v).length === n;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) if (!jsonExact(v[k], depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The params as exact JSON text (see jsonExact), or undefined when they need structuredClone. */
+export function exactParamsJson(params) {
+  try {
+    return isPlainObject(params) && jsonExact(params, 0) ? JSON.stringify(params) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A snapshot is `{json}` (exact JSON text of plain params) or `{value}` (a structuredClone). */
+function snapshotJson(snap) {
+  return snap.json ?? jsonOrNull(snap.value);
+}
+
+function putSeal(key, snapshot, now) {
   const seals = processState().seals;
-  const now = Date.now();
   const existing = seals.get(key);
   const snaps = existing ? existing.snaps : [];
   snaps.push(snapshot);
@@ -176,7 +252,7 @@ function takeSeal(key, currentParams) {
   if (entry.snaps.length > 1) {
     // Several calls share a fallback key: only an exact match is certainly this call's.
     const current = jsonOrNull(currentParams);
-    index = current === null ? -1 : entry.snaps.findIndex((s) => jsonOrNull(s) === current);
+    index = current === null ? -1 : entry.snaps.findIndex((s) => snapshotJson(s) === current);
     if (index < 0) return { found: false };
   }
   const [snapshot] = entry.snaps.splice(index, 1);
@@ -187,12 +263,12 @@ function takeSeal(key, currentParams) {
 // ---- decision → host -----------------------------------------------------------------------
 
 function resolutionLogger(log, toolName, decisionClass, onOutcome, audit) {
-  const name = boundText(sanitizeLine(toolName), 64);
   return (resolution) => {
     if (typeof onOutcome === "function") onOutcome(resolution); // never throws (session.js)
     if (audit) auditResolution(audit.configJson, log, audit.record, resolution, Date.now() - audit.at);
     try {
       const what = typeof resolution === "string" ? boundText(sanitizeLine(resolution), 32) : typeof resolution;
+      const name = boundText(sanitizeLine(toolName), 64);
       log.info(`human-gate: approval for ${name} (${decisionClass}) resolved: ${what}`);
     } catch {
       // never throws into the host
@@ -249,41 +325,69 @@ function makeGate(configJson, log) {
       const ev = isObject(event) ? event : {};
       const c = isObject(ctx) ? ctx : {};
       toolName = resolvedToolName(ev, c) ?? "this call";
+      const now = Date.now();
+      // The snapshot: what the core inspects is exactly what the sealing hook hands the host.
+      // Plain JSON params are snapshotted as their JSON text, which is also the request's
+      // params (one stringify); anything else is a structuredClone, as it always was.
+      const paramsJson = exactParamsJson(ev.params);
       let snapshot;
-      try {
-        snapshot = structuredClone(ev.params);
-      } catch (err) {
-        const why = describeError(err);
-        log.error(`human-gate: the parameters of ${sanitizeLine(toolName)} cannot be snapshotted (${why}); blocked`);
-        return {
-          block: true,
-          blockReason: boundText(`human-gate: the parameters of ${sanitizeLine(toolName)} cannot be snapshotted (${why}); blocked (fail closed)`, 400),
-        };
+      if (paramsJson !== undefined) {
+        snapshot = { json: paramsJson };
+      } else {
+        try {
+          snapshot = { value: structuredClone(ev.params) };
+        } catch (err) {
+          const why = describeError(err);
+          log.error(`human-gate: the parameters of ${sanitizeLine(toolName)} cannot be snapshotted (${why}); blocked`);
+          return {
+            block: true,
+            blockReason: boundText(`human-gate: the parameters of ${sanitizeLine(toolName)} cannot be snapshotted (${why}); blocked (fail closed)`, 400),
+          };
+        }
       }
       let requestJson;
       let decision;
       let request;
+      let recordHead = null;
+      let recordTail = null;
       try {
-        request = { ...buildRequest(ev, c, snapshot), ...sessionFields(ev, c) };
-        requestJson = JSON.stringify(request);
+        if (paramsJson !== undefined) {
+          // What the approval feedback reads of the request (session.js resolutionFeedback).
+          const fields = addSessionFields({ sessionKey: c.sessionKey ?? ev.sessionKey }, ev, c);
+          requestJson = requestJsonOf(ev, c, paramsJson, now, fields);
+          request = fields;
+        } else {
+          request = addSessionFields(buildRequest(ev, c, snapshot.value, now), ev, c);
+          requestJson = JSON.stringify(request);
+        }
       } catch (err) {
         decision = failClosedDecision(toolName, `the call cannot be serialized for inspection: ${describeError(err)}`);
         log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
       }
       if (decision === undefined) {
-        const answer = decideOrFailClosed(configJson, requestJson, toolName);
+        const answer = decideForHookOrFailClosed(configJson, requestJson, toolName);
         decision = answer.decision;
+        recordHead = answer.recordHead;
+        recordTail = answer.recordTail;
         if (answer.error !== null) log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${describeError(answer.error)}`);
       }
-      const record = auditDecision(configJson, log, requestJson, decision, performance.now() - started);
+      const latencyMs = performance.now() - started;
+      const record =
+        recordHead !== null
+          ? auditDecisionParts(configJson, log, recordHead, recordTail, latencyMs)
+          : auditDecision(configJson, log, requestJson, decision, latencyMs);
+      const asks = decision.decision === "approval" || decision.decision === "critical";
       let result;
       try {
-        result = toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: Date.now() });
+        // Only an approval is ever resolved: the feedback and the audit hook are built for it alone.
+        result = asks
+          ? toHostResult(decision, toolName, log, resolutionFeedback(configJson, request, log), { configJson, record, at: Date.now() })
+          : toHostResult(decision, toolName, log);
       } catch (err) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
         result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
       }
-      if (decision.decision !== "block") putSeal(sealKey(ev, c), snapshot);
+      if (decision.decision !== "block") putSeal(sealKey(ev, c), snapshot, now);
       return result;
     } catch (err) {
       // Last resort. Without a stored snapshot the sealing hook blocks this call anyway.
@@ -303,7 +407,10 @@ function makeSeal(log) {
         log.warn(`human-gate: ${sanitizeLine(resolvedToolName(ev, c) ?? "a call")} reached the sealing hook without a snapshot; blocked`);
         return { block: true, blockReason: NOT_INSPECTED_REASON };
       }
-      return isPlainObject(taken.snapshot) ? { params: structuredClone(taken.snapshot) } : undefined;
+      // An independent copy of exactly what was inspected, for every hook that runs it.
+      const snap = taken.snapshot;
+      if (snap.json !== undefined) return { params: JSON.parse(snap.json) };
+      return isPlainObject(snap.value) ? { params: structuredClone(snap.value) } : undefined;
     } catch (err) {
       log.error(`human-gate: sealing failed: ${describeError(err)}`);
       return { block: true, blockReason: NOT_INSPECTED_REASON };

@@ -45,9 +45,14 @@ function nextCallId() {
 
 /** The session fields of one request: only defined strings. */
 export function sessionFields(event, ctx) {
+  return addSessionFields({}, event, ctx);
+}
+
+/** Adds the session fields (`callId`, then `sessionId` and `runId` when defined) to `out`. */
+export function addSessionFields(out, event, ctx) {
   const ev = event !== null && typeof event === "object" ? event : {};
   const c = ctx !== null && typeof ctx === "object" ? ctx : {};
-  const out = { callId: nextCallId() };
+  out.callId = nextCallId();
   const sessionId = str(c.sessionId) ?? str(ev.sessionId);
   const runId = str(ev.runId) ?? str(c.runId);
   if (sessionId !== undefined) out.sessionId = sessionId;

@@ -7,83 +7,112 @@
 //! and writes the file (`js-shim/audit.js`). SHA-256 is implemented here (FIPS 180-4, checked
 //! against the standard test vectors) to keep the WebAssembly free of extra crates.
 
-use crate::call::short;
+use crate::call::{short, Call};
+use crate::decision::Decision;
+use crate::gate::{Gate, FAIL_CLOSED_JSON};
+use crate::session::Sessions;
+use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::fmt::Write as _;
 
 /// Version of the record layout.
 pub const RECORD_VERSION: u32 = 1;
 const MAX_TOOL_CHARS: usize = 64;
 const MAX_FINDING_IDS: usize = 16;
 
-/// SHA-256 of `data`.
+const K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+/// One SHA-256 compression of a 64-byte `block` into the state `h`.
+fn compress(h: &mut [u32; 8], block: &[u8]) {
+    let mut w = [0u32; 64];
+    for (i, word) in block.chunks_exact(4).enumerate() {
+        if let (Some(slot), [a, b, c, d]) = (w.get_mut(i), word) {
+            *slot = u32::from_be_bytes([*a, *b, *c, *d]);
+        }
+    }
+    for i in 16..64 {
+        let at = |j: usize| w.get(j).copied().unwrap_or(0);
+        let (w15, w2) = (at(i - 15), at(i - 2));
+        let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+        let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+        let v = at(i - 16)
+            .wrapping_add(s0)
+            .wrapping_add(at(i - 7))
+            .wrapping_add(s1);
+        if let Some(slot) = w.get_mut(i) {
+            *slot = v;
+        }
+    }
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = *h;
+    // Eight rounds per step with the working variables renamed instead of shifted.
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $k:expr, $w:expr) => {
+            let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
+            let ch = ($e & $f) ^ (!$e & $g);
+            let t1 = $h
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add($k)
+                .wrapping_add($w);
+            let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
+            let maj = ($a & $b) ^ ($a & $c) ^ ($b & $c);
+            $d = $d.wrapping_add(t1);
+            $h = t1.wrapping_add(s0.wrapping_add(maj));
+        };
+    }
+    for (ks, ws) in K.chunks_exact(8).zip(w.chunks_exact(8)) {
+        if let ([k0, k1, k2, k3, k4, k5, k6, k7], [w0, w1, w2, w3, w4, w5, w6, w7]) = (ks, ws) {
+            round!(a, b, c, d, e, f, g, hh, *k0, *w0);
+            round!(hh, a, b, c, d, e, f, g, *k1, *w1);
+            round!(g, hh, a, b, c, d, e, f, *k2, *w2);
+            round!(f, g, hh, a, b, c, d, e, *k3, *w3);
+            round!(e, f, g, hh, a, b, c, d, *k4, *w4);
+            round!(d, e, f, g, hh, a, b, c, *k5, *w5);
+            round!(c, d, e, f, g, hh, a, b, *k6, *w6);
+            round!(b, c, d, e, f, g, hh, a, *k7, *w7);
+        }
+    }
+    for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+        *slot = slot.wrapping_add(v);
+    }
+}
+
+/// SHA-256 of `data`. The whole blocks are read in place; only the padded tail (one or two
+/// blocks) is copied.
 pub fn sha256(data: &[u8]) -> [u8; 32] {
-    const K: [u32; 64] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-        0xc67178f2,
-    ];
     let mut h: [u32; 8] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
         0x5be0cd19,
     ];
-    let mut msg = data.to_vec();
-    let bit_len = (data.len() as u64).wrapping_mul(8);
-    msg.push(0x80);
-    while msg.len() % 64 != 56 {
-        msg.push(0);
+    let mut blocks = data.chunks_exact(64);
+    for block in &mut blocks {
+        compress(&mut h, block);
     }
-    msg.extend_from_slice(&bit_len.to_be_bytes());
-    for block in msg.chunks_exact(64) {
-        let mut w = [0u32; 64];
-        for (i, word) in block.chunks_exact(4).enumerate() {
-            if let (Some(slot), [a, b, c, d]) = (w.get_mut(i), word) {
-                *slot = u32::from_be_bytes([*a, *b, *c, *d]);
-            }
-        }
-        for i in 16..64 {
-            let at = |j: usize| w.get(j).copied().unwrap_or(0);
-            let (w15, w2) = (at(i - 15), at(i - 2));
-            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
-            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
-            let v = at(i - 16)
-                .wrapping_add(s0)
-                .wrapping_add(at(i - 7))
-                .wrapping_add(s1);
-            if let Some(slot) = w.get_mut(i) {
-                *slot = v;
-            }
-        }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
-        for (k, wi) in K.iter().zip(w.iter()) {
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = hh
-                .wrapping_add(s1)
-                .wrapping_add(ch)
-                .wrapping_add(*k)
-                .wrapping_add(*wi);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            let t2 = s0.wrapping_add(maj);
-            hh = g;
-            g = f;
-            f = e;
-            e = d.wrapping_add(t1);
-            d = c;
-            c = b;
-            b = a;
-            a = t1.wrapping_add(t2);
-        }
-        for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
-            *slot = slot.wrapping_add(v);
-        }
+    let rest = blocks.remainder();
+    // Padding: 0x80, zeros, then the length in bits (big-endian) in the tail's last 8 bytes.
+    let mut tail = [0u8; 128];
+    let tail_len = if rest.len() < 56 { 64 } else { 128 };
+    if let Some(dst) = tail.get_mut(..rest.len()) {
+        dst.copy_from_slice(rest);
+    }
+    if let Some(marker) = tail.get_mut(rest.len()) {
+        *marker = 0x80;
+    }
+    let bit_len = (data.len() as u64).wrapping_mul(8);
+    if let Some(dst) = tail.get_mut(tail_len - 8..tail_len) {
+        dst.copy_from_slice(&bit_len.to_be_bytes());
+    }
+    for block in tail.get(..tail_len).unwrap_or(&[]).chunks_exact(64) {
+        compress(&mut h, block);
     }
     let mut out = [0u8; 32];
     for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
@@ -155,7 +184,10 @@ impl DecisionFields {
 
 /// `sha256:<hex>` of `text`.
 pub fn digest(text: &str) -> String {
-    format!("sha256:{}", hex(&sha256(text.as_bytes())))
+    let mut out = String::with_capacity(71);
+    out.push_str("sha256:");
+    out.push_str(&hex(&sha256(text.as_bytes())));
+    out
 }
 
 /// The session digest: 16 hex digits of SHA-256 over a fixed prefix and the key. Enough to
@@ -182,17 +214,40 @@ pub fn iso_time(now_ms: f64) -> Option<String> {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    Some(format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    ))
+    // Fixed-width digits (the range check keeps the year within 0..=9999), written without
+    // the formatting machinery: one record per decision.
+    let mut out = String::with_capacity(24);
+    for (value, width, sep) in [
+        (year, 4, '-'),
+        (month, 2, '-'),
+        (day, 2, 'T'),
+        (rem / 3_600_000, 2, ':'),
+        (rem / 60_000 % 60, 2, ':'),
+        (rem / 1000 % 60, 2, '.'),
+        (rem % 1000, 3, 'Z'),
+    ] {
+        push_digits(&mut out, value, width);
+        out.push(sep);
+    }
+    Some(out)
+}
+
+/// `value` (0 ≤ value < 10^width) as exactly `width` decimal digits.
+fn push_digits(out: &mut String, value: i64, width: u32) {
+    let mut div = 10_i64.pow(width.saturating_sub(1));
+    while div > 0 {
+        let digit = (value / div).rem_euclid(10);
+        out.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0)));
+        div /= 10;
+    }
 }
 
 fn tool_name(v: Option<&Value>) -> Value {
-    match v.and_then(Value::as_str) {
+    tool_name_str(v.and_then(Value::as_str))
+}
+
+fn tool_name_str(name: Option<&str>) -> Value {
+    match name {
         Some(name) => {
             let clean: String = name
                 .chars()
@@ -230,60 +285,287 @@ fn head(kind: &str, now_ms: Option<f64>, session: Option<&str>, tool: Value) -> 
     m
 }
 
+/// A decision record split around its latency: the record is `head`, then the latency in
+/// milliseconds as a JSON number rounded to 3 decimals (`null` when not finite or negative),
+/// then `tail`. `Engine.decideForHook` hands both parts to the shim, which measures the
+/// latency once the core has answered and splices it in (docs/core-api.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordParts {
+    pub head: String,
+    pub tail: String,
+}
+
+impl RecordParts {
+    /// The whole record with `latency_ms` in it.
+    pub fn with_latency(&self, latency_ms: f64) -> String {
+        let mut out = String::with_capacity(self.head.len() + self.tail.len() + 16);
+        out.push_str(&self.head);
+        push_value(&mut out, &latency(latency_ms));
+        out.push_str(&self.tail);
+        out
+    }
+}
+
+/// Everything a decision record holds except its latency, each field as it is written.
+struct DecisionRecord {
+    time: Value,
+    session: Value,
+    tool: Value,
+    params_digest: String,
+    params_bytes: usize,
+    decision: Value,
+    severity: Value,
+    source: Value,
+    rule_id: Value,
+    findings: Vec<Value>,
+    risk_confidence: Value,
+    risk_level: Value,
+    risk_recommendation: Value,
+}
+
+/// `v` as compact JSON, exactly as it is written inside a serialized object. Strings that
+/// need no escaping (serde_json escapes `"`, `\\` and U+0000..U+001F) are copied as they are.
+fn push_value(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::String(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        _ => {
+            let _ = write!(out, "{v}");
+        }
+    }
+}
+
+/// [`short`] without the work for what is already short: a printable ASCII text of at most
+/// 64 bytes is its own short form (the enum names and finding ids of a decision).
+fn short_label(s: &str) -> String {
+    if s.len() <= 64 && s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        s.to_owned()
+    } else {
+        short(s)
+    }
+}
+
+impl DecisionRecord {
+    /// The record text around its latency. The keys are in the order serde_json writes an
+    /// object's keys (sorted), so the text is the one `Value::Object(..).to_string()` gives.
+    fn parts(&self) -> RecordParts {
+        let mut head = String::with_capacity(160);
+        head.push_str("{\"decision\":");
+        push_value(&mut head, &self.decision);
+        head.push_str(",\"findings\":[");
+        for (i, id) in self.findings.iter().enumerate() {
+            if i > 0 {
+                head.push(',');
+            }
+            push_value(&mut head, id);
+        }
+        head.push_str("],\"latencyMs\":");
+        let mut tail = String::with_capacity(320);
+        let _ = write!(
+            tail,
+            ",\"params\":{{\"bytes\":{},\"digest\":",
+            self.params_bytes
+        );
+        push_value(&mut tail, &Value::String(self.params_digest.clone()));
+        tail.push_str("},\"risk\":{\"confidence\":");
+        push_value(&mut tail, &self.risk_confidence);
+        tail.push_str(",\"level\":");
+        push_value(&mut tail, &self.risk_level);
+        tail.push_str(",\"recommendation\":");
+        push_value(&mut tail, &self.risk_recommendation);
+        for (key, v) in [
+            ("},\"ruleId\":", &self.rule_id),
+            (",\"session\":", &self.session),
+            (",\"severity\":", &self.severity),
+            (",\"source\":", &self.source),
+            (",\"time\":", &self.time),
+            (",\"tool\":", &self.tool),
+        ] {
+            tail.push_str(key);
+            push_value(&mut tail, v);
+        }
+        let _ = write!(tail, ",\"type\":\"decision\",\"v\":{RECORD_VERSION}}}");
+        RecordParts { head, tail }
+    }
+
+    /// From the texts: `request_json` is the request the core decided (raw text, possibly
+    /// malformed), `decision_json` its decision.
+    fn from_text(request_json: &str, decision_json: &str) -> DecisionRecord {
+        let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
+        let decision = DecisionFields::parse(decision_json);
+        // The params digest covers the params as the core read them (keys sorted); a request
+        // that is not JSON is digested whole.
+        let (params_digest, params_bytes) = match request.get("params") {
+            Some(p) => {
+                let text = p.to_string();
+                (digest(&text), text.len())
+            }
+            None => (digest(request_json), request_json.len()),
+        };
+        let text = |k: &str| {
+            decision
+                .get(k)
+                .and_then(Value::as_str)
+                .map_or(Value::Null, |s| Value::String(short(s)))
+        };
+        let findings: Vec<Value> = decision
+            .get("findings")
+            .and_then(Value::as_array)
+            .map(|fs| {
+                fs.iter()
+                    .filter_map(|f| f.get("id").and_then(Value::as_str))
+                    .take(MAX_FINDING_IDS)
+                    .map(|id| Value::String(short(id)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let risk = decision.get("risk");
+        let risk_field = |k: &str| risk.and_then(|r| r.get(k)).cloned().unwrap_or(Value::Null);
+        DecisionRecord {
+            time: request
+                .get("nowMs")
+                .and_then(Value::as_f64)
+                .and_then(iso_time)
+                .map_or(Value::Null, Value::String),
+            session: request
+                .get("sessionKey")
+                .and_then(Value::as_str)
+                .map_or(Value::Null, |k| Value::String(session_digest(k))),
+            tool: tool_name(request.get("toolName")),
+            params_digest,
+            params_bytes,
+            decision: text("decision"),
+            severity: text("severity"),
+            source: text("source"),
+            rule_id: text("ruleId"),
+            findings,
+            risk_confidence: risk_field("confidence"),
+            risk_level: risk_field("level"),
+            risk_recommendation: risk_field("recommendation"),
+        }
+    }
+
+    /// From the call as the gate read it and the decision it made: the same record as
+    /// [`DecisionRecord::from_text`] over their JSON texts, without parsing either again.
+    /// `None` for a call the gate rewrote (a Tool Search bridge: the record describes the
+    /// request as sent) or whose params cannot be encoded; the caller then uses the texts.
+    fn from_call(call: &Call, d: &Decision, memo: &mut AuditMemo) -> Option<DecisionRecord> {
+        if call.bridged_from.is_some() {
+            return None;
+        }
+        let params = serde_json::to_string(&call.params).ok()?;
+        Some(DecisionRecord {
+            time: call
+                .now_ms
+                .and_then(iso_time)
+                .map_or(Value::Null, Value::String),
+            session: call
+                .session_key
+                .as_deref()
+                .map_or(Value::Null, |k| Value::String(memo.session_digest(k))),
+            tool: tool_name_str(Some(&call.tool_name)),
+            params_digest: digest(&params),
+            params_bytes: params.len(),
+            decision: label(&d.decision),
+            severity: label(&d.severity),
+            source: label(&d.source),
+            rule_id: d
+                .rule_id
+                .as_deref()
+                .map_or(Value::Null, |s| Value::String(short_label(s))),
+            findings: d
+                .findings
+                .iter()
+                .take(MAX_FINDING_IDS)
+                .map(|f| Value::String(short_label(f.id)))
+                .collect(),
+            risk_confidence: serde_json::to_value(d.risk.confidence).unwrap_or(Value::Null),
+            risk_level: serde_json::to_value(d.risk.level).unwrap_or(Value::Null),
+            risk_recommendation: serde_json::to_value(d.risk.recommendation).unwrap_or(Value::Null),
+        })
+    }
+}
+
+/// A decision field as the record writes it: its JSON string, shortened like a parsed one.
+fn label<T: Serialize>(v: &T) -> Value {
+    match serde_json::to_value(v) {
+        Ok(Value::String(s)) => Value::String(short_label(&s)),
+        _ => Value::Null,
+    }
+}
+
+/// What one engine remembers between records: the digest of the last session key (the same
+/// session asks many times in a row). Pure: the digest is a function of the key.
+#[derive(Debug, Default, Clone)]
+pub struct AuditMemo {
+    session: Option<(String, String)>,
+}
+
+impl AuditMemo {
+    fn session_digest(&mut self, key: &str) -> String {
+        if let Some((k, d)) = &self.session {
+            if k == key {
+                return d.clone();
+            }
+        }
+        let d = session_digest(key);
+        self.session = Some((key.to_owned(), d.clone()));
+        d
+    }
+}
+
 /// The record of one decision: `request_json` is the request the core decided (raw text,
 /// possibly malformed), `decision_json` its decision.
 pub fn decision_record(request_json: &str, decision_json: &str, latency_ms: f64) -> String {
-    let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
-    let decision = DecisionFields::parse(decision_json);
-    // The params digest covers the params as the core read them (keys sorted); a request
-    // that is not JSON is digested whole.
-    let (params_digest, params_bytes) = match request.get("params") {
-        Some(p) => {
-            let text = p.to_string();
-            (digest(&text), text.len())
-        }
-        None => (digest(request_json), request_json.len()),
+    decision_record_parts(request_json, decision_json).with_latency(latency_ms)
+}
+
+/// [`decision_record`] split around its latency.
+pub fn decision_record_parts(request_json: &str, decision_json: &str) -> RecordParts {
+    DecisionRecord::from_text(request_json, decision_json).parts()
+}
+
+/// The gate hook's one core call (`Engine.decideForHook`, docs/core-api.md): one decision
+/// with session authority, as the host mapping reads it ([`Decision::host_json`], ASCII), then
+/// `\n`, the head of its audit record, `\n`, the record's tail (see [`RecordParts`]). JSON text
+/// never holds a raw line break, so the answer splits at its first two. The record is exactly
+/// the one [`decision_record`] gives for the request text and the full decision text
+/// (`Gate::decide_in_json`'s), read from the already parsed call and decision instead. If the
+/// decision cannot be encoded, the answer's decision is the full fail-closed one.
+pub fn decide_for_hook(
+    gate: &Gate,
+    sessions: &mut Sessions,
+    memo: &mut AuditMemo,
+    request_json: &str,
+) -> String {
+    let (decision, call) = gate.decide_in_read(sessions, request_json);
+    let view = decision.host_json();
+    let fast = match (&view, &call) {
+        (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo),
+        _ => None,
     };
-    let mut m = head(
-        "decision",
-        request.get("nowMs").and_then(Value::as_f64),
-        request.get("sessionKey").and_then(Value::as_str),
-        tool_name(request.get("toolName")),
-    );
-    let text = |k: &str| {
-        decision
-            .get(k)
-            .and_then(Value::as_str)
-            .map_or(Value::Null, |s| Value::String(short(s)))
+    let (view, record) = match (view, fast) {
+        (Ok(view), Some(record)) => (view, record),
+        (view, _) => match (view, serde_json::to_string(&decision)) {
+            (Ok(view), Ok(json)) => (view, DecisionRecord::from_text(request_json, &json)),
+            _ => (
+                FAIL_CLOSED_JSON.to_owned(),
+                DecisionRecord::from_text(request_json, FAIL_CLOSED_JSON),
+            ),
+        },
     };
-    m.insert("decision".into(), text("decision"));
-    m.insert("severity".into(), text("severity"));
-    m.insert("source".into(), text("source"));
-    m.insert("ruleId".into(), text("ruleId"));
-    let ids: Vec<Value> = decision
-        .get("findings")
-        .and_then(Value::as_array)
-        .map(|fs| {
-            fs.iter()
-                .filter_map(|f| f.get("id").and_then(Value::as_str))
-                .take(MAX_FINDING_IDS)
-                .map(|id| Value::String(short(id)))
-                .collect()
-        })
-        .unwrap_or_default();
-    m.insert("findings".into(), Value::Array(ids));
-    let risk = decision.get("risk");
-    let risk_field = |k: &str| risk.and_then(|r| r.get(k)).cloned().unwrap_or(Value::Null);
-    m.insert(
-        "risk".into(),
-        json!({"level": risk_field("level"), "recommendation": risk_field("recommendation"), "confidence": risk_field("confidence")}),
-    );
-    m.insert(
-        "params".into(),
-        json!({"digest": params_digest, "bytes": params_bytes}),
-    );
-    m.insert("latencyMs".into(), latency(latency_ms));
-    Value::Object(m).to_string()
+    let parts = record.parts();
+    let mut out = String::with_capacity(view.len() + parts.head.len() + parts.tail.len() + 2);
+    out.push_str(&view);
+    out.push('\n');
+    out.push_str(&parts.head);
+    out.push('\n');
+    out.push_str(&parts.tail);
+    out
 }
 
 /// How an approval ended, as the host reported it.
@@ -376,6 +658,244 @@ pub fn guard_record(context_json: &str, summary_json: &str, latency_ms: f64) -> 
 mod tests {
     use super::*;
 
+    /// The fields of a full decision JSON the host view carries for its class.
+    pub(crate) fn host_projection(full: &str) -> Value {
+        let full: Value = serde_json::from_str(full).unwrap();
+        let keys: &[&str] = match full["decision"].as_str().unwrap() {
+            "auto" => &["decision"],
+            "block" => &["decision", "reason"],
+            _ => &[
+                "decision",
+                "severity",
+                "allowedDecisions",
+                "timeoutMs",
+                "preview",
+            ],
+        };
+        Value::Object(
+            keys.iter()
+                .map(|k| ((*k).to_owned(), full[*k].clone()))
+                .collect(),
+        )
+    }
+
+    /// The record as it was built before `RecordParts` (a `Map` written by serde_json): the
+    /// oracle the split writer must match byte for byte.
+    fn reference_decision_record(
+        request_json: &str,
+        decision_json: &str,
+        latency_ms: f64,
+    ) -> String {
+        let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
+        let decision = DecisionFields::parse(decision_json);
+        let (params_digest, params_bytes) = match request.get("params") {
+            Some(p) => {
+                let text = p.to_string();
+                (digest(&text), text.len())
+            }
+            None => (digest(request_json), request_json.len()),
+        };
+        let mut m = head(
+            "decision",
+            request.get("nowMs").and_then(Value::as_f64),
+            request.get("sessionKey").and_then(Value::as_str),
+            tool_name(request.get("toolName")),
+        );
+        let text = |k: &str| {
+            decision
+                .get(k)
+                .and_then(Value::as_str)
+                .map_or(Value::Null, |s| Value::String(short(s)))
+        };
+        m.insert("decision".into(), text("decision"));
+        m.insert("severity".into(), text("severity"));
+        m.insert("source".into(), text("source"));
+        m.insert("ruleId".into(), text("ruleId"));
+        let ids: Vec<Value> = decision
+            .get("findings")
+            .and_then(Value::as_array)
+            .map(|fs| {
+                fs.iter()
+                    .filter_map(|f| f.get("id").and_then(Value::as_str))
+                    .take(MAX_FINDING_IDS)
+                    .map(|id| Value::String(short(id)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        m.insert("findings".into(), Value::Array(ids));
+        let risk = decision.get("risk");
+        let risk_field = |k: &str| risk.and_then(|r| r.get(k)).cloned().unwrap_or(Value::Null);
+        m.insert(
+            "risk".into(),
+            json!({"level": risk_field("level"), "recommendation": risk_field("recommendation"), "confidence": risk_field("confidence")}),
+        );
+        m.insert(
+            "params".into(),
+            json!({"digest": params_digest, "bytes": params_bytes}),
+        );
+        m.insert("latencyMs".into(), latency(latency_ms));
+        Value::Object(m).to_string()
+    }
+
+    /// Requests and decisions the split writer is checked on against the old writer.
+    fn record_inputs() -> Vec<(String, String)> {
+        let gate = crate::Gate::new("{}");
+        let mut out = Vec::new();
+        for req in [
+            json!({"toolName": "exec", "sessionKey": "agent:main:s", "nowMs": 1_795_982_400_123.0_f64,
+                "params": {"command": "rm -rf /tmp/x", "b": [1, 2.5, null, true], "a": {"z": "\u{1}\n\"", "y": -0.0}}}),
+            json!({"toolName": "read\u{202e}\u{7}x".repeat(20), "params": {"path": "README.md"}}),
+            json!({"toolName": "tool_call", "params": {"id": "exec", "args": {"command": "ls"}}}),
+            json!({"toolName": "write", "params": {}, "nowMs": -5, "sessionKey": 7}),
+        ] {
+            let text = req.to_string();
+            let decision = gate.decide_json(&text);
+            out.push((text, decision));
+        }
+        for (req, dec) in [
+            ("not json", "nope"),
+            ("", ""),
+            (
+                r#"{"toolName":"exec","params":{}}"#,
+                r#"{"decision":"auto","decision":"block","findings":[{"id":"a"}],"preview":{"x":1}}"#,
+            ),
+            (
+                r#"{"toolName":"exec","params":{}}"#,
+                r#"["block","critical"]"#,
+            ),
+            (
+                r#"{"toolName":"exec","params":{}}"#,
+                r#"{"decision":1,"ruleId":null,"risk":"x","findings":{"id":"a"}}"#,
+            ),
+            (
+                r#"{"toolName":"exec","params":{}}"#,
+                r#"{"decision":"a\u0007\u2028b","ruleId":"r\"1","risk":{"level":[1],"confidence":1e300},"findings":[{"id":"x"},{"id":2},{}]}"#,
+            ),
+            (
+                r#"{"params":[1,2],"nowMs":1e20,"sessionKey":"k"}"#,
+                r#"{"findings":[{"id":"1"},{"id":"2"},{"id":"3"},{"id":"4"},{"id":"5"},{"id":"6"},{"id":"7"},{"id":"8"},{"id":"9"},{"id":"10"},{"id":"11"},{"id":"12"},{"id":"13"},{"id":"14"},{"id":"15"},{"id":"16"},{"id":"17"}]}"#,
+            ),
+        ] {
+            out.push((req.to_owned(), dec.to_owned()));
+        }
+        out
+    }
+
+    #[test]
+    fn the_split_writer_writes_the_old_record_byte_for_byte() {
+        for (req, dec) in record_inputs() {
+            for latency_ms in [
+                0.0,
+                -0.0,
+                1.0,
+                1.23456,
+                0.0004,
+                0.0005,
+                12345.6789,
+                1e16,
+                -1.0,
+                f64::NAN,
+                f64::INFINITY,
+            ] {
+                assert_eq!(
+                    decision_record(&req, &dec, latency_ms),
+                    reference_decision_record(&req, &dec, latency_ms),
+                    "{req} / {dec} / {latency_ms}"
+                );
+            }
+            let parts = decision_record_parts(&req, &dec);
+            assert!(!parts.head.contains('\n') && !parts.tail.contains('\n'));
+            assert!(parts.head.ends_with("\"latencyMs\":"), "{}", parts.head);
+        }
+    }
+
+    #[test]
+    fn sha256_pads_every_tail_length() {
+        // Lengths around the one- and two-block tails, against the bytes of a straightforward
+        // padded copy.
+        fn padded_reference(data: &[u8]) -> [u8; 32] {
+            let mut msg = data.to_vec();
+            msg.push(0x80);
+            while msg.len() % 64 != 56 {
+                msg.push(0);
+            }
+            msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
+            let mut h: [u32; 8] = [
+                0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+                0x5be0cd19,
+            ];
+            for block in msg.chunks_exact(64) {
+                compress(&mut h, block);
+            }
+            let mut out = [0u8; 32];
+            for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
+                chunk.copy_from_slice(&word.to_be_bytes());
+            }
+            out
+        }
+        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        for n in 0..data.len() {
+            assert_eq!(
+                sha256(&data[..n]),
+                padded_reference(&data[..n]),
+                "length {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn decide_for_hook_is_the_host_view_and_the_two_call_record() {
+        let gate =
+            crate::Gate::new(r#"{"rules":[{"id":"r1","toolName":"deploy","mode":"block"}]}"#);
+        let (mut one, mut two) = (Sessions::new(), Sessions::new());
+        let mut memo = AuditMemo::default();
+        let requests = [
+            json!({"toolName": "exec", "params": {"command": "rm -rf build"}, "sessionKey": "agent:main:a", "nowMs": 1_795_982_400_000_u64, "callId": "c1", "sessionId": "s", "runId": "r"}),
+            json!({"toolName": "exec", "params": {"command": "rm -rf build"}, "sessionKey": "agent:main:a", "nowMs": 1_795_982_400_500_u64, "callId": "c2"}),
+            json!({"toolName": "read", "params": {"path": "a"}, "sessionKey": "agent:main:b", "nowMs": 1_795_982_401_000_u64}),
+            json!({"toolName": "deploy", "params": {"env": "prod"}}),
+            json!({"toolName": "tool_call", "params": {"id": "exec", "args": {"command": "ls"}}, "sessionKey": "agent:main:a"}),
+            json!({"toolName": "exec", "params": {"command": "ls"}, "sessionKey": "agent:main:cron:x", "nowMs": 1}),
+            json!({"toolName": "exec", "params": "ls", "sessionKey": "agent:main:cron:x"}),
+        ];
+        let mut texts: Vec<String> = requests.iter().map(Value::to_string).collect();
+        texts.push(
+            r#"{"toolName":"exec","params":{"command":"ls"},"params":{"command":"rm -rf /"}}"#
+                .to_owned(),
+        );
+        texts.push("not json".to_owned());
+        // The ordinary requests take the parsed path (no second parse of either text).
+        let call = Call::parse(&texts[0]).unwrap();
+        let d = gate.decide_call(&call);
+        assert!(DecisionRecord::from_call(&call, &d, &mut AuditMemo::default()).is_some());
+        let bridged = Call::parse(&texts[4]).unwrap();
+        assert!(DecisionRecord::from_call(&bridged, &d, &mut AuditMemo::default()).is_none());
+        for text in &texts {
+            let answer = decide_for_hook(&gate, &mut one, &mut memo, text);
+            let full = gate.decide_in_json(&mut two, text);
+            let mut parts = answer.splitn(3, '\n');
+            let (decision, head, tail) = (
+                parts.next().unwrap(),
+                parts.next().unwrap(),
+                parts.next().unwrap(),
+            );
+            assert!(decision.is_ascii(), "{decision}");
+            let view: Value = serde_json::from_str(decision).unwrap();
+            assert_eq!(view, host_projection(&full), "{text}");
+            let parts = RecordParts {
+                head: head.to_owned(),
+                tail: tail.to_owned(),
+            };
+            for latency_ms in [0.0, 3.25, f64::NAN] {
+                assert_eq!(
+                    parts.with_latency(latency_ms),
+                    decision_record(text, &full, latency_ms),
+                    "{text}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn sha256_matches_the_standard_vectors() {
         assert_eq!(
@@ -396,6 +916,37 @@ mod tests {
             hex(&sha256(&[b'a'; 1000])),
             "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
         );
+    }
+
+    #[test]
+    fn iso_time_digits_match_the_formatted_fields() {
+        let mut ms = 0.0_f64;
+        while ms <= 253_402_300_799_999.0 {
+            let t = iso_time(ms).unwrap();
+            let (date, time) = t.split_once('T').unwrap();
+            let ymd: Vec<i64> = date.split('-').map(|x| x.parse().unwrap()).collect();
+            assert_eq!((t.len(), date.len()), (24, 10), "{t}");
+            let total = ms as i64;
+            let rem = total.rem_euclid(86_400_000);
+            let expect = format!(
+                "{:02}:{:02}:{:02}.{:03}Z",
+                rem / 3_600_000,
+                rem / 60_000 % 60,
+                rem / 1000 % 60,
+                rem % 1000
+            );
+            assert_eq!(time, expect, "{ms}");
+            assert!(
+                (1..=12).contains(&ymd[1]) && (1..=31).contains(&ymd[2]),
+                "{t}"
+            );
+            ms = ms * 1.7 + 86_399_999.0;
+        }
+        assert_eq!(
+            iso_time(253_402_300_799_999.0).unwrap(),
+            "9999-12-31T23:59:59.999Z"
+        );
+        assert_eq!(iso_time(86_399_999.0).unwrap(), "1970-01-01T23:59:59.999Z");
     }
 
     #[test]

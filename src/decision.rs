@@ -118,7 +118,42 @@ pub struct Decision {
     pub preview: Preview,
 }
 
+/// The decision as the shim's host mapping reads it (`Engine.decideForHook`,
+/// docs/core-api.md): the class; for an approval or critical also severity, allowed answers,
+/// timeout and preview (the prompt shows the preview, never the reason); for a block its
+/// reason. Same names and values as in the full decision; the rest (findings, risk, source,
+/// rule, reusability) goes to the audit record.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HostView<'a> {
+    decision: Class,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    severity: Option<Severity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allowed_decisions: Option<&'a [Resolution]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    timeout_ms: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preview: Option<&'a Preview>,
+}
+
 impl Decision {
+    /// [`HostView`] as ASCII JSON (`crate::json::to_ascii_string`).
+    pub fn host_json(&self) -> Result<String, String> {
+        let asks = matches!(self.decision, Class::Approval | Class::Critical);
+        let view = HostView {
+            decision: self.decision,
+            severity: asks.then_some(self.severity),
+            reason: (self.decision == Class::Block).then_some(self.reason.as_str()),
+            allowed_decisions: asks.then_some(self.allowed_decisions.as_slice()),
+            timeout_ms: asks.then_some(self.timeout_ms),
+            preview: asks.then_some(&self.preview),
+        };
+        crate::json::to_ascii_string(&view)
+    }
+
     /// Moves the decision to at least `class` and `severity`; never lowers either. Raising to
     /// critical drops allow-always; raising past approval clears reusability.
     pub fn raise(&mut self, class: Class, severity: Severity) {

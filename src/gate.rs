@@ -28,7 +28,7 @@ pub struct Gate {
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
-const FAIL_CLOSED_JSON: &str = r#"{"decision":"approval","severity":"warning","reason":"the gate could not encode its decision; a human must review this call","source":"fail-closed","ruleId":null,"findings":[{"id":"internal-error","severity":"warning","detail":"decision encoding failed"}],"reusable":false,"allowedDecisions":["allow-once","deny"],"timeoutMs":120000,"risk":{"level":"medium","confidence":0.5,"recommendation":"review","evidence":["internal-error"]},"preview":{"title":"Human Gate could not evaluate this call","description":"The gate could not encode its decision; review the call before allowing it."}}"#;
+pub(crate) const FAIL_CLOSED_JSON: &str = r#"{"decision":"approval","severity":"warning","reason":"the gate could not encode its decision; a human must review this call","source":"fail-closed","ruleId":null,"findings":[{"id":"internal-error","severity":"warning","detail":"decision encoding failed"}],"reusable":false,"allowedDecisions":["allow-once","deny"],"timeoutMs":120000,"risk":{"level":"medium","confidence":0.5,"recommendation":"review","evidence":["internal-error"]},"preview":{"title":"Human Gate could not evaluate this call","description":"The gate could not encode its decision; review the call before allowing it."}}"#;
 
 impl Gate {
     /// Builds a gate from config JSON; a broken config yields the safe defaults plus errors.
@@ -128,15 +128,26 @@ impl Gate {
 
     /// Decides one call with session authority: the stateful twin of [`Gate::decide`].
     pub fn decide_in(&self, sessions: &mut Sessions, request_json: &str) -> Decision {
+        self.decide_in_read(sessions, request_json).0
+    }
+
+    /// [`Gate::decide_in`], also handing back the call as the gate read it (`None` when the
+    /// request could not be read), so the audit record needs no second parse
+    /// (`audit::decide_for_hook`).
+    pub fn decide_in_read(
+        &self,
+        sessions: &mut Sessions,
+        request_json: &str,
+    ) -> (Decision, Option<Call>) {
         let Ok(call) = Call::parse(request_json) else {
-            return self.decide(request_json);
+            return (self.decide(request_json), None);
         };
         let (mut d, analysis) = self.assess(&call);
         let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
         self.unattended(&call, &mut d);
         let mut d = self.finish(d, Some(&call));
         sessions.record(&self.config.session, &call, &mut d, scope);
-        d
+        (d, Some(call))
     }
 
     /// [`Gate::decide_in`], encoded as JSON.

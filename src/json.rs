@@ -1,4 +1,5 @@
-//! Strict JSON parsing for everything that crosses the boundary.
+//! Strict JSON parsing for everything that crosses the boundary, and the ASCII-only writer
+//! for the hook's answer.
 //!
 //! `serde_json` silently keeps the last of two duplicate keys; in a security gate a smuggled
 //! second `command` must fail loudly instead, so objects are built by a visitor that rejects
@@ -76,6 +77,47 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
 }
 
+/// `v` as compact JSON with every non-ASCII character written as a `\uXXXX` escape (a UTF-16
+/// surrogate pair beyond the BMP): the same JSON value, in ASCII text. JavaScript decodes
+/// ASCII from the WebAssembly memory and parses it faster than text with any wider character.
+pub fn to_ascii_string<T: serde::Serialize>(v: &T) -> Result<String, String> {
+    let mut out = Vec::with_capacity(256);
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, AsciiFormatter);
+    v.serialize(&mut ser).map_err(|e| e.to_string())?;
+    String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+struct AsciiFormatter;
+
+impl serde_json::ser::Formatter for AsciiFormatter {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        // ASCII runs are copied whole; only the (rare) wider characters are escaped.
+        let bytes = fragment.as_bytes();
+        let mut start = 0;
+        while let Some(i) = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|b| !b.is_ascii()))
+            .map(|off| start + off)
+        {
+            writer.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+            let Some(ch) = fragment.get(i..).and_then(|rest| rest.chars().next()) else {
+                // Not a character boundary (cannot happen in a `str`): the rest as it is.
+                return writer.write_all(bytes.get(i..).unwrap_or(&[]));
+            };
+            let mut units = [0u16; 2];
+            for unit in ch.encode_utf16(&mut units) {
+                write!(writer, "\\u{unit:04x}")?;
+            }
+            start = i + ch.len_utf8();
+        }
+        writer.write_all(fragment.get(start..).unwrap_or("").as_bytes())
+    }
+}
+
 /// Strict JSON equality for scalars: numbers compare by value (`1` equals `1.0`), nothing
 /// coerces across types (`1` never equals `"1"`).
 pub fn scalar_eq(a: &Value, b: &Value) -> bool {
@@ -109,6 +151,19 @@ pub fn is_scalar(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ascii_writer_writes_the_same_value_in_ascii() {
+        use serde_json::json;
+        let v = json!({"a": "plain", "b": "•\u{1F600}é\"\\\n\u{7}\u{2028}", "c": [1, 2.5, null, true], "d": {"é": "x"}});
+        let text = to_ascii_string(&v).unwrap();
+        assert!(text.is_ascii(), "{text}");
+        assert!(text.contains("\\u2022\\ud83d\\ude00\\u00e9"), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), v);
+        // ASCII text is written exactly as serde_json writes it.
+        let plain = json!({"k": "v \" \\ \u{1}", "n": [1, -0.5]});
+        assert_eq!(to_ascii_string(&plain).unwrap(), plain.to_string());
+    }
 
     #[test]
     fn rejects_duplicate_keys_at_any_depth() {

@@ -1,6 +1,7 @@
 //! The one boundary to JavaScript (wasm-bindgen). Strings in, strings out: the same JSON
 //! contract as [`crate::decide_json_str`], documented in `docs/core-api.md`. No policy here.
 
+use crate::audit::AuditMemo;
 use crate::gate::Gate;
 use crate::session::Sessions;
 use wasm_bindgen::prelude::*;
@@ -10,6 +11,7 @@ use wasm_bindgen::prelude::*;
 pub struct Engine {
     gate: Gate,
     sessions: Sessions,
+    audit: AuditMemo,
 }
 
 #[wasm_bindgen]
@@ -20,6 +22,7 @@ impl Engine {
         Engine {
             gate: Gate::new(config_json),
             sessions: Sessions::new(),
+            audit: AuditMemo::default(),
         }
     }
 
@@ -32,6 +35,19 @@ impl Engine {
     /// Decides one call with session authority: request JSON in, decision JSON out.
     pub fn decide(&mut self, request_json: &str) -> String {
         self.gate.decide_in_json(&mut self.sessions, request_json)
+    }
+
+    /// The gate hook's one call: `decide`, answered as the host mapping reads the decision
+    /// (ASCII JSON), then `"\n"`, record head, `"\n"`, record tail; the audit record is
+    /// `head + latencyMs + tail` (`src/audit.rs` `decide_for_hook`, docs/core-api.md).
+    #[wasm_bindgen(js_name = decideForHook)]
+    pub fn decide_for_hook(&mut self, request_json: &str) -> String {
+        crate::audit::decide_for_hook(
+            &self.gate,
+            &mut self.sessions,
+            &mut self.audit,
+            request_json,
+        )
     }
 
     /// Renders the `human_gate_ask` tool result.

@@ -6,6 +6,7 @@ import { afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import Ajv from "ajv";
 
 import plugin, { buildRequest, NOT_INSPECTED_REASON, SEAL_MAX, SEAL_PRIORITY, SEAL_TTL_MS, toHostResult } from "../../js-shim/index.js";
@@ -474,15 +475,41 @@ describe("fail closed on injected faults", () => {
     assert.equal(call(h, "exec", { command: "ls" }).gateResult.requireApproval.timeoutMs, 9000);
   });
 
-  test("HUMAN_GATE_FAULT in the environment works too", () => {
+  test("HUMAN_GATE_FAULT in the environment works too (set before the process starts)", () => {
+    const script = `
+      import plugin from ${JSON.stringify(new URL("js-shim/index.js", ROOT).href)};
+      const hooks = [];
+      plugin.register({ pluginConfig: {}, logger: {}, on: (name, handler, opts) => hooks.push({ name, handler, opts }) });
+      const gate = hooks.find((h) => h.name === "before_tool_call" && h.opts.priority === 60).handler;
+      const r = gate({ toolName: "exec", params: { command: "ls" }, toolCallId: "env-1" }, { sessionKey: "agent:main:env" });
+      process.stdout.write(JSON.stringify({ ...r.requireApproval, onResolution: typeof r.requireApproval.onResolution }));
+    `;
+    const run = (env) => {
+      const childEnv = { ...process.env, ...env };
+      if (env.HUMAN_GATE_FAULT === undefined) delete childEnv.HUMAN_GATE_FAULT;
+      const out = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: childEnv, encoding: "utf8" });
+      assert.equal(out.status, 0, out.stderr);
+      return JSON.parse(out.stdout);
+    };
+    for (const fault of ["bad-json", "decide-trap", "load-fail"]) {
+      const ra = run({ HUMAN_GATE_FAULT: fault });
+      assertFailClosed({ requireApproval: { ...ra, onResolution: () => {} } });
+    }
+    assert.ok(run({ HUMAN_GATE_FAULT: undefined }).allowedDecisions.includes("allow-always"));
+  });
+
+  test("HUMAN_GATE_FAULT set in-process takes effect when an engine is built, not per decision", () => {
     const h = setup({});
     process.env.HUMAN_GATE_FAULT = "bad-json";
     try {
-      assertFailClosed(call(h, "exec", { command: "ls" }).gateResult);
+      assert.ok(call(h, "exec", { command: "ls" }).gateResult.requireApproval.allowedDecisions.includes("allow-always"), "not read per decision");
+      const faulty = setup({ defaultTimeoutMs: 7000 }); // another config: a new engine reads it
+      assertFailClosed(call(faulty, "exec", { command: "ls" }).gateResult);
     } finally {
       delete process.env.HUMAN_GATE_FAULT;
     }
-    assert.ok(call(h, "exec", { command: "ls" }).gateResult.requireApproval.allowedDecisions.includes("allow-always"));
+    const healthy = setup({ defaultTimeoutMs: 8000 });
+    assert.ok(call(healthy, "exec", { command: "ls" }).gateResult.requireApproval.allowedDecisions.includes("allow-always"));
   });
 });
 
