@@ -487,8 +487,13 @@ fn generic_summary(call: &Call, c: &Cleaner<'_>) -> String {
 /// At most `max` lines of `text`; a cut is marked with `…`.
 fn lines_cut(text: &str, max: usize) -> String {
     let mut lines = text.lines();
-    let kept: Vec<&str> = lines.by_ref().take(max).collect();
-    let mut out = kept.join("\n");
+    let mut out = String::with_capacity(text.len() + 4);
+    for (i, line) in lines.by_ref().take(max).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(line);
+    }
     if lines.next().is_some() {
         out.push_str("\n…");
     }
@@ -540,7 +545,14 @@ fn compact_json(v: &Value) -> String {
 }
 
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
