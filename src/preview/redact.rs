@@ -1467,18 +1467,21 @@ impl Literals {
         }
         let mut run = 0usize;
         let mut long_dotted_run = false;
-        let mut prev = 0u8;
+        // The lowercase pair ending at the current byte (the previous byte in the high half).
+        let mut key = 0usize;
         for (i, &b) in bytes.iter().enumerate() {
+            let lower = b.to_ascii_lowercase();
+            key = (key << 8 | usize::from(lower)) & 0xFFFF;
             if b == b'.' && run >= DOTTED_RUN {
                 long_dotted_run = true;
             }
-            run = if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
+            run = if lower.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
                 run + 1
             } else {
                 0
             };
             if self.is_single.get(usize::from(b)).copied().unwrap_or(false) {
-                if let Some(list) = self.single.get(usize::from(b.to_ascii_lowercase())) {
+                if let Some(list) = self.single.get(usize::from(lower)) {
                     for &id in list {
                         if let Some(h) = hit.get_mut(id) {
                             *h = true;
@@ -1486,27 +1489,24 @@ impl Literals {
                     }
                 }
             }
-            if i > 0 {
-                let slot = self.pairs.get(pair_key(prev, b)).copied().unwrap_or(0);
-                if slot != 0 {
-                    let from = bytes.get(i - 1..).unwrap_or(&[]);
-                    for &id in self.lists.get(usize::from(slot) - 1).map_or(&[][..], |l| l) {
-                        if hit.get(id).copied().unwrap_or(true) {
-                            continue;
-                        }
-                        if self
-                            .words
-                            .get(id)
-                            .is_some_and(|w| starts_with_lower(from, w))
-                        {
-                            if let Some(h) = hit.get_mut(id) {
-                                *h = true;
-                            }
+            let slot = self.pairs.get(key).copied().unwrap_or(0);
+            if slot != 0 && i > 0 {
+                let from = bytes.get(i - 1..).unwrap_or(&[]);
+                for &id in self.lists.get(usize::from(slot) - 1).map_or(&[][..], |l| l) {
+                    if hit.get(id).copied().unwrap_or(true) {
+                        continue;
+                    }
+                    if self
+                        .words
+                        .get(id)
+                        .is_some_and(|w| starts_with_lower(from, w))
+                    {
+                        if let Some(h) = hit.get_mut(id) {
+                            *h = true;
                         }
                     }
                 }
             }
-            prev = b;
         }
         Presence {
             hit,
