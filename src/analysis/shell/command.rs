@@ -110,6 +110,70 @@ pub struct Peeled<'w> {
     pub elevated: bool,
 }
 
+/// The programs [`step_with`] peels (the names of its match arms, sorted; a test reads them
+/// from the source, so an arm cannot be added without its name here). Any other program is
+/// the effective command as it is: peeling stops without the step (and its copy of argv).
+const WRAPPERS: [&str; 58] = [
+    "builtin",
+    "busybox",
+    "caffeinate",
+    "call",
+    "catchsegv",
+    "cgexec",
+    "chpst",
+    "chroot",
+    "chrt",
+    "command",
+    "daemonize",
+    "dbus-run-session",
+    "doas",
+    "env",
+    "exec",
+    "faketime",
+    "firejail",
+    "flatpak-spawn",
+    "flock",
+    "gdb",
+    "gosu",
+    "ionice",
+    "ltrace",
+    "nice",
+    "nohup",
+    "nsenter",
+    "parallel",
+    "pkexec",
+    "proxychains",
+    "proxychains4",
+    "run0",
+    "runas",
+    "runuser",
+    "s6-setuidgid",
+    "script",
+    "setsid",
+    "start",
+    "start-stop-daemon",
+    "stdbuf",
+    "strace",
+    "su",
+    "su-exec",
+    "sudo",
+    "systemd-run",
+    "taskset",
+    "time",
+    "timeout",
+    "torsocks",
+    "toybox",
+    "trickle",
+    "tsocks",
+    "unbuffer",
+    "unshare",
+    "valgrind",
+    "watch",
+    "with-contenv",
+    "xargs",
+    "xvfb-run",
+];
+
 /// Bound on wrapper peeling steps for one command (each step consumes at least one word).
 const MAX_PEEL_STEPS: usize = 64;
 
@@ -166,7 +230,11 @@ pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Pe
         let Some(first) = cmd.argv.first() else {
             break;
         };
-        cmd.program = program_name(&first.text);
+        program_name_into(&first.text, &mut cmd.program);
+        if WRAPPERS.binary_search(&cmd.program.as_str()).is_err() {
+            // Not a wrapper: `step` would return `Step::Done` and change nothing.
+            break;
+        }
         let before = cmd.argv.clone();
         match step(&mut cmd, &mut out, &before) {
             Step::Peeled => {
@@ -784,6 +852,47 @@ fn step_with<'w>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrappers_are_exactly_the_arms_of_step_with() {
+        let src = include_str!("command.rs");
+        let body = src
+            .split("\nfn step_with<")
+            .nth(1)
+            .and_then(|rest| rest.split("\n        _ => Step::Done,").next())
+            .unwrap();
+        let mut arms: Vec<&str> = Vec::new();
+        for line in body.lines() {
+            let Some(pattern) = line
+                .strip_prefix("        ")
+                .filter(|l| l.starts_with('"') || l.starts_with("| \""))
+            else {
+                continue;
+            };
+            let pattern = pattern.split("=>").next().unwrap();
+            assert!(!pattern.contains(" if "), "guarded arm: {line}");
+            arms.extend(pattern.split('"').skip(1).step_by(2));
+        }
+        arms.sort_unstable();
+        assert_eq!(
+            arms, WRAPPERS,
+            "WRAPPERS must list the arms of step_with, sorted"
+        );
+        // Every other top-level arm is the default one.
+        for line in body
+            .lines()
+            .filter(|l| l.starts_with("        ") && !l.starts_with("         "))
+        {
+            let l = line.trim_start();
+            assert!(
+                l.starts_with('"')
+                    || l.starts_with("| \"")
+                    || l.starts_with('}')
+                    || l.starts_with("match program"),
+                "unexpected arm in step_with: {line}"
+            );
+        }
+    }
 
     #[test]
     fn program_names_strip_exe_and_reuse_the_buffer() {

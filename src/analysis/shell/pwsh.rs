@@ -1226,25 +1226,86 @@ pub fn canonical_cmdlet(name: &str) -> Option<&'static str> {
         }
         None => name,
     };
+    lookup(name).map(|e| e.canon)
+}
+
+/// [`canonical_cmdlet`] in lowercase (`remove-item`), without allocating: the rules compare
+/// cmdlet names in lowercase.
+pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
+    let name = match name.rsplit_once('\\') {
+        Some((module, rest)) => {
+            if !MODULES.iter().any(|m| m.eq_ignore_ascii_case(module)) {
+                return None;
+            }
+            rest
+        }
+        None => name,
+    };
+    lookup(name).map(|e| e.lower.as_str())
+}
+
+/// One name of the cmdlet tables, as [`NAME_TABLE`] holds it.
+struct NameEntry {
+    /// The alias, canonical name or cmdlet, ASCII-lowercased (the search key).
+    key: String,
+    canon: &'static str,
+    lower: String,
+}
+
+/// Every alias, canonical name and cmdlet of [`ALIASES`] and [`CMDLETS`], lowercased and
+/// sorted, each key once: the entry that the table scan (aliases in order, each alias before
+/// its canonical name, then the cmdlets) would find first. Canonical names and cmdlets are
+/// keys only when they hold a `-`, as the scan only compares dashed names with them.
+static NAME_TABLE: std::sync::OnceLock<Vec<NameEntry>> = std::sync::OnceLock::new();
+
+fn name_table() -> &'static [NameEntry] {
+    NAME_TABLE.get_or_init(|| {
+        let mut entries: Vec<NameEntry> = Vec::new();
+        let mut push = |key: &str, canon: &'static str| {
+            entries.push(NameEntry {
+                key: key.to_ascii_lowercase(),
+                canon,
+                lower: canon.to_ascii_lowercase(),
+            });
+        };
+        for (alias, canon) in ALIASES {
+            push(alias, canon);
+            if canon.contains('-') {
+                push(canon, canon);
+            }
+        }
+        for c in CMDLETS {
+            if c.contains('-') {
+                push(c, c);
+            }
+        }
+        // A stable sort keeps the scan's order among equal keys; the first of each is kept.
+        entries.sort_by(|a, b| a.key.cmp(&b.key));
+        entries.dedup_by(|later, first| later.key == first.key);
+        entries
+    })
+}
+
+/// The table entry for `name` (ASCII case-insensitive), after the cheap [`NAME_INDEX`] test.
+fn lookup(name: &str) -> Option<&'static NameEntry> {
     if !NAME_INDEX.may_hold(name) {
         return None;
     }
-    // Every canonical name and cmdlet has a `-` (Verb-Noun; a test checks): a name without
-    // one can only be an alias.
-    let dashed = name.contains('-');
-    ALIASES
-        .iter()
-        .find_map(|(alias, canon)| {
-            (alias.eq_ignore_ascii_case(name) || (dashed && canon.eq_ignore_ascii_case(name)))
-                .then_some(*canon)
-        })
-        .or_else(|| {
-            CMDLETS
-                .iter()
-                .copied()
-                .find(|c| dashed && c.eq_ignore_ascii_case(name))
-        })
+    // No key is longer than this (a test checks), so a longer name is in no table.
+    let mut buf = [0u8; MAX_NAME_LEN];
+    let lowered = buf.get_mut(..name.len())?;
+    lowered.copy_from_slice(name.as_bytes());
+    lowered.make_ascii_lowercase();
+    let lowered: &[u8] = lowered;
+    let table = name_table();
+    table
+        .binary_search_by(|e| e.key.as_bytes().cmp(lowered))
+        .ok()
+        .and_then(|i| table.get(i))
 }
+
+/// Longest alias, canonical name or cmdlet of the tables (in bytes), with room to spare.
+const MAX_NAME_LEN: usize = 48;
 
 /// A necessary condition for [`canonical_cmdlet`] to find `name`: some alias, canonical name
 /// or cmdlet of the tables has its length and (ASCII-lowercased) first byte, and one has its
@@ -1416,6 +1477,39 @@ pub(crate) mod tests {
                     .copied()
                     .find(|c| c.eq_ignore_ascii_case(name))
             })
+    }
+
+    #[test]
+    fn every_table_name_fits_the_lookup_buffer() {
+        for (a, c) in ALIASES {
+            assert!(
+                a.len() <= MAX_NAME_LEN && c.len() <= MAX_NAME_LEN,
+                "{a} {c}"
+            );
+        }
+        for c in CMDLETS {
+            assert!(c.len() <= MAX_NAME_LEN, "{c}");
+        }
+    }
+
+    #[test]
+    fn the_lowercase_lookup_is_the_scan_lowercased() {
+        let mut names: Vec<String> = Vec::new();
+        for (a, c) in ALIASES {
+            names.extend([a.to_string(), c.to_ascii_uppercase(), format!("{a}x")]);
+        }
+        for c in CMDLETS {
+            names.extend([c.to_string(), c.to_ascii_lowercase(), format!("x{c}")]);
+        }
+        names.extend(["", "-", "a-b", "git", "LS", "É", "ls\\x"].map(str::to_owned));
+        for n in &names {
+            assert_eq!(canonical_cmdlet(n), canonical_by_scan(n), "{n}");
+            assert_eq!(
+                canonical_cmdlet_lower(n),
+                canonical_cmdlet(n).map(str::to_ascii_lowercase).as_deref(),
+                "{n}"
+            );
+        }
     }
 
     #[test]

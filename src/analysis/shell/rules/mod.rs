@@ -212,7 +212,7 @@ pub(super) struct Call<'a, 'w> {
     /// Lowercase program basename (`cmd.program`).
     pub prog: &'a str,
     /// Canonical lowercase PowerShell cmdlet name when the program is a cmdlet or alias.
-    pub ps: Option<String>,
+    pub ps: Option<&'a str>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -225,17 +225,15 @@ pub(super) struct Call<'a, 'w> {
 impl<'a, 'w> Call<'a, 'w> {
     fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize) -> Self {
         let prog = cmd.program.as_str();
-        let ps = super::pwsh::canonical_cmdlet(prog)
-            .map(str::to_ascii_lowercase)
-            .or_else(|| {
-                let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
-                    !v.is_empty()
-                        && !n.is_empty()
-                        && v.chars().all(|c| c.is_ascii_alphabetic())
-                        && n.chars().all(|c| c.is_ascii_alphanumeric())
-                });
-                looks_cmdlet.then(|| prog.to_owned())
+        let ps = super::pwsh::canonical_cmdlet_lower(prog).or_else(|| {
+            let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
+                !v.is_empty()
+                    && !n.is_empty()
+                    && v.chars().all(|c| c.is_ascii_alphabetic())
+                    && n.chars().all(|c| c.is_ascii_alphanumeric())
             });
+            looks_cmdlet.then_some(prog)
+        });
         let args = cmd.argv.get(1..).unwrap_or(&[]);
         Call {
             cmd,
@@ -251,7 +249,7 @@ impl<'a, 'w> Call<'a, 'w> {
 
     /// The PowerShell cmdlet this is, lowercase (`remove-item`), if any.
     pub fn ps(&self) -> &str {
-        self.ps.as_deref().unwrap_or("")
+        self.ps.unwrap_or("")
     }
 
     /// A path as the command sees it: relative paths are resolved against a changed
