@@ -1154,8 +1154,7 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
         return;
     }
     let prog =
-        c.ps.as_deref()
-            .filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
+        c.ps.filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
             .unwrap_or(c.prog);
     if NON_READING.contains(&prog) {
         return;
