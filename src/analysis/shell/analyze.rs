@@ -148,15 +148,36 @@ impl Analysis {
 /// Programs and shapes that only make sense on Windows (CMD built-ins, PowerShell cmdlets and
 /// aliases that POSIX does not have, drive paths, `%VAR%`, `$env:`, `/x` switches).
 fn looks_windows(text: &str, posix: &Script) -> bool {
-    const PROGRAMS: [&str; 24] = [
-        "cmd", "del", "erase", "rd", "copy", "xcopy", "robocopy", "ren", "format", "diskpart",
-        "icacls", "takeown", "reg", "schtasks", "wmic", "bcdedit", "cipher", "iex", "iwr", "irm",
-        "ri", "gci", "saps", "icm",
-    ];
-    if text.contains(":\\")
-        || text.contains("$env:")
-        || text.to_ascii_lowercase().contains("%userprofile%")
-    {
+    fn windows_program(prog: &str) -> bool {
+        matches!(
+            prog,
+            "cmd"
+                | "del"
+                | "erase"
+                | "rd"
+                | "copy"
+                | "xcopy"
+                | "robocopy"
+                | "ren"
+                | "format"
+                | "diskpart"
+                | "icacls"
+                | "takeown"
+                | "reg"
+                | "schtasks"
+                | "wmic"
+                | "bcdedit"
+                | "cipher"
+                | "iex"
+                | "iwr"
+                | "irm"
+                | "ri"
+                | "gci"
+                | "saps"
+                | "icm"
+        )
+    }
+    if text.contains(":\\") || text.contains("$env:") || rules::contains_ci(text, "%userprofile%") {
         return true;
     }
     let mut stack: Vec<&Script> = vec![posix];
@@ -170,7 +191,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
             }
             if let Some(first) = sc.argv.first() {
                 command::program_name_into(&first.text, &mut prog);
-                if PROGRAMS.contains(&prog.as_str())
+                if windows_program(&prog)
                     || command::is_powershell(&prog)
                     || (prog.contains('-') && pwsh::canonical_cmdlet(&prog).is_some())
                 {
@@ -185,13 +206,20 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
             }) {
                 return true;
             }
-            if sc.argv.iter().any(|w| w.text.matches('%').count() >= 2) {
+            if sc.argv.iter().any(|w| two_percent_signs(&w.text)) {
                 return true;
             }
             stack.extend(sc.nested.iter().map(|n| &n.script));
         }
     }
     false
+}
+
+/// `text` holds at least two `%` (a `%VAR%` shape). The first test is a `memchr`, cheap for
+/// the short words that nearly every command has and for long ones alike.
+fn two_percent_signs(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.contains(&b'%') && b.iter().filter(|&&c| c == b'%').nth(1).is_some()
 }
 
 /// The text with every POSIX heredoc body blanked (newlines kept), for the other dialects.

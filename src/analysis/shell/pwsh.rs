@@ -1246,27 +1246,36 @@ pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
 
 /// One name of the cmdlet tables, as [`NAME_TABLE`] holds it.
 struct NameEntry {
-    /// The alias, canonical name or cmdlet, ASCII-lowercased (the search key).
-    key: String,
     canon: &'static str,
     lower: String,
 }
 
-/// Every alias, canonical name and cmdlet of [`ALIASES`] and [`CMDLETS`], lowercased and
-/// sorted, each key once: the entry that the table scan (aliases in order, each alias before
-/// its canonical name, then the cmdlets) would find first. Canonical names and cmdlets are
-/// keys only when they hold a `-`, as the scan only compares dashed names with them.
-static NAME_TABLE: std::sync::OnceLock<Vec<NameEntry>> = std::sync::OnceLock::new();
+/// Every alias, canonical name and cmdlet of [`ALIASES`] and [`CMDLETS`], by its lowercase
+/// text, each key once: the entry that the table scan (aliases in order, each alias before its
+/// canonical name, then the cmdlets) would find first. Canonical names and cmdlets are keys
+/// only when they hold a `-`, as the scan only compares dashed names with them.
+struct NameTable {
+    entries: Vec<NameEntry>,
+    by_key: std::collections::HashMap<Box<[u8]>, usize, std::hash::BuildHasherDefault<Fnv>>,
+}
 
-fn name_table() -> &'static [NameEntry] {
+static NAME_TABLE: std::sync::OnceLock<NameTable> = std::sync::OnceLock::new();
+
+fn name_table() -> &'static NameTable {
     NAME_TABLE.get_or_init(|| {
-        let mut entries: Vec<NameEntry> = Vec::new();
+        let mut table = NameTable {
+            entries: Vec::new(),
+            by_key: std::collections::HashMap::default(),
+        };
         let mut push = |key: &str, canon: &'static str| {
-            entries.push(NameEntry {
-                key: key.to_ascii_lowercase(),
-                canon,
-                lower: canon.to_ascii_lowercase(),
-            });
+            let key: Box<[u8]> = key.to_ascii_lowercase().into_bytes().into_boxed_slice();
+            if !table.by_key.contains_key(&key) {
+                table.by_key.insert(key, table.entries.len());
+                table.entries.push(NameEntry {
+                    canon,
+                    lower: canon.to_ascii_lowercase(),
+                });
+            }
         };
         for (alias, canon) in ALIASES {
             push(alias, canon);
@@ -1279,11 +1288,31 @@ fn name_table() -> &'static [NameEntry] {
                 push(c, c);
             }
         }
-        // A stable sort keeps the scan's order among equal keys; the first of each is kept.
-        entries.sort_by(|a, b| a.key.cmp(&b.key));
-        entries.dedup_by(|later, first| later.key == first.key);
-        entries
+        table
     })
+}
+
+/// FNV-1a: the table's keys are short names, hashed once per command word.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
 }
 
 /// The table entry for `name` (ASCII case-insensitive), after the cheap [`NAME_INDEX`] test.
@@ -1299,9 +1328,9 @@ fn lookup(name: &str) -> Option<&'static NameEntry> {
     let lowered: &[u8] = lowered;
     let table = name_table();
     table
-        .binary_search_by(|e| e.key.as_bytes().cmp(lowered))
-        .ok()
-        .and_then(|i| table.get(i))
+        .by_key
+        .get(lowered)
+        .and_then(|&i| table.entries.get(i))
 }
 
 /// Longest alias, canonical name or cmdlet of the tables (in bytes), with room to spare.
