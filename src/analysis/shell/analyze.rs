@@ -519,14 +519,28 @@ impl<'l> Walk<'l> {
             if let Some(dir) = &v.effects.changes_dir {
                 state.cwd = Some(rules::join_dir(state.cwd.as_deref(), dir));
             }
-            let mut effects = v.effects.clone();
+            // What a following `|` receives (see `Walk::script`): the flags, and the printed
+            // text, which is moved out of the verdict once `take_verdict` has used it (no copy
+            // per command). The file lists stay with the verdict: no pipe reads them.
+            let e = &v.effects;
+            let mut effects = Effects {
+                network: e.network,
+                downloads_to_stdout: e.downloads_to_stdout,
+                reads_secret: e.reads_secret,
+                metadata_secret: e.metadata_secret,
+                decodes: e.decodes,
+                runs_stdin: e.runs_stdin,
+                passes_stdin: e.passes_stdin,
+                ..Effects::default()
+            };
+            let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
                 // `curl x | tee f | sh`: what flows through a filter is still the download.
                 if let Some(p) = prev {
                     effects.downloads_to_stdout |= p.downloads_to_stdout;
                     effects.decodes |= p.decodes;
                     effects.network |= p.network;
-                    if effects.prints.is_none() {
+                    if !prints_own {
                         effects.prints.clone_from(&p.prints);
                     }
                 }
@@ -610,7 +624,10 @@ impl<'l> Walk<'l> {
                 } else if let Some(text) = stdin_text {
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
-                        self.take_verdict(v, sc, stdin_text);
+                        let prints = self.take_verdict(v, sc, stdin_text);
+                        if prints_own {
+                            effects.prints = prints;
+                        }
                         last = effects;
                         continue;
                     };
@@ -637,14 +654,22 @@ impl<'l> Walk<'l> {
                     self.report.read_only = false;
                 }
             }
-            self.take_verdict(v, sc, stdin_text);
+            let prints = self.take_verdict(v, sc, stdin_text);
+            if prints_own {
+                effects.prints = prints;
+            }
             last = effects;
         }
         last
     }
 
-    /// Folds one command's verdict into the walk.
-    fn take_verdict(&mut self, v: rules::Verdict, sc: &SimpleCommand, _stdin: Option<&str>) {
+    /// Folds one command's verdict into the walk; gives back the text the command prints.
+    fn take_verdict(
+        &mut self,
+        v: rules::Verdict,
+        sc: &SimpleCommand,
+        _stdin: Option<&str>,
+    ) -> Option<String> {
         for f in v.findings {
             self.report.add(f);
         }
@@ -695,6 +720,7 @@ impl<'l> Walk<'l> {
                 }
             }
         }
+        e.prints
     }
 
     fn absorb(&mut self, sub: Walk<'_>) {

@@ -737,6 +737,42 @@ impl Words {
     }
 }
 
+/// The texts of a list of words, kept inline for up to [`Texts::INLINE`] words (nearly every
+/// command), so rules can match on `&[&str]` without allocating a vector per command.
+pub(super) struct Texts<'w> {
+    inline: [&'w str; Texts::INLINE],
+    len: usize,
+    spilled: Vec<&'w str>,
+}
+
+impl<'w> Texts<'w> {
+    const INLINE: usize = 16;
+
+    pub(super) fn of(words: &[&'w Word]) -> Texts<'w> {
+        let mut t = Texts {
+            inline: [""; Texts::INLINE],
+            len: words.len(),
+            spilled: Vec::new(),
+        };
+        if words.len() <= Texts::INLINE {
+            for (slot, w) in t.inline.iter_mut().zip(words) {
+                *slot = w.text.as_str();
+            }
+        } else {
+            t.spilled = words.iter().map(|w| w.text.as_str()).collect();
+        }
+        t
+    }
+
+    pub(super) fn as_slice(&self) -> &[&'w str] {
+        if self.len <= Texts::INLINE {
+            self.inline.get(..self.len).unwrap_or(&[])
+        } else {
+            &self.spilled
+        }
+    }
+}
+
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
 /// candidates are found by the first byte, then compared, so it stays linear in practice.
 pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -1473,6 +1509,21 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    #[test]
+    fn texts_are_the_words_texts_inline_or_spilled() {
+        let words: Vec<Word> = (0..40)
+            .map(|i| Word {
+                text: format!("w{i}"),
+                ..Word::default()
+            })
+            .collect();
+        for n in [0, 1, 15, 16, 17, 40] {
+            let refs: Vec<&Word> = words.iter().take(n).collect();
+            let want: Vec<&str> = refs.iter().map(|w| w.text.as_str()).collect();
+            assert_eq!(Texts::of(&refs).as_slice(), want.as_slice(), "{n}");
+        }
+    }
 
     #[test]
     fn words_has_is_exactly_contains() {
