@@ -1254,27 +1254,74 @@ struct NameEntry {
 /// text, each key once: the entry that the table scan (aliases in order, each alias before its
 /// canonical name, then the cmdlets) would find first. Canonical names and cmdlets are keys
 /// only when they hold a `-`, as the scan only compares dashed names with them.
+///
+/// An open-addressing hash table (FNV-1a, linear probing, at most half full) whose key
+/// comparison is an inlined byte loop: a command word costs one short hash and, for a name of
+/// the tables, about one comparison.
 struct NameTable {
     entries: Vec<NameEntry>,
-    by_key: std::collections::HashMap<Box<[u8]>, usize, std::hash::BuildHasherDefault<Fnv>>,
+    keys: Vec<Box<[u8]>>,
+    /// `slots[h]`: index + 1 into `entries`/`keys`, 0 when empty.
+    slots: Vec<u16>,
 }
 
 static NAME_TABLE: std::sync::OnceLock<NameTable> = std::sync::OnceLock::new();
 
+fn fnv(bytes: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    // Truncation is fine: only the low bits pick a slot.
+    h as usize
+}
+
+impl NameTable {
+    fn slot_of(&self, key: &[u8]) -> Result<usize, usize> {
+        let mask = self.slots.len().saturating_sub(1);
+        let mut at = fnv(key) & mask;
+        for _ in 0..self.slots.len() {
+            match self.slots.get(at).copied().unwrap_or(0) {
+                0 => return Err(at),
+                i => {
+                    let k = self
+                        .keys
+                        .get(usize::from(i) - 1)
+                        .map_or(&[][..], |k| &k[..]);
+                    if k.len() == key.len() && k.iter().zip(key).all(|(a, b)| a == b) {
+                        return Ok(usize::from(i) - 1);
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        Err(usize::MAX)
+    }
+}
+
 fn name_table() -> &'static NameTable {
     NAME_TABLE.get_or_init(|| {
+        let names = ALIASES.len() * 2 + CMDLETS.len();
         let mut table = NameTable {
             entries: Vec::new(),
-            by_key: std::collections::HashMap::default(),
+            keys: Vec::new(),
+            slots: vec![0; (names * 2).next_power_of_two()],
         };
         let mut push = |key: &str, canon: &'static str| {
             let key: Box<[u8]> = key.to_ascii_lowercase().into_bytes().into_boxed_slice();
-            if !table.by_key.contains_key(&key) {
-                table.by_key.insert(key, table.entries.len());
-                table.entries.push(NameEntry {
-                    canon,
-                    lower: canon.to_ascii_lowercase(),
-                });
+            if let Err(at) = table.slot_of(&key) {
+                let Ok(index) = u16::try_from(table.entries.len() + 1) else {
+                    return;
+                };
+                if let Some(slot) = table.slots.get_mut(at) {
+                    *slot = index;
+                    table.keys.push(key);
+                    table.entries.push(NameEntry {
+                        canon,
+                        lower: canon.to_ascii_lowercase(),
+                    });
+                }
             }
         };
         for (alias, canon) in ALIASES {
@@ -1292,29 +1339,6 @@ fn name_table() -> &'static NameTable {
     })
 }
 
-/// FNV-1a: the table's keys are short names, hashed once per command word.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
 /// The table entry for `name` (ASCII case-insensitive), after the cheap [`NAME_INDEX`] test.
 fn lookup(name: &str) -> Option<&'static NameEntry> {
     if !NAME_INDEX.may_hold(name) {
@@ -1325,12 +1349,11 @@ fn lookup(name: &str) -> Option<&'static NameEntry> {
     let lowered = buf.get_mut(..name.len())?;
     lowered.copy_from_slice(name.as_bytes());
     lowered.make_ascii_lowercase();
-    let lowered: &[u8] = lowered;
     let table = name_table();
     table
-        .by_key
-        .get(lowered)
-        .and_then(|&i| table.entries.get(i))
+        .slot_of(lowered)
+        .ok()
+        .and_then(|i| table.entries.get(i))
 }
 
 /// Longest alias, canonical name or cmdlet of the tables (in bytes), with room to spare.

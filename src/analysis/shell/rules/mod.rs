@@ -737,39 +737,24 @@ impl Words {
     }
 }
 
-/// The texts of a list of words, kept inline for up to [`Texts::INLINE`] words (nearly every
-/// command), so rules can match on `&[&str]` without allocating a vector per command.
-pub(super) struct Texts<'w> {
-    inline: [&'w str; Texts::INLINE],
-    len: usize,
-    spilled: Vec<&'w str>,
-}
+/// Words texts kept inline by [`texts`] (more spill into a vector).
+pub(super) const INLINE_TEXTS: usize = 8;
 
-impl<'w> Texts<'w> {
-    const INLINE: usize = 16;
-
-    pub(super) fn of(words: &[&'w Word]) -> Texts<'w> {
-        let mut t = Texts {
-            inline: [""; Texts::INLINE],
-            len: words.len(),
-            spilled: Vec::new(),
-        };
-        if words.len() <= Texts::INLINE {
-            for (slot, w) in t.inline.iter_mut().zip(words) {
-                *slot = w.text.as_str();
-            }
-        } else {
-            t.spilled = words.iter().map(|w| w.text.as_str()).collect();
+/// The texts of `words` as a slice, in the caller's `inline` buffer when they fit (nearly
+/// every command), so rules can match on `&[&str]` without allocating a vector per command.
+pub(super) fn texts<'a, 'w>(
+    words: &[&'w Word],
+    inline: &'a mut [&'w str; INLINE_TEXTS],
+    spill: &'a mut Vec<&'w str>,
+) -> &'a [&'w str] {
+    if words.len() <= INLINE_TEXTS {
+        for (slot, w) in inline.iter_mut().zip(words) {
+            *slot = w.text.as_str();
         }
-        t
-    }
-
-    pub(super) fn as_slice(&self) -> &[&'w str] {
-        if self.len <= Texts::INLINE {
-            self.inline.get(..self.len).unwrap_or(&[])
-        } else {
-            &self.spilled
-        }
+        inline.get(..words.len()).unwrap_or(&[])
+    } else {
+        spill.extend(words.iter().map(|w| w.text.as_str()));
+        spill
     }
 }
 
@@ -1518,10 +1503,15 @@ mod tests {
                 ..Word::default()
             })
             .collect();
-        for n in [0, 1, 15, 16, 17, 40] {
+        for n in [0, 1, 7, 8, 9, 40] {
             let refs: Vec<&Word> = words.iter().take(n).collect();
             let want: Vec<&str> = refs.iter().map(|w| w.text.as_str()).collect();
-            assert_eq!(Texts::of(&refs).as_slice(), want.as_slice(), "{n}");
+            let (mut inline, mut spill) = ([""; INLINE_TEXTS], Vec::new());
+            assert_eq!(
+                texts(&refs, &mut inline, &mut spill),
+                want.as_slice(),
+                "{n}"
+            );
         }
     }
 
