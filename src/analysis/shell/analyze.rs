@@ -406,8 +406,10 @@ impl<'l> Walk<'l> {
     fn script(&mut self, script: &Script, nest: usize) {
         let mut prev: Option<Effects> = None;
         let mut state = ScriptState::default();
+        // One peeling buffer for every command of the script (no allocation per command).
+        let mut peeled = command::Peeled::default();
         for sc in &script.commands {
-            let effects = self.simple(sc, prev.as_ref(), nest, &mut state);
+            let effects = self.simple(sc, prev.as_ref(), nest, &mut state, &mut peeled);
             prev = Some(effects);
         }
     }
@@ -420,6 +422,7 @@ impl<'l> Walk<'l> {
         prev: Option<&Effects>,
         nest: usize,
         state: &mut ScriptState<'s>,
+        peeled: &mut command::Peeled<'s>,
     ) -> Effects {
         let piped_in = matches!(
             sc.connector,
@@ -441,8 +444,8 @@ impl<'l> Walk<'l> {
                     .map(|r| r.target.text.as_str())
             })
             .or(piped_text);
-        let argv: Vec<&'s super::model::Word> = sc.argv.iter().collect();
-        let peeled = command::peel_owned(argv, &sc.assignments);
+        command::peel_into(&sc.argv, &sc.assignments, peeled);
+        let peeled: &command::Peeled<'s> = peeled;
         // Roots that a `find … |` before this command feeds into it.
         let fed = if piped_in {
             state.find_roots.take()

@@ -282,9 +282,38 @@ pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w>
 /// [`peel`] of words the caller no longer needs (no copy of them).
 pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Peeled<'w> {
     let mut out = Peeled::default();
+    peel_with(argv, String::new(), assignments, &mut out);
+    out
+}
+
+/// [`peel`] of `words` into `out`, replacing what it held but reusing its buffers (the argv
+/// and program name of its first command, its lists): the driver peels every simple command
+/// of a script through one `Peeled`, so a command costs no allocation here.
+pub fn peel_into<'w>(
+    words: impl IntoIterator<Item = &'w Word>,
+    assignments: &[(String, Word)],
+    out: &mut Peeled<'w>,
+) {
+    let spare = out.commands.drain(..).next();
+    out.payloads.clear();
+    out.elevated = false;
+    let (mut argv, mut program) = spare.map(|c| (c.argv, c.program)).unwrap_or_default();
+    argv.clear();
+    argv.extend(words);
+    program.clear();
+    peel_with(argv, program, assignments, out);
+}
+
+/// The peeling itself, into an empty `out`; `program` is an empty buffer to reuse.
+fn peel_with<'w>(
+    argv: Vec<&'w Word>,
+    program: String,
+    assignments: &[(String, Word)],
+    out: &mut Peeled<'w>,
+) {
     let mut cmd = Cmd {
         argv,
-        program: String::new(),
+        program,
         wrappers: Vec::new(),
         elevated: false,
         env: assignments
@@ -304,7 +333,7 @@ pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Pe
             break;
         }
         let before = cmd.argv.clone();
-        match step(&mut cmd, &mut out, &before) {
+        match step(&mut cmd, out, &before) {
             Step::Peeled => {
                 if asked_for_help(&before, &cmd.argv) {
                     // `nice --help rm -rf /`: the wrapper prints its usage and runs nothing.
@@ -333,7 +362,6 @@ pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Pe
     if !cmd.argv.is_empty() || !cmd.env.is_empty() {
         out.commands.push(cmd);
     }
-    out
 }
 
 /// The words a wrapper consumed (between its name and the new command word) include
@@ -920,6 +948,33 @@ fn step_with<'w>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn peeling_into_a_reused_peeled_is_peeling_afresh() {
+        let lines = [
+            "sudo -u root rm -rf /",
+            "ls",
+            "",
+            "env FOO=1 sh -c 'rm x'",
+            "nohup",
+            "xargs -0 rm",
+            "su root -c reboot",
+            "git status",
+            "sudo -l",
+            "timeout 5 nice -n 2 sudo rm x",
+        ];
+        let all: Vec<Vec<Word>> = lines.iter().map(|s| words(s)).collect();
+        let mut reused = Peeled::default();
+        for (i, ws) in all.iter().enumerate() {
+            // Every order: each line after every other one.
+            for prev in &all {
+                peel_into(prev.iter(), &[], &mut reused);
+                peel_into(ws.iter(), &[], &mut reused);
+                let refs: Vec<&Word> = ws.iter().collect();
+                assert_eq!(reused, peel(&refs, &[]), "{}", lines[i]);
+            }
+        }
+    }
 
     #[test]
     fn wrappers_are_exactly_the_arms_of_step_with() {
