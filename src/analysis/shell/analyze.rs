@@ -177,7 +177,10 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 | "icm"
         )
     }
-    if text.contains(":\\") || text.contains("$env:") || rules::contains_ci(text, "%userprofile%") {
+    if text.contains(":\\")
+        || text.contains("$env:")
+        || text.contains('%') && rules::contains_ci(text, "%userprofile%")
+    {
         return true;
     }
     let mut stack: Vec<&Script> = vec![posix];
