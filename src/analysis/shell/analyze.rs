@@ -518,7 +518,7 @@ impl<'l> Walk<'l> {
                 cwd: state.cwd.as_deref(),
                 fed_roots: fed.as_deref(),
             };
-            let v = rules::check(cmd, &ctx);
+            let v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
                 state.find_roots = Some(roots);
             }
@@ -834,6 +834,8 @@ struct ScriptState<'s> {
     cwd: Option<String>,
     /// Roots of a `find` whose output the next command may receive through a pipe.
     find_roots: Option<Vec<&'s super::model::Word>>,
+    /// The rules' buffer for a command's plain words, reused from command to command.
+    plain: Vec<&'s super::model::Word>,
 }
 
 /// The language a command that runs its stdin reads it in: shell commands for shells,

@@ -199,10 +199,27 @@ const MAX_FINDINGS: usize = 32;
 const MAX_PATHS: usize = 128;
 
 fn check_at(cmd: &Cmd<'_>, ctx: &Context<'_>, depth: usize) -> Verdict {
-    let call = Call::new(cmd, ctx, depth);
+    check_with(cmd, ctx, depth, Vec::new()).0
+}
+
+/// [`check`] with a buffer for the command's plain words, given back for the next command
+/// (the driver checks every command of a script with one buffer: no allocation per command).
+pub fn check_reusing<'w>(cmd: &Cmd<'w>, ctx: &Context<'_>, buf: &mut Vec<&'w Word>) -> Verdict {
+    let (v, back) = check_with(cmd, ctx, 0, std::mem::take(buf));
+    *buf = back;
+    v
+}
+
+fn check_with<'w>(
+    cmd: &Cmd<'w>,
+    ctx: &Context<'_>,
+    depth: usize,
+    buf: Vec<&'w Word>,
+) -> (Verdict, Vec<&'w Word>) {
+    let call = Call::new(cmd, ctx, depth, buf);
     let mut out = Out::new();
     run(&call, &mut out);
-    out.finish()
+    (out.finish(), call.plain)
 }
 
 /// One command being checked, with what every rule needs precomputed.
@@ -223,7 +240,7 @@ pub(super) struct Call<'a, 'w> {
 }
 
 impl<'a, 'w> Call<'a, 'w> {
-    fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize) -> Self {
+    fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize, mut plain: Vec<&'w Word>) -> Self {
         let prog = cmd.program.as_str();
         let ps = super::pwsh::canonical_cmdlet_lower(prog).or_else(|| {
             let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
@@ -235,13 +252,14 @@ impl<'a, 'w> Call<'a, 'w> {
             looks_cmdlet.then_some(prog)
         });
         let args = cmd.argv.get(1..).unwrap_or(&[]);
+        plain_words_into(args, &mut plain);
         Call {
             cmd,
             ctx,
             prog,
             ps,
             args,
-            plain: plain_words(args),
+            plain,
             roots: ctx.fed_roots,
             depth,
         }
@@ -922,6 +940,13 @@ pub(super) fn has_opt(args: &[&Word], chars: &[char], names: &[&str]) -> bool {
 /// Words that are not options, in order; after `--` every word counts.
 pub(super) fn plain_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
     let mut out = Vec::new();
+    plain_words_into(args, &mut out);
+    out
+}
+
+/// [`plain_words`] into `out` (replacing its content, reusing its buffer).
+fn plain_words_into<'w>(args: &[&'w Word], out: &mut Vec<&'w Word>) {
+    out.clear();
     let mut ended = false;
     for w in args {
         if !ended && w.text == "--" {
@@ -932,7 +957,6 @@ pub(super) fn plain_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
             out.push(*w);
         }
     }
-    out
 }
 
 /// A POSIX-style parse of arguments: options (with the values of those listed as taking one)
