@@ -70,6 +70,16 @@ fn main() {
                 .unwrap_or(3.0),
         )
     });
+    // `native-bench calls typical|corpus:SUBSTRING|NAME-PREFIX N`: exactly N calls of those
+    // (for instruction counts: `valgrind --tool=callgrind`, then divide by N).
+    let fixed_calls = (args.first().map(String::as_str) == Some("calls")).then(|| {
+        (
+            args.get(1).cloned().unwrap_or_default(),
+            args.get(2)
+                .and_then(|s| s.parse::<u64>().ok())
+                .unwrap_or(10),
+        )
+    });
     let passes: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
     let config = std::fs::read_to_string(format!("{root}/bench/config.json")).unwrap();
     let corpus: Vec<String> = std::fs::read_to_string(format!("{root}/bench/corpus.jsonl"))
@@ -86,6 +96,15 @@ fn main() {
     );
     let limits = gate.config().semantic_analysis.limits;
     let worst = worst_cases();
+    if let Some((what, n)) = fixed_calls {
+        let reqs = select(&what, &corpus, &worst);
+        for k in 0..n {
+            let r = reqs[k as usize % reqs.len()];
+            black_box(gate.decide_json(black_box(r)));
+        }
+        println!("{n} calls");
+        return;
+    }
     if let Some((what, secs)) = profile {
         let reqs: Vec<&String> = if what == "typical" {
             corpus
@@ -246,4 +265,28 @@ fn worst_cases() -> Vec<(&'static str, String)> {
             serde_json::json!({"toolName":"exec","toolKind":"code_mode_exec","params":{"code": &code[..code.len().min(16384)]}}).to_string()
         }),
     ]
+}
+
+/// The requests `what` names (see the `loop` and `calls` modes).
+fn select<'a>(
+    what: &str,
+    corpus: &'a [String],
+    worst: &'a [(&'static str, String)],
+) -> Vec<&'a String> {
+    let reqs: Vec<&String> = if what == "typical" {
+        corpus
+            .iter()
+            .filter(|r| r.len() <= TYPICAL_MAX_BYTES)
+            .collect()
+    } else if let Some(needle) = what.strip_prefix("corpus:") {
+        corpus.iter().filter(|r| r.contains(needle)).collect()
+    } else {
+        worst
+            .iter()
+            .filter(|(n, _)| n.starts_with(what))
+            .map(|(_, r)| r)
+            .collect()
+    };
+    assert!(!reqs.is_empty(), "nothing matches {what}");
+    reqs
 }

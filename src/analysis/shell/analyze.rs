@@ -148,14 +148,38 @@ impl Analysis {
 /// Programs and shapes that only make sense on Windows (CMD built-ins, PowerShell cmdlets and
 /// aliases that POSIX does not have, drive paths, `%VAR%`, `$env:`, `/x` switches).
 fn looks_windows(text: &str, posix: &Script) -> bool {
-    const PROGRAMS: [&str; 24] = [
-        "cmd", "del", "erase", "rd", "copy", "xcopy", "robocopy", "ren", "format", "diskpart",
-        "icacls", "takeown", "reg", "schtasks", "wmic", "bcdedit", "cipher", "iex", "iwr", "irm",
-        "ri", "gci", "saps", "icm",
-    ];
+    fn windows_program(prog: &str) -> bool {
+        matches!(
+            prog,
+            "cmd"
+                | "del"
+                | "erase"
+                | "rd"
+                | "copy"
+                | "xcopy"
+                | "robocopy"
+                | "ren"
+                | "format"
+                | "diskpart"
+                | "icacls"
+                | "takeown"
+                | "reg"
+                | "schtasks"
+                | "wmic"
+                | "bcdedit"
+                | "cipher"
+                | "iex"
+                | "iwr"
+                | "irm"
+                | "ri"
+                | "gci"
+                | "saps"
+                | "icm"
+        )
+    }
     if text.contains(":\\")
         || text.contains("$env:")
-        || text.to_ascii_lowercase().contains("%userprofile%")
+        || text.contains('%') && rules::contains_ci(text, "%userprofile%")
     {
         return true;
     }
@@ -170,7 +194,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
             }
             if let Some(first) = sc.argv.first() {
                 command::program_name_into(&first.text, &mut prog);
-                if PROGRAMS.contains(&prog.as_str())
+                if windows_program(&prog)
                     || command::is_powershell(&prog)
                     || (prog.contains('-') && pwsh::canonical_cmdlet(&prog).is_some())
                 {
@@ -185,13 +209,20 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
             }) {
                 return true;
             }
-            if sc.argv.iter().any(|w| w.text.matches('%').count() >= 2) {
+            if sc.argv.iter().any(|w| two_percent_signs(&w.text)) {
                 return true;
             }
             stack.extend(sc.nested.iter().map(|n| &n.script));
         }
     }
     false
+}
+
+/// `text` holds at least two `%` (a `%VAR%` shape). The first test is a `memchr`, cheap for
+/// the short words that nearly every command has and for long ones alike.
+fn two_percent_signs(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.contains(&b'%') && b.iter().filter(|&&c| c == b'%').nth(1).is_some()
 }
 
 /// The text with every POSIX heredoc body blanked (newlines kept), for the other dialects.
@@ -378,8 +409,10 @@ impl<'l> Walk<'l> {
     fn script(&mut self, script: &Script, nest: usize) {
         let mut prev: Option<Effects> = None;
         let mut state = ScriptState::default();
+        // One peeling buffer for every command of the script (no allocation per command).
+        let mut peeled = command::Peeled::default();
         for sc in &script.commands {
-            let effects = self.simple(sc, prev.as_ref(), nest, &mut state);
+            let effects = self.simple(sc, prev.as_ref(), nest, &mut state, &mut peeled);
             prev = Some(effects);
         }
     }
@@ -392,6 +425,7 @@ impl<'l> Walk<'l> {
         prev: Option<&Effects>,
         nest: usize,
         state: &mut ScriptState<'s>,
+        peeled: &mut command::Peeled<'s>,
     ) -> Effects {
         let piped_in = matches!(
             sc.connector,
@@ -413,8 +447,8 @@ impl<'l> Walk<'l> {
                     .map(|r| r.target.text.as_str())
             })
             .or(piped_text);
-        let argv: Vec<&'s super::model::Word> = sc.argv.iter().collect();
-        let peeled = command::peel_owned(argv, &sc.assignments);
+        command::peel_into(&sc.argv, &sc.assignments, peeled);
+        let peeled: &command::Peeled<'s> = peeled;
         // Roots that a `find … |` before this command feeds into it.
         let fed = if piped_in {
             state.find_roots.take()
@@ -484,21 +518,35 @@ impl<'l> Walk<'l> {
                 cwd: state.cwd.as_deref(),
                 fed_roots: fed.as_deref(),
             };
-            let v = rules::check(cmd, &ctx);
+            let v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
                 state.find_roots = Some(roots);
             }
             if let Some(dir) = &v.effects.changes_dir {
                 state.cwd = Some(rules::join_dir(state.cwd.as_deref(), dir));
             }
-            let mut effects = v.effects.clone();
+            // What a following `|` receives (see `Walk::script`): the flags, and the printed
+            // text, which is moved out of the verdict once `take_verdict` has used it (no copy
+            // per command). The file lists stay with the verdict: no pipe reads them.
+            let e = &v.effects;
+            let mut effects = Effects {
+                network: e.network,
+                downloads_to_stdout: e.downloads_to_stdout,
+                reads_secret: e.reads_secret,
+                metadata_secret: e.metadata_secret,
+                decodes: e.decodes,
+                runs_stdin: e.runs_stdin,
+                passes_stdin: e.passes_stdin,
+                ..Effects::default()
+            };
+            let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
                 // `curl x | tee f | sh`: what flows through a filter is still the download.
                 if let Some(p) = prev {
                     effects.downloads_to_stdout |= p.downloads_to_stdout;
                     effects.decodes |= p.decodes;
                     effects.network |= p.network;
-                    if effects.prints.is_none() {
+                    if !prints_own {
                         effects.prints.clone_from(&p.prints);
                     }
                 }
@@ -582,7 +630,10 @@ impl<'l> Walk<'l> {
                 } else if let Some(text) = stdin_text {
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
-                        self.take_verdict(v, sc, stdin_text);
+                        let prints = self.take_verdict(v, sc, stdin_text);
+                        if prints_own {
+                            effects.prints = prints;
+                        }
                         last = effects;
                         continue;
                     };
@@ -609,14 +660,22 @@ impl<'l> Walk<'l> {
                     self.report.read_only = false;
                 }
             }
-            self.take_verdict(v, sc, stdin_text);
+            let prints = self.take_verdict(v, sc, stdin_text);
+            if prints_own {
+                effects.prints = prints;
+            }
             last = effects;
         }
         last
     }
 
-    /// Folds one command's verdict into the walk.
-    fn take_verdict(&mut self, v: rules::Verdict, sc: &SimpleCommand, _stdin: Option<&str>) {
+    /// Folds one command's verdict into the walk; gives back the text the command prints.
+    fn take_verdict(
+        &mut self,
+        v: rules::Verdict,
+        sc: &SimpleCommand,
+        _stdin: Option<&str>,
+    ) -> Option<String> {
         for f in v.findings {
             self.report.add(f);
         }
@@ -667,6 +726,7 @@ impl<'l> Walk<'l> {
                 }
             }
         }
+        e.prints
     }
 
     fn absorb(&mut self, sub: Walk<'_>) {
@@ -774,6 +834,8 @@ struct ScriptState<'s> {
     cwd: Option<String>,
     /// Roots of a `find` whose output the next command may receive through a pipe.
     find_roots: Option<Vec<&'s super::model::Word>>,
+    /// The rules' buffer for a command's plain words, reused from command to command.
+    plain: Vec<&'s super::model::Word>,
 }
 
 /// The language a command that runs its stdin reads it in: shell commands for shells,

@@ -110,6 +110,138 @@ pub struct Peeled<'w> {
     pub elevated: bool,
 }
 
+/// The programs [`step_with`] peels, sorted: [`is_wrapper`] as a list. A test reads the arms
+/// of `step_with` from the source and checks both against them, so an arm cannot be added
+/// without its name here. Any other program is the effective command as it is: peeling stops
+/// without the step (and its copy of argv).
+#[cfg(test)]
+const WRAPPERS: [&str; 58] = [
+    "builtin",
+    "busybox",
+    "caffeinate",
+    "call",
+    "catchsegv",
+    "cgexec",
+    "chpst",
+    "chroot",
+    "chrt",
+    "command",
+    "daemonize",
+    "dbus-run-session",
+    "doas",
+    "env",
+    "exec",
+    "faketime",
+    "firejail",
+    "flatpak-spawn",
+    "flock",
+    "gdb",
+    "gosu",
+    "ionice",
+    "ltrace",
+    "nice",
+    "nohup",
+    "nsenter",
+    "parallel",
+    "pkexec",
+    "proxychains",
+    "proxychains4",
+    "run0",
+    "runas",
+    "runuser",
+    "s6-setuidgid",
+    "script",
+    "setsid",
+    "start",
+    "start-stop-daemon",
+    "stdbuf",
+    "strace",
+    "su",
+    "su-exec",
+    "sudo",
+    "systemd-run",
+    "taskset",
+    "time",
+    "timeout",
+    "torsocks",
+    "toybox",
+    "trickle",
+    "tsocks",
+    "unbuffer",
+    "unshare",
+    "valgrind",
+    "watch",
+    "with-contenv",
+    "xargs",
+    "xvfb-run",
+];
+
+/// `program` is one of the programs [`step_with`] peels (a `match`: no `memcmp` call per
+/// probe, unlike a search of a list; a test checks it against `step_with`'s arms).
+fn is_wrapper(program: &str) -> bool {
+    matches!(
+        program,
+        "builtin"
+            | "busybox"
+            | "caffeinate"
+            | "call"
+            | "catchsegv"
+            | "cgexec"
+            | "chpst"
+            | "chroot"
+            | "chrt"
+            | "command"
+            | "daemonize"
+            | "dbus-run-session"
+            | "doas"
+            | "env"
+            | "exec"
+            | "faketime"
+            | "firejail"
+            | "flatpak-spawn"
+            | "flock"
+            | "gdb"
+            | "gosu"
+            | "ionice"
+            | "ltrace"
+            | "nice"
+            | "nohup"
+            | "nsenter"
+            | "parallel"
+            | "pkexec"
+            | "proxychains"
+            | "proxychains4"
+            | "run0"
+            | "runas"
+            | "runuser"
+            | "s6-setuidgid"
+            | "script"
+            | "setsid"
+            | "start"
+            | "start-stop-daemon"
+            | "stdbuf"
+            | "strace"
+            | "su"
+            | "su-exec"
+            | "sudo"
+            | "systemd-run"
+            | "taskset"
+            | "time"
+            | "timeout"
+            | "torsocks"
+            | "toybox"
+            | "trickle"
+            | "tsocks"
+            | "unbuffer"
+            | "unshare"
+            | "valgrind"
+            | "watch"
+            | "with-contenv"
+            | "xargs"
+            | "xvfb-run"
+    )
+}
+
 /// Bound on wrapper peeling steps for one command (each step consumes at least one word).
 const MAX_PEEL_STEPS: usize = 64;
 
@@ -150,9 +282,38 @@ pub fn peel<'w>(argv: &[&'w Word], assignments: &[(String, Word)]) -> Peeled<'w>
 /// [`peel`] of words the caller no longer needs (no copy of them).
 pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Peeled<'w> {
     let mut out = Peeled::default();
+    peel_with(argv, String::new(), assignments, &mut out);
+    out
+}
+
+/// [`peel`] of `words` into `out`, replacing what it held but reusing its buffers (the argv
+/// and program name of its first command, its lists): the driver peels every simple command
+/// of a script through one `Peeled`, so a command costs no allocation here.
+pub fn peel_into<'w>(
+    words: impl IntoIterator<Item = &'w Word>,
+    assignments: &[(String, Word)],
+    out: &mut Peeled<'w>,
+) {
+    let spare = out.commands.drain(..).next();
+    out.payloads.clear();
+    out.elevated = false;
+    let (mut argv, mut program) = spare.map(|c| (c.argv, c.program)).unwrap_or_default();
+    argv.clear();
+    argv.extend(words);
+    program.clear();
+    peel_with(argv, program, assignments, out);
+}
+
+/// The peeling itself, into an empty `out`; `program` is an empty buffer to reuse.
+fn peel_with<'w>(
+    argv: Vec<&'w Word>,
+    program: String,
+    assignments: &[(String, Word)],
+    out: &mut Peeled<'w>,
+) {
     let mut cmd = Cmd {
         argv,
-        program: String::new(),
+        program,
         wrappers: Vec::new(),
         elevated: false,
         env: assignments
@@ -166,9 +327,13 @@ pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Pe
         let Some(first) = cmd.argv.first() else {
             break;
         };
-        cmd.program = program_name(&first.text);
+        program_name_into(&first.text, &mut cmd.program);
+        if !is_wrapper(&cmd.program) {
+            // Not a wrapper: `step` would return `Step::Done` and change nothing.
+            break;
+        }
         let before = cmd.argv.clone();
-        match step(&mut cmd, &mut out, &before) {
+        match step(&mut cmd, out, &before) {
             Step::Peeled => {
                 if asked_for_help(&before, &cmd.argv) {
                     // `nice --help rm -rf /`: the wrapper prints its usage and runs nothing.
@@ -197,7 +362,6 @@ pub fn peel_owned<'w>(argv: Vec<&'w Word>, assignments: &[(String, Word)]) -> Pe
     if !cmd.argv.is_empty() || !cmd.env.is_empty() {
         out.commands.push(cmd);
     }
-    out
 }
 
 /// The words a wrapper consumed (between its name and the new command word) include
@@ -784,6 +948,85 @@ fn step_with<'w>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn peeling_into_a_reused_peeled_is_peeling_afresh() {
+        let lines = [
+            "sudo -u root rm -rf /",
+            "ls",
+            "",
+            "env FOO=1 sh -c 'rm x'",
+            "nohup",
+            "xargs -0 rm",
+            "su root -c reboot",
+            "git status",
+            "sudo -l",
+            "timeout 5 nice -n 2 sudo rm x",
+        ];
+        let all: Vec<Vec<Word>> = lines.iter().map(|s| words(s)).collect();
+        let mut reused = Peeled::default();
+        for (i, ws) in all.iter().enumerate() {
+            // Every order: each line after every other one.
+            for prev in &all {
+                peel_into(prev.iter(), &[], &mut reused);
+                peel_into(ws.iter(), &[], &mut reused);
+                let refs: Vec<&Word> = ws.iter().collect();
+                assert_eq!(reused, peel(&refs, &[]), "{}", lines[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn wrappers_are_exactly_the_arms_of_step_with() {
+        let src = include_str!("command.rs");
+        let body = src
+            .split("\nfn step_with<")
+            .nth(1)
+            .and_then(|rest| rest.split("\n        _ => Step::Done,").next())
+            .unwrap();
+        let mut arms: Vec<&str> = Vec::new();
+        for line in body.lines() {
+            let Some(pattern) = line
+                .strip_prefix("        ")
+                .filter(|l| l.starts_with('"') || l.starts_with("| \""))
+            else {
+                continue;
+            };
+            let pattern = pattern.split("=>").next().unwrap();
+            assert!(!pattern.contains(" if "), "guarded arm: {line}");
+            arms.extend(pattern.split('"').skip(1).step_by(2));
+        }
+        arms.sort_unstable();
+        assert_eq!(
+            arms, WRAPPERS,
+            "WRAPPERS must list the arms of step_with, sorted"
+        );
+        for w in WRAPPERS {
+            assert!(is_wrapper(w), "{w}");
+            assert!(!is_wrapper(&format!("{w}x")) && !is_wrapper(&w[1..]), "{w}");
+        }
+        let src_fn = src.split("fn is_wrapper(").nth(1).unwrap();
+        let src_fn = src_fn.split("\n}").next().unwrap();
+        assert_eq!(
+            src_fn.matches('"').count(),
+            2 * WRAPPERS.len(),
+            "is_wrapper lists WRAPPERS"
+        );
+        // Every other top-level arm is the default one.
+        for line in body
+            .lines()
+            .filter(|l| l.starts_with("        ") && !l.starts_with("         "))
+        {
+            let l = line.trim_start();
+            assert!(
+                l.starts_with('"')
+                    || l.starts_with("| \"")
+                    || l.starts_with('}')
+                    || l.starts_with("match program"),
+                "unexpected arm in step_with: {line}"
+            );
+        }
+    }
 
     #[test]
     fn program_names_strip_exe_and_reuse_the_buffer() {

@@ -1226,25 +1226,138 @@ pub fn canonical_cmdlet(name: &str) -> Option<&'static str> {
         }
         None => name,
     };
+    lookup(name).map(|e| e.canon)
+}
+
+/// [`canonical_cmdlet`] in lowercase (`remove-item`), without allocating: the rules compare
+/// cmdlet names in lowercase.
+pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
+    let name = match name.rsplit_once('\\') {
+        Some((module, rest)) => {
+            if !MODULES.iter().any(|m| m.eq_ignore_ascii_case(module)) {
+                return None;
+            }
+            rest
+        }
+        None => name,
+    };
+    lookup(name).map(|e| e.lower.as_str())
+}
+
+/// One name of the cmdlet tables, as [`NAME_TABLE`] holds it.
+struct NameEntry {
+    canon: &'static str,
+    lower: String,
+}
+
+/// Every alias, canonical name and cmdlet of [`ALIASES`] and [`CMDLETS`], by its lowercase
+/// text, each key once: the entry that the table scan (aliases in order, each alias before its
+/// canonical name, then the cmdlets) would find first. Canonical names and cmdlets are keys
+/// only when they hold a `-`, as the scan only compares dashed names with them.
+///
+/// An open-addressing hash table (FNV-1a, linear probing, at most half full) whose key
+/// comparison is an inlined byte loop: a command word costs one short hash and, for a name of
+/// the tables, about one comparison.
+struct NameTable {
+    entries: Vec<NameEntry>,
+    keys: Vec<Box<[u8]>>,
+    /// `slots[h]`: index + 1 into `entries`/`keys`, 0 when empty.
+    slots: Vec<u16>,
+}
+
+static NAME_TABLE: std::sync::OnceLock<NameTable> = std::sync::OnceLock::new();
+
+fn fnv(bytes: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    // Truncation is fine: only the low bits pick a slot.
+    h as usize
+}
+
+impl NameTable {
+    fn slot_of(&self, key: &[u8]) -> Result<usize, usize> {
+        let mask = self.slots.len().saturating_sub(1);
+        let mut at = fnv(key) & mask;
+        for _ in 0..self.slots.len() {
+            match self.slots.get(at).copied().unwrap_or(0) {
+                0 => return Err(at),
+                i => {
+                    let k = self
+                        .keys
+                        .get(usize::from(i) - 1)
+                        .map_or(&[][..], |k| &k[..]);
+                    if k.len() == key.len() && k.iter().zip(key).all(|(a, b)| a == b) {
+                        return Ok(usize::from(i) - 1);
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+        Err(usize::MAX)
+    }
+}
+
+fn name_table() -> &'static NameTable {
+    NAME_TABLE.get_or_init(|| {
+        let names = ALIASES.len() * 2 + CMDLETS.len();
+        let mut table = NameTable {
+            entries: Vec::new(),
+            keys: Vec::new(),
+            slots: vec![0; (names * 2).next_power_of_two()],
+        };
+        let mut push = |key: &str, canon: &'static str| {
+            let key: Box<[u8]> = key.to_ascii_lowercase().into_bytes().into_boxed_slice();
+            if let Err(at) = table.slot_of(&key) {
+                let Ok(index) = u16::try_from(table.entries.len() + 1) else {
+                    return;
+                };
+                if let Some(slot) = table.slots.get_mut(at) {
+                    *slot = index;
+                    table.keys.push(key);
+                    table.entries.push(NameEntry {
+                        canon,
+                        lower: canon.to_ascii_lowercase(),
+                    });
+                }
+            }
+        };
+        for (alias, canon) in ALIASES {
+            push(alias, canon);
+            if canon.contains('-') {
+                push(canon, canon);
+            }
+        }
+        for c in CMDLETS {
+            if c.contains('-') {
+                push(c, c);
+            }
+        }
+        table
+    })
+}
+
+/// The table entry for `name` (ASCII case-insensitive), after the cheap [`NAME_INDEX`] test.
+fn lookup(name: &str) -> Option<&'static NameEntry> {
     if !NAME_INDEX.may_hold(name) {
         return None;
     }
-    // Every canonical name and cmdlet has a `-` (Verb-Noun; a test checks): a name without
-    // one can only be an alias.
-    let dashed = name.contains('-');
-    ALIASES
-        .iter()
-        .find_map(|(alias, canon)| {
-            (alias.eq_ignore_ascii_case(name) || (dashed && canon.eq_ignore_ascii_case(name)))
-                .then_some(*canon)
-        })
-        .or_else(|| {
-            CMDLETS
-                .iter()
-                .copied()
-                .find(|c| dashed && c.eq_ignore_ascii_case(name))
-        })
+    // No key is longer than this (a test checks), so a longer name is in no table.
+    let mut buf = [0u8; MAX_NAME_LEN];
+    let lowered = buf.get_mut(..name.len())?;
+    lowered.copy_from_slice(name.as_bytes());
+    lowered.make_ascii_lowercase();
+    let table = name_table();
+    table
+        .slot_of(lowered)
+        .ok()
+        .and_then(|i| table.entries.get(i))
 }
+
+/// Longest alias, canonical name or cmdlet of the tables (in bytes), with room to spare.
+const MAX_NAME_LEN: usize = 48;
 
 /// A necessary condition for [`canonical_cmdlet`] to find `name`: some alias, canonical name
 /// or cmdlet of the tables has its length and (ASCII-lowercased) first byte, and one has its
@@ -1416,6 +1529,39 @@ pub(crate) mod tests {
                     .copied()
                     .find(|c| c.eq_ignore_ascii_case(name))
             })
+    }
+
+    #[test]
+    fn every_table_name_fits_the_lookup_buffer() {
+        for (a, c) in ALIASES {
+            assert!(
+                a.len() <= MAX_NAME_LEN && c.len() <= MAX_NAME_LEN,
+                "{a} {c}"
+            );
+        }
+        for c in CMDLETS {
+            assert!(c.len() <= MAX_NAME_LEN, "{c}");
+        }
+    }
+
+    #[test]
+    fn the_lowercase_lookup_is_the_scan_lowercased() {
+        let mut names: Vec<String> = Vec::new();
+        for (a, c) in ALIASES {
+            names.extend([a.to_string(), c.to_ascii_uppercase(), format!("{a}x")]);
+        }
+        for c in CMDLETS {
+            names.extend([c.to_string(), c.to_ascii_lowercase(), format!("x{c}")]);
+        }
+        names.extend(["", "-", "a-b", "git", "LS", "É", "ls\\x"].map(str::to_owned));
+        for n in &names {
+            assert_eq!(canonical_cmdlet(n), canonical_by_scan(n), "{n}");
+            assert_eq!(
+                canonical_cmdlet_lower(n),
+                canonical_cmdlet(n).map(str::to_ascii_lowercase).as_deref(),
+                "{n}"
+            );
+        }
     }
 
     #[test]

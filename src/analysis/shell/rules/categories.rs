@@ -228,7 +228,8 @@ fn runners(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Package manager installs.
 fn packages(c: &Call<'_, '_>, out: &mut Out) {
-    let words: Vec<&str> = c.plain().iter().map(|w| w.text.as_str()).collect();
+    let (mut inline, mut spill) = ([""; super::INLINE_TEXTS], Vec::new());
+    let words = super::texts(c.plain(), &mut inline, &mut spill);
     let w0 = words.first().copied().unwrap_or("");
     let w1 = words.get(1).copied().unwrap_or("");
     let p = c.prog;
@@ -742,7 +743,8 @@ fn printf(fmt: &str, args: &[&str]) -> String {
 /// The category of a command by program and subcommand.
 fn category(c: &Call<'_, '_>, out: &mut Out) -> Option<Category> {
     let p = c.prog;
-    let words: Vec<&str> = c.plain().iter().map(|w| w.text.as_str()).collect();
+    let (mut inline, mut spill) = ([""; super::INLINE_TEXTS], Vec::new());
+    let words = super::texts(c.plain(), &mut inline, &mut spill);
     let w0 = words.first().copied().unwrap_or("");
     let read_only = matches!(
         p,

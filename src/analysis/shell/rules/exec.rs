@@ -1238,10 +1238,11 @@ const SYSTEM_BIN: &[&str] = &[
 /// gate cannot see.
 fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     let Some(w) = c.cmd.argv.first() else { return };
-    let t = w.text.replace('\\', "/");
-    if !t.contains('/') || out.has(&finding::INTERPRETER_FILE) {
+    // Nearly every command word has no separator: decided before any copy.
+    if !w.text.contains(['/', '\\']) || out.has(&finding::INTERPRETER_FILE) {
         return;
     }
+    let t = w.text.replace('\\', "/");
     let lower = t.to_ascii_lowercase();
     if SYSTEM_BIN.iter().any(|p| lower.starts_with(p)) {
         return;

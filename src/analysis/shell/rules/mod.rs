@@ -199,10 +199,27 @@ const MAX_FINDINGS: usize = 32;
 const MAX_PATHS: usize = 128;
 
 fn check_at(cmd: &Cmd<'_>, ctx: &Context<'_>, depth: usize) -> Verdict {
-    let call = Call::new(cmd, ctx, depth);
+    check_with(cmd, ctx, depth, Vec::new()).0
+}
+
+/// [`check`] with a buffer for the command's plain words, given back for the next command
+/// (the driver checks every command of a script with one buffer: no allocation per command).
+pub fn check_reusing<'w>(cmd: &Cmd<'w>, ctx: &Context<'_>, buf: &mut Vec<&'w Word>) -> Verdict {
+    let (v, back) = check_with(cmd, ctx, 0, std::mem::take(buf));
+    *buf = back;
+    v
+}
+
+fn check_with<'w>(
+    cmd: &Cmd<'w>,
+    ctx: &Context<'_>,
+    depth: usize,
+    buf: Vec<&'w Word>,
+) -> (Verdict, Vec<&'w Word>) {
+    let call = Call::new(cmd, ctx, depth, buf);
     let mut out = Out::new();
     run(&call, &mut out);
-    out.finish()
+    (out.finish(), call.plain)
 }
 
 /// One command being checked, with what every rule needs precomputed.
@@ -212,7 +229,7 @@ pub(super) struct Call<'a, 'w> {
     /// Lowercase program basename (`cmd.program`).
     pub prog: &'a str,
     /// Canonical lowercase PowerShell cmdlet name when the program is a cmdlet or alias.
-    pub ps: Option<String>,
+    pub ps: Option<&'a str>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -223,27 +240,26 @@ pub(super) struct Call<'a, 'w> {
 }
 
 impl<'a, 'w> Call<'a, 'w> {
-    fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize) -> Self {
+    fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize, mut plain: Vec<&'w Word>) -> Self {
         let prog = cmd.program.as_str();
-        let ps = super::pwsh::canonical_cmdlet(prog)
-            .map(str::to_ascii_lowercase)
-            .or_else(|| {
-                let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
-                    !v.is_empty()
-                        && !n.is_empty()
-                        && v.chars().all(|c| c.is_ascii_alphabetic())
-                        && n.chars().all(|c| c.is_ascii_alphanumeric())
-                });
-                looks_cmdlet.then(|| prog.to_owned())
+        let ps = super::pwsh::canonical_cmdlet_lower(prog).or_else(|| {
+            let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
+                !v.is_empty()
+                    && !n.is_empty()
+                    && v.chars().all(|c| c.is_ascii_alphabetic())
+                    && n.chars().all(|c| c.is_ascii_alphanumeric())
             });
+            looks_cmdlet.then_some(prog)
+        });
         let args = cmd.argv.get(1..).unwrap_or(&[]);
+        plain_words_into(args, &mut plain);
         Call {
             cmd,
             ctx,
             prog,
             ps,
             args,
-            plain: plain_words(args),
+            plain,
             roots: ctx.fed_roots,
             depth,
         }
@@ -251,7 +267,7 @@ impl<'a, 'w> Call<'a, 'w> {
 
     /// The PowerShell cmdlet this is, lowercase (`remove-item`), if any.
     pub fn ps(&self) -> &str {
-        self.ps.as_deref().unwrap_or("")
+        self.ps.unwrap_or("")
     }
 
     /// A path as the command sees it: relative paths are resolved against a changed
@@ -739,6 +755,27 @@ impl Words {
     }
 }
 
+/// Words texts kept inline by [`texts`] (more spill into a vector).
+pub(super) const INLINE_TEXTS: usize = 8;
+
+/// The texts of `words` as a slice, in the caller's `inline` buffer when they fit (nearly
+/// every command), so rules can match on `&[&str]` without allocating a vector per command.
+pub(super) fn texts<'a, 'w>(
+    words: &[&'w Word],
+    inline: &'a mut [&'w str; INLINE_TEXTS],
+    spill: &'a mut Vec<&'w str>,
+) -> &'a [&'w str] {
+    if words.len() <= INLINE_TEXTS {
+        for (slot, w) in inline.iter_mut().zip(words) {
+            *slot = w.text.as_str();
+        }
+        inline.get(..words.len()).unwrap_or(&[])
+    } else {
+        spill.extend(words.iter().map(|w| w.text.as_str()));
+        spill
+    }
+}
+
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
 /// candidates are found by the first byte, then compared, so it stays linear in practice.
 pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -903,6 +940,13 @@ pub(super) fn has_opt(args: &[&Word], chars: &[char], names: &[&str]) -> bool {
 /// Words that are not options, in order; after `--` every word counts.
 pub(super) fn plain_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
     let mut out = Vec::new();
+    plain_words_into(args, &mut out);
+    out
+}
+
+/// [`plain_words`] into `out` (replacing its content, reusing its buffer).
+fn plain_words_into<'w>(args: &[&'w Word], out: &mut Vec<&'w Word>) {
+    out.clear();
     let mut ended = false;
     for w in args {
         if !ended && w.text == "--" {
@@ -913,7 +957,6 @@ pub(super) fn plain_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
             out.push(*w);
         }
     }
-    out
 }
 
 /// A POSIX-style parse of arguments: options (with the values of those listed as taking one)
@@ -1475,6 +1518,26 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    #[test]
+    fn texts_are_the_words_texts_inline_or_spilled() {
+        let words: Vec<Word> = (0..40)
+            .map(|i| Word {
+                text: format!("w{i}"),
+                ..Word::default()
+            })
+            .collect();
+        for n in [0, 1, 7, 8, 9, 40] {
+            let refs: Vec<&Word> = words.iter().take(n).collect();
+            let want: Vec<&str> = refs.iter().map(|w| w.text.as_str()).collect();
+            let (mut inline, mut spill) = ([""; INLINE_TEXTS], Vec::new());
+            assert_eq!(
+                texts(&refs, &mut inline, &mut spill),
+                want.as_slice(),
+                "{n}"
+            );
+        }
+    }
 
     #[test]
     fn words_has_is_exactly_contains() {

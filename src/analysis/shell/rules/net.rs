@@ -1016,6 +1016,9 @@ fn names_secret_var(text: &str) -> bool {
     })
 }
 
+/// [`NON_READING`] with its compile-time filter (checked for every command).
+const NON_READING_WORDS: super::Words = super::Words::new(NON_READING);
+
 /// Programs whose path arguments are not read for their content.
 const NON_READING: &[&str] = &[
     "rm",
@@ -1154,10 +1157,9 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
         return;
     }
     let prog =
-        c.ps.as_deref()
-            .filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
+        c.ps.filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
             .unwrap_or(c.prog);
-    if NON_READING.contains(&prog) {
+    if NON_READING_WORDS.has(prog) {
         return;
     }
     // The first operand of a search or filter program is a pattern or program text.
