@@ -20,9 +20,11 @@
 use regex::{Regex, RegexBuilder};
 use std::sync::OnceLock;
 
-/// Lazy-DFA cache per regex, in bytes: bounds memory on hostile text (the engine clears the
-/// cache when it fills and falls back to a slower engine if that happens too often).
-const DFA_CACHE_BYTES: usize = 512 * 1024;
+/// Lazy-DFA cache per regex, in bytes. The redactor has ~120 patterns and a WebAssembly
+/// memory never shrinks, so this bounds what hostile text can make them hold (~15 MB at
+/// most); a full cache is cleared, and one cleared too often makes the engine fall back to
+/// its slower (still linear-time) search. Typical text needs a few hundred states at most.
+const DFA_CACHE_BYTES: usize = 128 * 1024;
 
 /// ASCII whitespace as regex-lite's `\s` means it.
 const SPACE: &[(char, char)] = &[('\t', '\r'), (' ', ' ')];
