@@ -1217,31 +1217,24 @@ const MODULES: &[&str] = &[
 /// is `sc.exe` (the service controller); the union is returned, so the rules should treat
 /// `sc` as both `Set-Content` and a possible `sc.exe`.
 pub fn canonical_cmdlet(name: &str) -> Option<&'static str> {
-    let name = match name.rsplit_once('\\') {
-        Some((module, rest)) => {
-            if !MODULES.iter().any(|m| m.eq_ignore_ascii_case(module)) {
-                return None;
-            }
-            rest
-        }
-        None => name,
-    };
-    lookup(name).map(|e| e.canon)
+    lookup(unqualified(name)?).map(|e| e.canon)
 }
 
 /// [`canonical_cmdlet`] in lowercase (`remove-item`), without allocating: the rules compare
 /// cmdlet names in lowercase.
 pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
-    let name = match name.rsplit_once('\\') {
-        Some((module, rest)) => {
-            if !MODULES.iter().any(|m| m.eq_ignore_ascii_case(module)) {
-                return None;
-            }
-            rest
-        }
-        None => name,
-    };
-    lookup(name).map(|e| e.lower.as_str())
+    lookup(unqualified(name)?).map(|e| e.lower.as_str())
+}
+
+/// `name` without a core-module qualifier; `None` when qualified by any other module.
+fn unqualified(name: &str) -> Option<&str> {
+    match name.rsplit_once('\\') {
+        Some((module, rest)) => MODULES
+            .iter()
+            .any(|m| m.eq_ignore_ascii_case(module))
+            .then_some(rest),
+        None => Some(name),
+    }
 }
 
 /// One name of the cmdlet tables, as [`NAME_TABLE`] holds it.
