@@ -73,7 +73,7 @@ impl LazyRegex {
 
 /// The `regex` spelling of a regex-lite pattern (see the module comment).
 pub fn translate(pattern: &str) -> Result<String, String> {
-    let (fold, body) = leading_flags(pattern)?;
+    let (fold, body) = leading_flags(pattern);
     let mut out = String::with_capacity(body.len() * 2);
     if !fold.kept.is_empty() {
         out.push_str("(?");
@@ -131,21 +131,21 @@ struct Flags {
     kept: String,
 }
 
-fn leading_flags(pattern: &str) -> Result<(Flags, &str), String> {
+fn leading_flags(pattern: &str) -> (Flags, &str) {
     let mut flags = Flags {
         ignore_case: false,
         kept: String::new(),
     };
     let Some(rest) = pattern.strip_prefix("(?") else {
-        return Ok((flags, pattern));
+        return (flags, pattern);
     };
     let Some(end) = rest.find(')') else {
-        return Ok((flags, pattern));
+        return (flags, pattern);
     };
     let group = rest.get(..end).unwrap_or("");
     if group.is_empty() || !group.chars().all(|c| "imsU".contains(c)) {
         // Not a bare flag group (`(?:`, `(?P<…>`): handled as a group opener.
-        return Ok((flags, pattern));
+        return (flags, pattern);
     }
     for c in group.chars() {
         match c {
@@ -153,7 +153,7 @@ fn leading_flags(pattern: &str) -> Result<(Flags, &str), String> {
             c => flags.kept.push(c),
         }
     }
-    Ok((flags, rest.get(end + 1..).unwrap_or("")))
+    (flags, rest.get(end + 1..).unwrap_or(""))
 }
 
 /// Copies a group opener that starts with `(?` (the `(` already read, `i` at the `?`).

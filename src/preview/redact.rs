@@ -1394,8 +1394,6 @@ struct Literals {
     words: Vec<Vec<u8>>,
     /// One-byte literals by their (lowercase) byte.
     single: Vec<Vec<usize>>,
-    /// Whether a byte (either ASCII case) is a one-byte literal: one lookup per byte.
-    is_single: Vec<bool>,
     /// Longer literals by their first two (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index
     /// into `lists` plus one (0: no literal starts so), so most positions cost one lookup.
     pairs: Vec<u16>,
@@ -1421,16 +1419,10 @@ impl Literals {
         let i = self.words.len();
         if self.single.is_empty() {
             self.single = vec![Vec::new(); 256];
-            self.is_single = vec![false; 256];
             self.pairs = vec![0; 1 << 16];
         }
         match (bytes.first(), bytes.get(1)) {
             (Some(&b0), None) => {
-                for b in [b0.to_ascii_lowercase(), b0.to_ascii_uppercase()] {
-                    if let Some(flag) = self.is_single.get_mut(usize::from(b)) {
-                        *flag = true;
-                    }
-                }
                 if let Some(list) = self.single.get_mut(usize::from(b0.to_ascii_lowercase())) {
                     list.push(i);
                 }
@@ -1480,13 +1472,9 @@ impl Literals {
             } else {
                 0
             };
-            if self.is_single.get(usize::from(b)).copied().unwrap_or(false) {
-                if let Some(list) = self.single.get(usize::from(lower)) {
-                    for &id in list {
-                        if let Some(h) = hit.get_mut(id) {
-                            *h = true;
-                        }
-                    }
+            for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
+                if let Some(h) = hit.get_mut(id) {
+                    *h = true;
                 }
             }
             let slot = self.pairs.get(key).copied().unwrap_or(0);
@@ -1675,7 +1663,7 @@ impl Redactor {
     /// [`Redactor::redact`], borrowing `text` when no rule can match it.
     pub fn redact_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
         if may_hold_secret(text) {
-            std::borrow::Cow::Owned(self.run(text, None))
+            std::borrow::Cow::Owned(self.run_possible(text, None))
         } else {
             std::borrow::Cow::Borrowed(text)
         }
@@ -1687,6 +1675,11 @@ impl Redactor {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
+        self.run_possible(text, fragments)
+    }
+
+    /// [`Redactor::run`] for a text [`may_hold_secret`] let through.
+    fn run_possible(&self, text: &str, fragments: Option<&mut Vec<String>>) -> String {
         if text.len() > MEMO_MAX_TEXT_BYTES {
             return self.run_rules(text, fragments);
         }
@@ -1766,14 +1759,9 @@ impl Redactor {
             let changed = if rule.line_ids.is_empty() {
                 apply(rule, &out, Some(&present), fragments.as_deref_mut())
             } else if present.any(&rule.line_ids) {
-                if out.contains('\n') {
-                    apply_lines(rule, &out, fragments.as_deref_mut())
-                } else if !rule.needs_separator || out.bytes().any(|b| b == b'=' || b == b':') {
-                    // One line, which holds one of the rule's words (as `apply_lines` would find).
-                    apply(rule, &out, None, fragments.as_deref_mut())
-                } else {
-                    None
-                }
+                // A text of one line holds one of the rule's words: the scan just found it.
+                let one_line = !out.contains('\n');
+                apply_lines(rule, &out, one_line, fragments.as_deref_mut())
             } else {
                 // No line holds one of the rule's words.
                 None
@@ -1880,16 +1868,23 @@ impl Redactor {
 const WINDOW: usize = 8;
 
 /// Applies a line-bound rule to the lines of `text` that hold one of its words (ASCII
-/// case-insensitively); `None` when nothing changed.
-fn apply_lines(rule: &Rule, text: &str, mut fragments: Option<&mut Vec<String>>) -> Option<String> {
+/// case-insensitively); `None` when nothing changed. `words_known`: the caller already knows
+/// that every line holds one (a one-line text whose literal scan found one).
+fn apply_lines(
+    rule: &Rule,
+    text: &str,
+    words_known: bool,
+    mut fragments: Option<&mut Vec<String>>,
+) -> Option<String> {
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
         let hit = (!rule.needs_separator || line.bytes().any(|b| b == b'=' || b == b':'))
-            && rule
-                .per_line
-                .iter()
-                .any(|w| contains_lower(line.as_bytes(), w.as_bytes()));
+            && (words_known
+                || rule
+                    .per_line
+                    .iter()
+                    .any(|w| contains_lower(line.as_bytes(), w.as_bytes())));
         match hit
             .then(|| apply(rule, line, None, fragments.as_deref_mut()))
             .flatten()
@@ -2336,7 +2331,7 @@ mod timing {
                 let _ = if rule.per_line.is_empty() {
                     apply(rule, &json, None, None)
                 } else {
-                    apply_lines(rule, &json, None)
+                    apply_lines(rule, &json, false, None)
                 };
             }
             eprintln!("rule {i} {:?}: {:?}", rule.check, t.elapsed());
