@@ -14,6 +14,7 @@
 // instance (its stack pointer and allocator may be mid-update), so the module is re-required
 // and instantiated afresh on the next call, never reused.
 
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 
 const STATE_KEY = Symbol.for("openclaw-human-gate");
@@ -267,8 +268,10 @@ export function decideOrFailClosed(configJson, requestJson, toolName) {
  * The gate hook's decision and its audit record from one core call (`Engine.decideForHook`,
  * docs/core-api.md): `{ decision, recordHead, recordTail }`. The decision holds the fields the
  * host mapping (`toHostResult`) reads; the record is `recordHead + latencyJson(ms) + recordTail`.
- * The record parts are null when the core has no `decideForHook` (the caller then builds the
- * record with `auditDecision`). Throws like `decide`, under the same fault seam.
+ * The record parts are null when the core has no `decideForHook` or its answer has no record
+ * (the caller then builds the record with `auditDecision`). For long params the core leaves the
+ * record's params digest to this function: Node's SHA-256 of the params text it hands back.
+ * Throws like `decide`, under the same fault seam.
  */
 export function decideForHook(configJson, requestJson) {
   const { engine, state } = acquireEngine(configJson);
@@ -278,11 +281,28 @@ export function decideForHook(configJson, requestJson) {
   const fault = activeFault(state);
   const raw = engineAnswer(state, engine, fault, "decideForHook", requestJson);
   if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);
+  const { view, recordHead, recordTail } = splitHookAnswer(raw);
+  return { decision: parseDecision(view, fault), recordHead, recordTail };
+}
+
+/**
+ * `Engine.decideForHook`'s answer in its parts (docs/core-api.md): `{ view, recordHead,
+ * recordTail }`, the record parts null when the answer has none. When the core left the params
+ * digest to the shim (`decision \n head \n tailA \n tailB \n params`), the tail is
+ * `tailA + hex(SHA-256(params)) + tailB`.
+ */
+export function splitHookAnswer(raw) {
   const end = raw.indexOf("\n");
   const mid = end < 0 ? -1 : raw.indexOf("\n", end + 1);
-  const decision = parseDecision(end < 0 ? raw : raw.slice(0, end), fault);
-  if (mid < 0) return { decision, recordHead: null, recordTail: null };
-  return { decision, recordHead: raw.slice(end + 1, mid), recordTail: raw.slice(mid + 1) };
+  const view = end < 0 ? raw : raw.slice(0, end);
+  if (mid < 0) return { view, recordHead: null, recordTail: null };
+  const recordHead = raw.slice(end + 1, mid);
+  const cut = raw.indexOf("\n", mid + 1);
+  if (cut < 0) return { view, recordHead, recordTail: raw.slice(mid + 1) };
+  const last = raw.indexOf("\n", cut + 1);
+  if (last < 0) return { view, recordHead: null, recordTail: null };
+  const hex = createHash("sha256").update(raw.slice(last + 1), "utf8").digest("hex");
+  return { view, recordHead, recordTail: raw.slice(mid + 1, cut) + hex + raw.slice(cut + 1, last) };
 }
 
 /**

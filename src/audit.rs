@@ -311,7 +311,7 @@ struct DecisionRecord {
     time: Value,
     session: Value,
     tool: Value,
-    params_digest: String,
+    params_digest: ParamsDigest,
     params_bytes: usize,
     decision: Value,
     severity: Value,
@@ -322,6 +322,21 @@ struct DecisionRecord {
     risk_level: Value,
     risk_recommendation: Value,
 }
+
+/// The record's params digest: written by the core, or left to the shim.
+enum ParamsDigest {
+    /// `sha256:<hex>`.
+    Done(String),
+    /// The params text (as the core reads them, keys sorted) whose SHA-256 the shim computes
+    /// and splices in (`decide_for_hook`).
+    Deferred(String),
+}
+
+/// Params texts at least this long are digested by the shim (`decide_for_hook`): Node's
+/// SHA-256 (native, with the CPU's SHA instructions where it has them) takes ~13 µs over
+/// 20 KB where the core's, in WebAssembly, takes ~100 µs; below ~1 KB handing the text over
+/// costs about what it saves.
+pub const SHIM_DIGEST_MIN_BYTES: usize = 1024;
 
 /// `v` as compact JSON, exactly as it is written inside a serialized object. Strings that
 /// need no escaping (serde_json escapes `"`, `\\` and U+0000..U+001F) are copied as they are.
@@ -353,6 +368,12 @@ impl DecisionRecord {
     /// The record text around its latency. The keys are in the order serde_json writes an
     /// object's keys (sorted), so the text is the one `Value::Object(..).to_string()` gives.
     fn parts(&self) -> RecordParts {
+        self.parts_cut().0
+    }
+
+    /// [`DecisionRecord::parts`], and where in the tail the digest's hex ends (before its
+    /// closing quote): a deferred digest's hex goes there.
+    fn parts_cut(&self) -> (RecordParts, usize) {
         let mut head = String::with_capacity(160);
         head.push_str("{\"decision\":");
         push_value(&mut head, &self.decision);
@@ -370,8 +391,14 @@ impl DecisionRecord {
             ",\"params\":{{\"bytes\":{},\"digest\":",
             self.params_bytes
         );
-        push_value(&mut tail, &Value::String(self.params_digest.clone()));
-        tail.push_str("},\"risk\":{\"confidence\":");
+        // `sha256:` and hex digits: nothing to escape.
+        tail.push('"');
+        tail.push_str(match &self.params_digest {
+            ParamsDigest::Done(d) => d,
+            ParamsDigest::Deferred(_) => "sha256:",
+        });
+        let cut = tail.len();
+        tail.push_str("\"},\"risk\":{\"confidence\":");
         push_value(&mut tail, &self.risk_confidence);
         tail.push_str(",\"level\":");
         push_value(&mut tail, &self.risk_level);
@@ -389,7 +416,7 @@ impl DecisionRecord {
             push_value(&mut tail, v);
         }
         let _ = write!(tail, ",\"type\":\"decision\",\"v\":{RECORD_VERSION}}}");
-        RecordParts { head, tail }
+        (RecordParts { head, tail }, cut)
     }
 
     /// From the texts: `request_json` is the request the core decided (raw text, possibly
@@ -436,7 +463,7 @@ impl DecisionRecord {
                 .and_then(Value::as_str)
                 .map_or(Value::Null, |k| Value::String(session_digest(k))),
             tool: tool_name(request.get("toolName")),
-            params_digest,
+            params_digest: ParamsDigest::Done(params_digest),
             params_bytes,
             decision: text("decision"),
             severity: text("severity"),
@@ -453,7 +480,14 @@ impl DecisionRecord {
     /// [`DecisionRecord::from_text`] over their JSON texts, without parsing either again.
     /// `None` for a call the gate rewrote (a Tool Search bridge: the record describes the
     /// request as sent) or whose params cannot be encoded; the caller then uses the texts.
-    fn from_call(call: &Call, d: &Decision, memo: &mut AuditMemo) -> Option<DecisionRecord> {
+    /// With `defer_digest`, params texts of at least [`SHIM_DIGEST_MIN_BYTES`] are left for
+    /// the shim to digest.
+    fn from_call(
+        call: &Call,
+        d: &Decision,
+        memo: &mut AuditMemo,
+        defer_digest: bool,
+    ) -> Option<DecisionRecord> {
         if call.bridged_from.is_some() {
             return None;
         }
@@ -468,8 +502,12 @@ impl DecisionRecord {
                 .as_deref()
                 .map_or(Value::Null, |k| Value::String(memo.session_digest(k))),
             tool: tool_name_str(Some(&call.tool_name)),
-            params_digest: digest(&params),
             params_bytes: params.len(),
+            params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
+                ParamsDigest::Deferred(params)
+            } else {
+                ParamsDigest::Done(digest(&params))
+            },
             decision: label(&d.decision),
             severity: label(&d.severity),
             source: label(&d.source),
@@ -532,10 +570,15 @@ pub fn decision_record_parts(request_json: &str, decision_json: &str) -> RecordP
 /// The gate hook's one core call (`Engine.decideForHook`, docs/core-api.md): one decision
 /// with session authority, as the host mapping reads it ([`Decision::host_json`], ASCII), then
 /// `\n`, the head of its audit record, `\n`, the record's tail (see [`RecordParts`]). JSON text
-/// never holds a raw line break, so the answer splits at its first two. The record is exactly
+/// never holds a raw line break, so the answer splits at its line breaks. The record is exactly
 /// the one [`decision_record`] gives for the request text and the full decision text
 /// (`Gate::decide_in_json`'s), read from the already parsed call and decision instead. If the
 /// decision cannot be encoded, the answer's decision is the full fail-closed one.
+///
+/// When the params text is at least [`SHIM_DIGEST_MIN_BYTES`] long, the tail comes in two
+/// pieces and the params text follows: `decision \n head \n tailA \n tailB \n params`, and
+/// the record's tail is `tailA + hex(SHA-256(params as UTF-8)) + tailB` (see
+/// [`HookAnswer::parse`], which joins them as the shim does).
 pub fn decide_for_hook(
     gate: &Gate,
     sessions: &mut Sessions,
@@ -545,7 +588,7 @@ pub fn decide_for_hook(
     let (decision, call) = gate.decide_in_read(sessions, request_json);
     let view = decision.host_json();
     let fast = match (&view, &call) {
-        (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo),
+        (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo, true),
         _ => None,
     };
     let (view, record) = match (view, fast) {
@@ -558,14 +601,70 @@ pub fn decide_for_hook(
             ),
         },
     };
-    let parts = record.parts();
-    let mut out = String::with_capacity(view.len() + parts.head.len() + parts.tail.len() + 2);
+    let (parts, cut) = record.parts_cut();
+    let deferred = match &record.params_digest {
+        ParamsDigest::Deferred(text) => text.as_str(),
+        ParamsDigest::Done(_) => "",
+    };
+    let mut out = String::with_capacity(
+        view.len() + parts.head.len() + parts.tail.len() + deferred.len() + 4,
+    );
     out.push_str(&view);
     out.push('\n');
     out.push_str(&parts.head);
     out.push('\n');
-    out.push_str(&parts.tail);
+    match (&record.params_digest, parts.tail.split_at_checked(cut)) {
+        (ParamsDigest::Deferred(_), Some((a, b))) => {
+            out.push_str(a);
+            out.push('\n');
+            out.push_str(b);
+            out.push('\n');
+            out.push_str(deferred);
+        }
+        _ => out.push_str(&parts.tail),
+    }
     out
+}
+
+/// `decide_for_hook`'s answer read back, as the shim reads it (`js-shim/core.js`
+/// `decideForHook`): the host view and the record's parts, a deferred digest computed here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookAnswer {
+    pub view: String,
+    /// `None` when the answer has no record (a malformed answer).
+    pub record: Option<RecordParts>,
+    /// Whether the params digest was left to the reader.
+    pub deferred_digest: bool,
+}
+
+impl HookAnswer {
+    pub fn parse(answer: &str) -> HookAnswer {
+        let mut it = answer.splitn(5, '\n');
+        let view = it.next().unwrap_or_default().to_owned();
+        let rest: Vec<&str> = it.collect();
+        let (record, deferred_digest) = match rest.as_slice() {
+            [head, tail] => (
+                Some(RecordParts {
+                    head: (*head).to_owned(),
+                    tail: (*tail).to_owned(),
+                }),
+                false,
+            ),
+            [head, a, b, params] => (
+                Some(RecordParts {
+                    head: (*head).to_owned(),
+                    tail: format!("{a}{}{b}", hex(&sha256(params.as_bytes()))),
+                }),
+                true,
+            ),
+            _ => (None, false),
+        };
+        HookAnswer {
+            view,
+            record,
+            deferred_digest,
+        }
+    }
 }
 
 /// How an approval ended, as the host reported it.
@@ -857,6 +956,11 @@ mod tests {
             json!({"toolName": "tool_call", "params": {"id": "exec", "args": {"command": "ls"}}, "sessionKey": "agent:main:a"}),
             json!({"toolName": "exec", "params": {"command": "ls"}, "sessionKey": "agent:main:cron:x", "nowMs": 1}),
             json!({"toolName": "exec", "params": "ls", "sessionKey": "agent:main:cron:x"}),
+            // Long params: the shim digests them (one byte either side of the cut, non-ASCII).
+            json!({"toolName": "write", "params": {"path": "a", "content": "x".repeat(SHIM_DIGEST_MIN_BYTES - 26)}}),
+            json!({"toolName": "write", "params": {"path": "a", "content": "x".repeat(SHIM_DIGEST_MIN_BYTES - 25)}}),
+            json!({"toolName": "exec", "params": {"command": format!("echo '{}' \"\\ é \u{2028}", "ü".repeat(4000))}, "sessionKey": "agent:main:a", "nowMs": 1_795_982_402_000_u64}),
+            json!({"toolName": "tool_call", "params": {"id": "exec", "args": {"command": "y".repeat(3000)}}}),
         ];
         let mut texts: Vec<String> = requests.iter().map(Value::to_string).collect();
         texts.push(
@@ -867,25 +971,28 @@ mod tests {
         // The ordinary requests take the parsed path (no second parse of either text).
         let call = Call::parse(&texts[0]).unwrap();
         let d = gate.decide_call(&call);
-        assert!(DecisionRecord::from_call(&call, &d, &mut AuditMemo::default()).is_some());
+        assert!(DecisionRecord::from_call(&call, &d, &mut AuditMemo::default(), true).is_some());
         let bridged = Call::parse(&texts[4]).unwrap();
-        assert!(DecisionRecord::from_call(&bridged, &d, &mut AuditMemo::default()).is_none());
+        assert!(DecisionRecord::from_call(&bridged, &d, &mut AuditMemo::default(), true).is_none());
+        let mut deferred = 0;
         for text in &texts {
             let answer = decide_for_hook(&gate, &mut one, &mut memo, text);
             let full = gate.decide_in_json(&mut two, text);
-            let mut parts = answer.splitn(3, '\n');
-            let (decision, head, tail) = (
-                parts.next().unwrap(),
-                parts.next().unwrap(),
-                parts.next().unwrap(),
-            );
-            assert!(decision.is_ascii(), "{decision}");
-            let view: Value = serde_json::from_str(decision).unwrap();
+            let read = HookAnswer::parse(&answer);
+            assert!(read.view.is_ascii(), "{}", read.view);
+            let view: Value = serde_json::from_str(&read.view).unwrap();
             assert_eq!(view, host_projection(&full), "{text}");
-            let parts = RecordParts {
-                head: head.to_owned(),
-                tail: tail.to_owned(),
-            };
+            let parts = read.record.unwrap();
+            let params_len = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|v| v.get("params").map(|p| p.to_string().len()));
+            assert_eq!(
+                read.deferred_digest,
+                params_len.is_some_and(|n| n >= SHIM_DIGEST_MIN_BYTES)
+                    && !text.contains("tool_call"),
+                "{text}"
+            );
+            deferred += usize::from(read.deferred_digest);
             for latency_ms in [0.0, 3.25, f64::NAN] {
                 assert_eq!(
                     parts.with_latency(latency_ms),
@@ -894,6 +1001,9 @@ mod tests {
                 );
             }
         }
+        // The write at the cut and the long command (the one below the cut and the bridged
+        // call are digested by the core).
+        assert_eq!(deferred, 2);
     }
 
     #[test]

@@ -39,7 +39,9 @@ impl Engine {
 
     /// The gate hook's one call: `decide`, answered as the host mapping reads the decision
     /// (ASCII JSON), then `"\n"`, record head, `"\n"`, record tail; the audit record is
-    /// `head + latencyMs + tail` (`src/audit.rs` `decide_for_hook`, docs/core-api.md).
+    /// `head + latencyMs + tail`. For long params the tail comes in two pieces followed by the
+    /// params text, whose digest the shim computes (`src/audit.rs` `decide_for_hook`,
+    /// docs/core-api.md).
     #[wasm_bindgen(js_name = decideForHook)]
     pub fn decide_for_hook(&mut self, request_json: &str) -> String {
         crate::audit::decide_for_hook(
