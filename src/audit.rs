@@ -478,8 +478,9 @@ impl DecisionRecord {
 
     /// From the call as the gate read it and the decision it made: the same record as
     /// [`DecisionRecord::from_text`] over their JSON texts, without parsing either again.
-    /// `None` for a call the gate rewrote (a Tool Search bridge: the record describes the
-    /// request as sent) or whose params cannot be encoded; the caller then uses the texts.
+    /// A call the gate rewrote (a Tool Search bridge) is recorded as sent: the bridge's tool
+    /// name and params. `None` when the params cannot be encoded; the caller then uses the
+    /// texts.
     /// With `defer_digest`, params texts of at least [`SHIM_DIGEST_MIN_BYTES`] are left for
     /// the shim to digest.
     fn from_call(
@@ -488,10 +489,12 @@ impl DecisionRecord {
         memo: &mut AuditMemo,
         defer_digest: bool,
     ) -> Option<DecisionRecord> {
-        if call.bridged_from.is_some() {
-            return None;
-        }
-        let params = serde_json::to_string(&call.params).ok()?;
+        let (tool, params) = match (&call.bridged_from, &call.bridged_params) {
+            (Some(from), Some(params)) => (from, params),
+            (None, _) => (&call.tool_name, &call.params),
+            (Some(_), None) => return None,
+        };
+        let params = serde_json::to_string(params).ok()?;
         Some(DecisionRecord {
             time: call
                 .now_ms
@@ -501,7 +504,7 @@ impl DecisionRecord {
                 .session_key
                 .as_deref()
                 .map_or(Value::Null, |k| Value::String(memo.session_digest(k))),
-            tool: tool_name_str(Some(&call.tool_name)),
+            tool: tool_name_str(Some(tool)),
             params_bytes: params.len(),
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
                 ParamsDigest::Deferred(params)
@@ -973,7 +976,7 @@ mod tests {
         let d = gate.decide_call(&call);
         assert!(DecisionRecord::from_call(&call, &d, &mut AuditMemo::default(), true).is_some());
         let bridged = Call::parse(&texts[4]).unwrap();
-        assert!(DecisionRecord::from_call(&bridged, &d, &mut AuditMemo::default(), true).is_none());
+        assert!(DecisionRecord::from_call(&bridged, &d, &mut AuditMemo::default(), true).is_some());
         let mut deferred = 0;
         for text in &texts {
             let answer = decide_for_hook(&gate, &mut one, &mut memo, text);
@@ -988,8 +991,7 @@ mod tests {
                 .and_then(|v| v.get("params").map(|p| p.to_string().len()));
             assert_eq!(
                 read.deferred_digest,
-                params_len.is_some_and(|n| n >= SHIM_DIGEST_MIN_BYTES)
-                    && !text.contains("tool_call"),
+                params_len.is_some_and(|n| n >= SHIM_DIGEST_MIN_BYTES),
                 "{text}"
             );
             deferred += usize::from(read.deferred_digest);
@@ -1001,9 +1003,9 @@ mod tests {
                 );
             }
         }
-        // The write at the cut and the long command (the one below the cut and the bridged
-        // call are digested by the core).
-        assert_eq!(deferred, 2);
+        // The write at the cut, the long command and the long bridged call (the one below the
+        // cut is digested by the core).
+        assert_eq!(deferred, 3);
     }
 
     #[test]

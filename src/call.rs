@@ -38,6 +38,9 @@ pub struct Call {
     pub now_ms: Option<f64>,
     /// Set when the host's call was a Tool Search bridge and this is the call it makes.
     pub bridged_from: Option<String>,
+    /// The bridge call's own params (`{id, args}`), kept for the audit record, which
+    /// describes the request as sent.
+    pub bridged_params: Option<Map<String, Value>>,
 }
 
 /// Why a request could not be read; `path` names the field, never its value.
@@ -136,6 +139,7 @@ impl Call {
             derived_paths,
             now_ms,
             bridged_from: None,
+            bridged_params: None,
         };
         call.unwrap_bridge();
         Ok(call)
@@ -157,7 +161,7 @@ impl Call {
         };
         self.bridged_from = Some(std::mem::replace(&mut self.tool_name, inner));
         self.name_kind = name_kind(&self.tool_name);
-        self.params = args;
+        self.bridged_params = Some(std::mem::replace(&mut self.params, args));
     }
 }
 

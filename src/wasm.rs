@@ -1,7 +1,6 @@
 //! The one boundary to JavaScript (wasm-bindgen). Strings in, strings out: the same JSON
 //! contract as [`crate::decide_json_str`], documented in `docs/core-api.md`. No policy here.
 
-
 /// The allocator: Talc instead of Rust's default dlmalloc, which took ~20 % of a typical
 /// decision in WebAssembly (single-threaded module; the constructor is safe and const).
 #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
