@@ -14,7 +14,7 @@
 // instance (its stack pointer and allocator may be mid-update), so the module is re-required
 // and instantiated afresh on the next call, never reused.
 
-import { createHash } from "node:crypto";
+import { createHash, hash as oneShotHash } from "node:crypto";
 import { createRequire } from "node:module";
 
 const STATE_KEY = Symbol.for("openclaw-human-gate");
@@ -285,6 +285,12 @@ export function decideForHook(configJson, requestJson) {
   return { decision: parseDecision(view, fault), recordHead, recordTail };
 }
 
+/** SHA-256 of `text` as UTF-8, in hex (`crypto.hash` where Node has it: ~0.3 µs for 300 bytes). */
+const sha256Hex =
+  typeof oneShotHash === "function"
+    ? (text) => oneShotHash("sha256", text, "hex")
+    : (text) => createHash("sha256").update(text, "utf8").digest("hex");
+
 /**
  * `Engine.decideForHook`'s answer in its parts (docs/core-api.md): `{ view, recordHead,
  * recordTail }`, the record parts null when the answer has none. When the core left the params
@@ -301,7 +307,7 @@ export function splitHookAnswer(raw) {
   if (cut < 0) return { view, recordHead, recordTail: raw.slice(mid + 1) };
   const last = raw.indexOf("\n", cut + 1);
   if (last < 0) return { view, recordHead: null, recordTail: null };
-  const hex = createHash("sha256").update(raw.slice(last + 1), "utf8").digest("hex");
+  const hex = sha256Hex(raw.slice(last + 1));
   return { view, recordHead, recordTail: raw.slice(mid + 1, cut) + hex + raw.slice(cut + 1, last) };
 }
 
