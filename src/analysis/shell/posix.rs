@@ -504,6 +504,42 @@ impl ScriptState {
         }
     }
 
+    /// The state of `ScriptState::new(…)`, keeping the buffers' capacity: a state taken back
+    /// from the pool lexes exactly like a fresh one.
+    fn reset(&mut self, kind: ScriptKind, open: usize, owns_raw: bool, discard: bool) {
+        let ScriptState {
+            kind: k,
+            open: o,
+            owns_raw: r,
+            discard: d,
+            script,
+            cmd,
+            word,
+            pending,
+            queue,
+            cases,
+            cond,
+            func_name_pending,
+            after_time,
+            coproc,
+        } = self;
+        *k = kind;
+        *o = open;
+        *r = owns_raw;
+        *d = discard;
+        script.commands.clear();
+        script.problems.clear();
+        cmd.reset(Connector::Sequence);
+        *word = None;
+        pending.clear();
+        queue.clear();
+        cases.clear();
+        *cond = None;
+        *func_name_pending = false;
+        *after_time = false;
+        *coproc = Coproc::None;
+    }
+
     /// `coproc NAME` followed by a compound command: NAME is not a command word.
     fn drop_coproc_name(&mut self) {
         if self.coproc == Coproc::AfterWord && self.cmd.argv.len() == 1 {
@@ -558,6 +594,10 @@ struct Lexer<'a> {
         reason = "states are swapped with `cur` on every nesting level"
     )]
     stack: Vec<Box<ScriptState>>,
+    /// States of closed scripts, reset and reused by the next `open_script` (no allocation,
+    /// and their buffers keep their capacity).
+    #[expect(clippy::vec_box, reason = "pooled states are swapped with `cur`")]
+    spare: Vec<Box<ScriptState>>,
     /// Offsets of `$((` / `((` found not to be arithmetic (each falls back at most once).
     not_arith: BTreeSet<usize>,
     result: Option<Script>,
@@ -586,6 +626,7 @@ impl<'a> Lexer<'a> {
             frames: vec![Frame::Script],
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
             stack: Vec::new(),
+            spare: Vec::new(),
             not_arith: BTreeSet::new(),
             result: None,
         }
@@ -1465,7 +1506,13 @@ impl Lexer<'_> {
             self.mark_dynamic();
         }
         let discard = too_deep || self.cur.discard;
-        let child = Box::new(ScriptState::new(kind, open, owns_raw, discard));
+        let child = match self.spare.pop() {
+            Some(mut state) => {
+                state.reset(kind, open, owns_raw, discard);
+                state
+            }
+            None => Box::new(ScriptState::new(kind, open, owns_raw, discard)),
+        };
         let parent = mem::replace(&mut self.cur, child);
         self.stack.push(parent);
         self.frames.push(Frame::Script);
@@ -1475,14 +1522,13 @@ impl Lexer<'_> {
     fn close_script(&mut self) {
         self.end_command(Connector::Sequence, false);
         if !self.sh.stopped {
-            let mut open_spans = Vec::new();
-            for &(_, open) in &self.cur.cases {
-                open_spans.push(open);
+            for i in 0..self.cur.cases.len() {
+                if let Some(&(_, open)) = self.cur.cases.get(i) {
+                    let span = self.mk_span(open, self.pos);
+                    self.problem(LexProblem::UnterminatedGroup { span });
+                }
             }
             if let Some(open) = self.cur.cond.take() {
-                open_spans.push(open);
-            }
-            for open in open_spans {
                 let span = self.mk_span(open, self.pos);
                 self.problem(LexProblem::UnterminatedGroup { span });
             }
@@ -1505,33 +1551,37 @@ impl Lexer<'_> {
             self.result = Some(mem::take(&mut self.cur.script));
             return;
         };
-        let child = mem::replace(&mut self.cur, parent);
-        self.attach(child);
+        let mut child = mem::replace(&mut self.cur, parent);
+        self.attach(&mut child);
+        self.spare.push(child);
     }
 
-    fn attach(&mut self, child: Box<ScriptState>) {
-        let ScriptState {
-            kind,
-            open,
-            owns_raw,
-            discard,
-            script,
-            pending,
-            cmd: child_cmd,
-            ..
-        } = *child;
+    /// Hand what a closed script built to its parent (`cur`); `child` goes back to the pool.
+    fn attach(&mut self, child: &mut ScriptState) {
+        let (kind, open, owns_raw, discard) =
+            (child.kind, child.open, child.owns_raw, child.discard);
         // The child's command builder was reset when it closed (its argv is empty): hand its
         // buffer to a parent that has none yet instead of freeing one and allocating another
         // (one allocation less per nesting level).
-        if self.cur.cmd.argv.capacity() == 0 && child_cmd.argv.is_empty() {
-            self.cur.cmd.argv = child_cmd.argv;
+        if self.cur.cmd.argv.capacity() == 0 && child.cmd.argv.is_empty() {
+            mem::swap(&mut self.cur.cmd.argv, &mut child.cmd.argv);
         }
-        for p in &script.problems {
-            self.problem(p.clone());
+        if !discard {
+            for p in &child.script.problems {
+                self.problem(p.clone());
+            }
+        } else if self.cur.script.problems.is_empty() {
+            // A script below the depth limit holds only limits (at most `MAX_PROBLEMS`), which
+            // every parent keeps: move the list up instead of copying it.
+            mem::swap(&mut self.cur.script.problems, &mut child.script.problems);
+        } else {
+            for p in child.script.problems.drain(..) {
+                self.problem(p);
+            }
         }
         let n = self.cur.cmd.nested.len();
         let c = self.cur.script.commands.len();
-        for mut p in pending {
+        for mut p in child.pending.drain(..) {
             p.path = if discard {
                 None
             } else {
@@ -1545,7 +1595,7 @@ impl Lexer<'_> {
         if !discard {
             self.cur.cmd.nested.push(Nested {
                 kind: kind.nested_kind(),
-                script,
+                script: mem::take(&mut child.script),
                 in_word: None,
             });
         }
@@ -3488,6 +3538,27 @@ mod tests {
             "{:?}",
             s.problems
         );
+        // A limit hit far below the depth limit (closed level by level, then unwound) reaches
+        // the top exactly once, after the `TooDeep` that came first, and nothing deeper does.
+        for closers in [0, 3, 30, 60] {
+            let t = format!(
+                "{}{}{}",
+                "$(".repeat(60),
+                "a $(b) ".repeat(30),
+                ")".repeat(closers)
+            );
+            let s = lex(&t, &limits);
+            let kinds: Vec<&str> = s
+                .problems
+                .iter()
+                .map(|p| match p {
+                    LexProblem::TooDeep { .. } => "deep",
+                    LexProblem::TooLong { .. } => "long",
+                    _ => "other",
+                })
+                .collect();
+            assert_eq!(kinds, ["deep", "long"], "{closers}: {:?}", s.problems);
+        }
     }
 
     #[test]
@@ -3944,5 +4015,173 @@ mod tests {
             }
         }
         assert!(checked > 100);
+    }
+
+    // ---- reused script states ---------------------------------------------------------------
+
+    fn shift_span(sp: &mut Span, by: usize) {
+        sp.start += by;
+        sp.end += by;
+    }
+
+    fn shift_word(w: &mut Word, by: usize) {
+        shift_span(&mut w.span, by);
+    }
+
+    fn shift_problem(p: &mut LexProblem, by: usize) {
+        match p {
+            LexProblem::UnterminatedQuote { span }
+            | LexProblem::UnterminatedGroup { span }
+            | LexProblem::UnterminatedHereDoc { span }
+            | LexProblem::TooDeep { span }
+            | LexProblem::TooLong { span }
+            | LexProblem::Unsupported { span, .. } => shift_span(span, by),
+        }
+    }
+
+    /// `s` as if its text had started `by` bytes later.
+    fn shift_script(s: &mut Script, by: usize) {
+        for p in &mut s.problems {
+            shift_problem(p, by);
+        }
+        for c in &mut s.commands {
+            shift_span(&mut c.span, by);
+            c.assignments
+                .iter_mut()
+                .for_each(|a| shift_word(&mut a.1, by));
+            c.argv.iter_mut().for_each(|w| shift_word(w, by));
+            c.redirects
+                .iter_mut()
+                .for_each(|r| shift_word(&mut r.target, by));
+            c.heredocs
+                .iter_mut()
+                .for_each(|h| shift_span(&mut h.body_span, by));
+            c.nested
+                .iter_mut()
+                .for_each(|n| shift_script(&mut n.script, by));
+        }
+    }
+
+    /// `ScriptState::reset` leaves nothing of the old state behind: every field (compared
+    /// through `Debug`, which prints them all) equals a fresh state's.
+    #[test]
+    fn reset_state_equals_a_new_state() {
+        let mut st = ScriptState::new(ScriptKind::Group, 5, true, true);
+        let word = Word {
+            text: "w".into(),
+            ..Word::default()
+        };
+        let span = Span { start: 1, end: 2 };
+        st.script.commands.push(SimpleCommand {
+            connector: Connector::Pipe,
+            assignments: vec![("a".into(), word.clone())],
+            argv: vec![word.clone()],
+            redirects: Vec::new(),
+            heredocs: Vec::new(),
+            nested: Vec::new(),
+            background: true,
+            span,
+        });
+        st.script.problems.push(LexProblem::TooDeep { span });
+        st.cmd.connector = Connector::Or;
+        st.cmd.argv.push(word.clone());
+        st.cmd.assignments.push(("b".into(), word.clone()));
+        st.cmd.redirects.push(Redirect {
+            kind: RedirectKind::Output,
+            fd: Some(1),
+            target: word.clone(),
+        });
+        st.cmd.heredocs.push(HereDoc {
+            delimiter: "E".into(),
+            quoted: true,
+            strip_tabs: true,
+            body: "x".into(),
+            body_span: span,
+            terminated: true,
+        });
+        st.cmd.nested.push(Nested {
+            kind: NestedKind::Group,
+            script: Script::default(),
+            in_word: Some(0),
+        });
+        st.cmd.start = Some(3);
+        st.cmd.end = 4;
+        st.cmd.redirect = Some(PendingRedirect {
+            op: RedirOp::DupOut,
+            fd: None,
+            start: 1,
+            strip_tabs: true,
+        });
+        st.cmd.compound = true;
+        st.word = Some(WordBuilder::new(3, 1));
+        let pending = Pending {
+            path: None,
+            span,
+            delim: "E".into(),
+            quoted: false,
+            strip_tabs: false,
+        };
+        st.pending.push(pending.clone());
+        st.queue.push_back(pending);
+        st.cases.push((CaseState::Body, 2));
+        st.cond = Some(7);
+        st.func_name_pending = true;
+        st.after_time = true;
+        st.coproc = Coproc::AfterWord;
+        let dirty = format!("{st:?}");
+        st.reset(ScriptKind::Subst, 9, false, false);
+        let fresh = ScriptState::new(ScriptKind::Subst, 9, false, false);
+        assert_eq!(format!("{st:?}"), format!("{fresh:?}"), "was {dirty}");
+        st.reset(ScriptKind::ProcIn, 1, true, true);
+        let fresh = ScriptState::new(ScriptKind::ProcIn, 1, true, true);
+        assert_eq!(format!("{st:?}"), format!("{fresh:?}"));
+    }
+
+    /// Closed scripts' states are reset and reused by the next nesting level: a script lexed
+    /// after others that left every kind of state behind (open `case`, pending `function`,
+    /// `time`, `coproc`, words, commands, problems, levels below the depth limit) lexes exactly
+    /// like the same text alone, spans shifted.
+    #[test]
+    fn reused_states_lex_like_fresh_ones() {
+        const PREFIX: &str = "echo $(case a in a) x ) $(function ) $(time ) $(coproc ) \
+            $(a=1 b \"$(c)\" <(d) >e 2>&1 | f && g) ( h; i ) { j; } \
+            $($($($($($(k $(l) $(m))))))) $(echo `n`) $(case b in b) $(o ;; ) esac) \
+            $(x >) $(y <<<) \"$(p)\" '$(q)' ${r:-$(s)} $((1 + $(t))) $((u) ) ;\n";
+        let limits = LexLimits {
+            max_depth: 4,
+            max_tokens: 100_000,
+        };
+        let before = lex(PREFIX, &limits);
+        assert!(before.problems.len() >= 3, "{:?}", before.problems);
+        assert!(has(&before, |p| matches!(p, LexProblem::TooDeep { .. })));
+        let mut texts: Vec<String> = SEEDS.iter().map(|s| (*s).to_string()).collect();
+        let mut rng = Rng(0x5EED);
+        let mut next = 0;
+        for _ in 0..400 {
+            texts.push(gen(&mut rng, 4, &mut next));
+        }
+        texts.push(format!("{}rm{}", "$(".repeat(12), ")".repeat(12)));
+        texts.push(format!("{}rm{}", "$(".repeat(12), ")".repeat(6)));
+        let mut compared = 0;
+        for t in &texts {
+            let alone = lex(t, &limits);
+            let joined = lex(&format!("{PREFIX}{t}"), &limits);
+            if joined.problems.len() >= MAX_PROBLEMS {
+                continue;
+            }
+            let mut want = alone.clone();
+            shift_script(&mut want, PREFIX.len());
+            let k = before.commands.len();
+            assert_eq!(joined.commands.get(k..), Some(&want.commands[..]), "{t:?}");
+            let p = before.problems.len();
+            assert_eq!(
+                joined.problems.get(..p),
+                Some(&before.problems[..]),
+                "{t:?}"
+            );
+            assert_eq!(joined.problems.get(p..), Some(&want.problems[..]), "{t:?}");
+            compared += 1;
+        }
+        assert!(compared > 350, "{compared}");
     }
 }
