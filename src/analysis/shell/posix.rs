@@ -103,16 +103,29 @@ const STEP_BUDGET: &str = "lexer step budget exhausted";
 /// assert!(script.complete());
 /// ```
 pub fn lex(text: &str, limits: &LexLimits) -> Script {
+    lex_with(text, limits, step_budget(text), true).0
+}
+
+/// The defensive step budget for `text`.
+fn step_budget(text: &str) -> usize {
+    text.len().saturating_mul(64).saturating_add(4096)
+}
+
+/// [`lex`] with a given step budget, and with plain runs taken at once (`batch`) or one char
+/// per step (what batching must be indistinguishable from); also returns the steps left.
+fn lex_with(text: &str, limits: &LexLimits, steps: usize, batch: bool) -> (Script, usize) {
     let shared = Shared {
         tokens: 0,
         rescan_budget: text
             .len()
             .saturating_mul(RESCAN_FACTOR)
             .saturating_add(1024),
-        steps_left: text.len().saturating_mul(64).saturating_add(4096),
+        steps_left: steps,
         stopped: false,
+        batch,
     };
-    Lexer::new(text, Vec::new(), *limits, 0, shared).run().0
+    let (script, sh) = Lexer::new(text, Vec::new(), *limits, 0, shared).run();
+    (script, sh.steps_left)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,6 +142,9 @@ struct Shared {
     /// frame stack, so this is never reached on correct code.
     steps_left: usize,
     stopped: bool,
+    /// Take runs of plain chars in one step each (see `Lexer::plain_run`); false only in
+    /// tests that check this changes nothing.
+    batch: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -722,6 +738,34 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Length in bytes of the run of plain chars at `pos`: its first char (`first_len` bytes,
+    /// already charged by `run`) and the chars after it up to the first byte `stop` accepts
+    /// (always an ASCII byte, so the run ends on a char boundary) or the end. Each char after
+    /// the first is charged one step, exactly as the loop would charge it if it came back once
+    /// per char (nothing else happens between such steps), and the run ends where the budget
+    /// does.
+    fn plain_run(&mut self, first_len: usize, stop: impl Fn(u8) -> bool) -> usize {
+        if !self.sh.batch {
+            return first_len;
+        }
+        let bytes = self.src.as_bytes();
+        let mut q = self.pos + first_len;
+        while q < self.end {
+            let Some(&b) = bytes.get(q) else {
+                break;
+            };
+            // A char is charged at its first byte; the bytes continuing it follow.
+            if b & 0xC0 != 0x80 {
+                if stop(b) || self.sh.steps_left == 0 {
+                    break;
+                }
+                self.sh.steps_left -= 1;
+            }
+            q += 1;
+        }
+        q - self.pos
+    }
+
     fn depth(&self) -> usize {
         self.base_depth + self.stack.len()
     }
@@ -879,7 +923,11 @@ impl Lexer<'_> {
     fn step_between(&mut self, c: char) {
         let p = self.pos;
         match c {
-            ' ' | '\t' => self.pos += 1,
+            ' ' | '\t' => {
+                // This blank and the ones after it, one step each (see `plain_run`).
+                let n = self.plain_run(1, |b| !matches!(b, b' ' | b'\t'));
+                self.pos += n;
+            }
             '\n' => {
                 self.pos += 1;
                 let blank_newline = self.cur.cond.is_some()
@@ -1677,7 +1725,7 @@ impl Lexer<'_> {
     fn literal(&mut self, c: char) {
         let pos = self.pos;
         self.pos += c.len_utf8();
-        let (src, end) = (self.src, self.end);
+        let src = self.src;
         let Some(w) = self.cur.word.as_mut() else {
             return;
         };
@@ -1720,13 +1768,12 @@ impl Lexer<'_> {
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would.
+        let end = self.end;
         while self.sh.steps_left > 0 && self.pos < end {
             let Some(&b) = src.as_bytes().get(self.pos) else {
                 break;
             };
-            if !(b.is_ascii_alphanumeric()
-                || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%'))
-            {
+            if !is_plain_word_byte(b) {
                 break;
             }
             self.sh.steps_left -= 1;
@@ -1803,8 +1850,17 @@ impl Lexer<'_> {
             '$' => self.dollar(Ctx::DQuote),
             '`' => self.backtick(),
             _ => {
-                self.pos += c.len_utf8();
-                self.push_char(c);
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let from = self.pos;
+                let n = self.plain_run(c.len_utf8(), |b| matches!(b, b'"' | b'\\' | b'$' | b'`'));
+                self.pos = from + n;
+                if n == c.len_utf8() {
+                    // Most runs are one char: no slice copy for it.
+                    self.push_char(c);
+                } else {
+                    let src = self.src;
+                    self.push_text(src.get(from..from + n).unwrap_or(""));
+                }
             }
         }
     }
@@ -2103,7 +2159,16 @@ impl Lexer<'_> {
                     self.close_raw();
                 }
             },
-            _ => self.pos += c.len_utf8(),
+            _ => {
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let (op, cl) = (op as u32, cl as u32);
+                let n = self.plain_run(c.len_utf8(), |b| {
+                    matches!(b, b'\\' | b'\'' | b'"' | b'$' | b'`')
+                        || u32::from(b) == op
+                        || u32::from(b) == cl
+                });
+                self.pos += n;
+            }
         }
     }
 
@@ -2336,7 +2401,11 @@ impl Lexer<'_> {
             }
             '$' => self.dollar(Ctx::Here),
             '`' => self.backtick(),
-            _ => self.pos += c.len_utf8(),
+            _ => {
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let n = self.plain_run(c.len_utf8(), |b| matches!(b, b'\\' | b'$' | b'`'));
+                self.pos += n;
+            }
         }
     }
 
@@ -2397,6 +2466,11 @@ fn is_compound_opener(word: &str) -> bool {
         word,
         "{" | "if" | "while" | "until" | "for" | "select" | "case" | "[["
     )
+}
+
+/// Bytes that continue a word with no special meaning (see `Lexer::literal`).
+fn is_plain_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%')
 }
 
 /// Problems that stop the lexer: always reported, even below the depth limit.
@@ -4015,6 +4089,55 @@ mod tests {
             }
         }
         assert!(checked > 100);
+    }
+
+    /// Taking a run of plain chars at once (words, double-quoted text, `${…}` / `$((…))`
+    /// bodies, heredoc bodies, blanks) is indistinguishable from one step per char: same
+    /// script, same steps used, and the step budget runs out at the same place for every
+    /// budget.
+    #[test]
+    fn batched_runs_charge_steps_like_single_steps() {
+        let mut texts: Vec<String> = SEEDS.iter().map(|s| (*s).to_string()).collect();
+        texts.extend(
+            [
+                "echo \"item 1 é ü \u{1F600}\" | grep -v x;   ls  \t-l",
+                "cat <<E\nab $(x) cd `y` ef\\$ gh é\nE\necho ${a:-bc de} $(( 1 + (2 * 3) )) $[4+5]",
+                "a=bcd:e/f+g@h%i_j-k echo abc'd'e \"f\\\"g\"h",
+                "x\\\ny \"a\\\nb\" ${a\\\nb}",
+            ]
+            .map(String::from),
+        );
+        let mut rng = Rng(0xB47C);
+        let mut next = 0;
+        for _ in 0..60 {
+            texts.push(gen(&mut rng, 2, &mut next));
+        }
+        for _ in 0..60 {
+            texts.push(
+                (0..rng.below(30))
+                    .map(|_| PIECES[rng.below(PIECES.len())])
+                    .collect(),
+            );
+        }
+        let limits = LexLimits::default();
+        let mut exhausted = 0;
+        for t in &texts {
+            let budget = step_budget(t);
+            let (full, left) = lex_with(t, &limits, budget, true);
+            let (single, single_left) = lex_with(t, &limits, budget, false);
+            assert_eq!(full, single, "{t:?}");
+            assert_eq!(left, single_left, "{t:?}");
+            assert!(full.problems.iter().all(|p| !is_limit(p)), "{t:?}");
+            for steps in 0..=budget - left {
+                let a = lex_with(t, &limits, steps, true);
+                let b = lex_with(t, &limits, steps, false);
+                assert_eq!(a, b, "{t:?} with {steps} steps");
+                if unsupported(&a.0, STEP_BUDGET) {
+                    exhausted += 1;
+                }
+            }
+        }
+        assert!(exhausted > 1000, "{exhausted}");
     }
 
     // ---- reused script states ---------------------------------------------------------------
