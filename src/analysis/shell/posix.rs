@@ -924,9 +924,13 @@ impl Lexer<'_> {
         let p = self.pos;
         match c {
             ' ' | '\t' => {
-                // This blank and the ones after it, one step each (see `plain_run`).
-                let n = self.plain_run(1, |b| !matches!(b, b' ' | b'\t'));
-                self.pos += n;
+                if matches!(self.byte(p + 1), Some(b' ' | b'\t')) {
+                    // This blank and the ones after it, one step each (see `plain_run`).
+                    let n = self.plain_run(1, |b| !matches!(b, b' ' | b'\t'));
+                    self.pos += n;
+                } else {
+                    self.pos += 1;
+                }
             }
             '\n' => {
                 self.pos += 1;
@@ -1850,12 +1854,19 @@ impl Lexer<'_> {
             '$' => self.dollar(Ctx::DQuote),
             '`' => self.backtick(),
             _ => {
-                // This char and the plain ones after it, one step each (see `plain_run`).
                 let from = self.pos;
-                let n = self.plain_run(c.len_utf8(), |b| matches!(b, b'"' | b'\\' | b'$' | b'`'));
+                let len = c.len_utf8();
+                let stop = |b: u8| matches!(b, b'"' | b'\\' | b'$' | b'`');
+                if self.byte(from + len).is_none_or(stop) {
+                    // A run of one char (the usual case): no run scan, no slice copy.
+                    self.pos = from + len;
+                    self.push_char(c);
+                    return;
+                }
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let n = self.plain_run(len, stop);
                 self.pos = from + n;
-                if n == c.len_utf8() {
-                    // Most runs are one char: no slice copy for it.
+                if n == len {
                     self.push_char(c);
                 } else {
                     let src = self.src;
