@@ -699,11 +699,7 @@ impl<'a> Lexer<'a> {
         if p >= self.end {
             return None;
         }
-        match self.src.as_bytes().get(p) {
-            // ASCII (most chars): no slicing or decoding.
-            Some(&b) if b.is_ascii() => Some(char::from(b)),
-            _ => self.src.get(p..self.end)?.chars().next(),
-        }
+        self.src.get(p..self.end)?.chars().next()
     }
 
     fn byte(&self, p: usize) -> Option<u8> {
@@ -719,10 +715,6 @@ impl<'a> Lexer<'a> {
 
     /// The char at `p` after skipping line continuations, and where it is.
     fn logical(&self, mut p: usize) -> (Option<char>, usize) {
-        if let Some(b) = self.byte(p).filter(|&b| b.is_ascii() && b != b'\\') {
-            // Not a continuation: the char is this byte.
-            return (Some(char::from(b)), p);
-        }
         while self.is_cont(p) {
             p += 2;
         }
@@ -829,8 +821,7 @@ impl<'a> Lexer<'a> {
 
     /// A word span's end without trailing line continuations.
     fn trim_end(&self, start: usize, mut end: usize) -> usize {
-        let b = self.src.as_bytes();
-        while end >= start + 2 && b.get(end - 2) == Some(&b'\\') && b.get(end - 1) == Some(&b'\n') {
+        while end >= start + 2 && self.src.get(end - 2..end) == Some("\\\n") {
             end -= 2;
         }
         end
