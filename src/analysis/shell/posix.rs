@@ -103,16 +103,29 @@ const STEP_BUDGET: &str = "lexer step budget exhausted";
 /// assert!(script.complete());
 /// ```
 pub fn lex(text: &str, limits: &LexLimits) -> Script {
+    lex_with(text, limits, step_budget(text), true).0
+}
+
+/// The defensive step budget for `text`.
+fn step_budget(text: &str) -> usize {
+    text.len().saturating_mul(64).saturating_add(4096)
+}
+
+/// [`lex`] with a given step budget, and with plain runs taken at once (`batch`) or one char
+/// per step (what batching must be indistinguishable from); also returns the steps left.
+fn lex_with(text: &str, limits: &LexLimits, steps: usize, batch: bool) -> (Script, usize) {
     let shared = Shared {
         tokens: 0,
         rescan_budget: text
             .len()
             .saturating_mul(RESCAN_FACTOR)
             .saturating_add(1024),
-        steps_left: text.len().saturating_mul(64).saturating_add(4096),
+        steps_left: steps,
         stopped: false,
+        batch,
     };
-    Lexer::new(text, Vec::new(), *limits, 0, shared).run().0
+    let (script, sh) = Lexer::new(text, Vec::new(), *limits, 0, shared).run();
+    (script, sh.steps_left)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -129,6 +142,9 @@ struct Shared {
     /// frame stack, so this is never reached on correct code.
     steps_left: usize,
     stopped: bool,
+    /// Take runs of plain chars in one step each (see `Lexer::plain_run`); false only in
+    /// tests that check this changes nothing.
+    batch: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -504,6 +520,42 @@ impl ScriptState {
         }
     }
 
+    /// The state of `ScriptState::new(…)`, keeping the buffers' capacity: a state taken back
+    /// from the pool lexes exactly like a fresh one.
+    fn reset(&mut self, kind: ScriptKind, open: usize, owns_raw: bool, discard: bool) {
+        let ScriptState {
+            kind: k,
+            open: o,
+            owns_raw: r,
+            discard: d,
+            script,
+            cmd,
+            word,
+            pending,
+            queue,
+            cases,
+            cond,
+            func_name_pending,
+            after_time,
+            coproc,
+        } = self;
+        *k = kind;
+        *o = open;
+        *r = owns_raw;
+        *d = discard;
+        script.commands.clear();
+        script.problems.clear();
+        cmd.reset(Connector::Sequence);
+        *word = None;
+        pending.clear();
+        queue.clear();
+        cases.clear();
+        *cond = None;
+        *func_name_pending = false;
+        *after_time = false;
+        *coproc = Coproc::None;
+    }
+
     /// `coproc NAME` followed by a compound command: NAME is not a command word.
     fn drop_coproc_name(&mut self) {
         if self.coproc == Coproc::AfterWord && self.cmd.argv.len() == 1 {
@@ -558,6 +610,10 @@ struct Lexer<'a> {
         reason = "states are swapped with `cur` on every nesting level"
     )]
     stack: Vec<Box<ScriptState>>,
+    /// States of closed scripts, reset and reused by the next `open_script` (no allocation,
+    /// and their buffers keep their capacity).
+    #[expect(clippy::vec_box, reason = "pooled states are swapped with `cur`")]
+    spare: Vec<Box<ScriptState>>,
     /// Offsets of `$((` / `((` found not to be arithmetic (each falls back at most once).
     not_arith: BTreeSet<usize>,
     result: Option<Script>,
@@ -586,6 +642,7 @@ impl<'a> Lexer<'a> {
             frames: vec![Frame::Script],
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
             stack: Vec::new(),
+            spare: Vec::new(),
             not_arith: BTreeSet::new(),
             result: None,
         }
@@ -679,6 +736,34 @@ impl<'a> Lexer<'a> {
                 _ => return q,
             }
         }
+    }
+
+    /// Length in bytes of the run of plain chars at `pos`: its first char (`first_len` bytes,
+    /// already charged by `run`) and the chars after it up to the first byte `stop` accepts
+    /// (always an ASCII byte, so the run ends on a char boundary) or the end. Each char after
+    /// the first is charged one step, exactly as the loop would charge it if it came back once
+    /// per char (nothing else happens between such steps), and the run ends where the budget
+    /// does.
+    fn plain_run(&mut self, first_len: usize, stop: impl Fn(u8) -> bool) -> usize {
+        if !self.sh.batch {
+            return first_len;
+        }
+        let bytes = self.src.as_bytes();
+        let mut q = self.pos + first_len;
+        while q < self.end {
+            let Some(&b) = bytes.get(q) else {
+                break;
+            };
+            // A char is charged at its first byte; the bytes continuing it follow.
+            if b & 0xC0 != 0x80 {
+                if stop(b) || self.sh.steps_left == 0 {
+                    break;
+                }
+                self.sh.steps_left -= 1;
+            }
+            q += 1;
+        }
+        q - self.pos
     }
 
     fn depth(&self) -> usize {
@@ -838,7 +923,15 @@ impl Lexer<'_> {
     fn step_between(&mut self, c: char) {
         let p = self.pos;
         match c {
-            ' ' | '\t' => self.pos += 1,
+            ' ' | '\t' => {
+                if matches!(self.byte(p + 1), Some(b' ' | b'\t')) {
+                    // This blank and the ones after it, one step each (see `plain_run`).
+                    let n = self.plain_run(1, |b| !matches!(b, b' ' | b'\t'));
+                    self.pos += n;
+                } else {
+                    self.pos += 1;
+                }
+            }
             '\n' => {
                 self.pos += 1;
                 let blank_newline = self.cur.cond.is_some()
@@ -1465,7 +1558,13 @@ impl Lexer<'_> {
             self.mark_dynamic();
         }
         let discard = too_deep || self.cur.discard;
-        let child = Box::new(ScriptState::new(kind, open, owns_raw, discard));
+        let child = match self.spare.pop() {
+            Some(mut state) => {
+                state.reset(kind, open, owns_raw, discard);
+                state
+            }
+            None => Box::new(ScriptState::new(kind, open, owns_raw, discard)),
+        };
         let parent = mem::replace(&mut self.cur, child);
         self.stack.push(parent);
         self.frames.push(Frame::Script);
@@ -1475,14 +1574,13 @@ impl Lexer<'_> {
     fn close_script(&mut self) {
         self.end_command(Connector::Sequence, false);
         if !self.sh.stopped {
-            let mut open_spans = Vec::new();
-            for &(_, open) in &self.cur.cases {
-                open_spans.push(open);
+            for i in 0..self.cur.cases.len() {
+                if let Some(&(_, open)) = self.cur.cases.get(i) {
+                    let span = self.mk_span(open, self.pos);
+                    self.problem(LexProblem::UnterminatedGroup { span });
+                }
             }
             if let Some(open) = self.cur.cond.take() {
-                open_spans.push(open);
-            }
-            for open in open_spans {
                 let span = self.mk_span(open, self.pos);
                 self.problem(LexProblem::UnterminatedGroup { span });
             }
@@ -1505,33 +1603,37 @@ impl Lexer<'_> {
             self.result = Some(mem::take(&mut self.cur.script));
             return;
         };
-        let child = mem::replace(&mut self.cur, parent);
-        self.attach(child);
+        let mut child = mem::replace(&mut self.cur, parent);
+        self.attach(&mut child);
+        self.spare.push(child);
     }
 
-    fn attach(&mut self, child: Box<ScriptState>) {
-        let ScriptState {
-            kind,
-            open,
-            owns_raw,
-            discard,
-            script,
-            pending,
-            cmd: child_cmd,
-            ..
-        } = *child;
+    /// Hand what a closed script built to its parent (`cur`); `child` goes back to the pool.
+    fn attach(&mut self, child: &mut ScriptState) {
+        let (kind, open, owns_raw, discard) =
+            (child.kind, child.open, child.owns_raw, child.discard);
         // The child's command builder was reset when it closed (its argv is empty): hand its
         // buffer to a parent that has none yet instead of freeing one and allocating another
         // (one allocation less per nesting level).
-        if self.cur.cmd.argv.capacity() == 0 && child_cmd.argv.is_empty() {
-            self.cur.cmd.argv = child_cmd.argv;
+        if self.cur.cmd.argv.capacity() == 0 && child.cmd.argv.is_empty() {
+            mem::swap(&mut self.cur.cmd.argv, &mut child.cmd.argv);
         }
-        for p in &script.problems {
-            self.problem(p.clone());
+        if !discard {
+            for p in &child.script.problems {
+                self.problem(p.clone());
+            }
+        } else if self.cur.script.problems.is_empty() {
+            // A script below the depth limit holds only limits (at most `MAX_PROBLEMS`), which
+            // every parent keeps: move the list up instead of copying it.
+            mem::swap(&mut self.cur.script.problems, &mut child.script.problems);
+        } else {
+            for p in child.script.problems.drain(..) {
+                self.problem(p);
+            }
         }
         let n = self.cur.cmd.nested.len();
         let c = self.cur.script.commands.len();
-        for mut p in pending {
+        for mut p in child.pending.drain(..) {
             p.path = if discard {
                 None
             } else {
@@ -1545,7 +1647,7 @@ impl Lexer<'_> {
         if !discard {
             self.cur.cmd.nested.push(Nested {
                 kind: kind.nested_kind(),
-                script,
+                script: mem::take(&mut child.script),
                 in_word: None,
             });
         }
@@ -1627,7 +1729,7 @@ impl Lexer<'_> {
     fn literal(&mut self, c: char) {
         let pos = self.pos;
         self.pos += c.len_utf8();
-        let (src, end) = (self.src, self.end);
+        let src = self.src;
         let Some(w) = self.cur.word.as_mut() else {
             return;
         };
@@ -1670,13 +1772,12 @@ impl Lexer<'_> {
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would.
+        let end = self.end;
         while self.sh.steps_left > 0 && self.pos < end {
             let Some(&b) = src.as_bytes().get(self.pos) else {
                 break;
             };
-            if !(b.is_ascii_alphanumeric()
-                || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%'))
-            {
+            if !is_plain_word_byte(b) {
                 break;
             }
             self.sh.steps_left -= 1;
@@ -1753,8 +1854,24 @@ impl Lexer<'_> {
             '$' => self.dollar(Ctx::DQuote),
             '`' => self.backtick(),
             _ => {
-                self.pos += c.len_utf8();
-                self.push_char(c);
+                let from = self.pos;
+                let len = c.len_utf8();
+                let stop = |b: u8| matches!(b, b'"' | b'\\' | b'$' | b'`');
+                if self.byte(from + len).is_none_or(stop) {
+                    // A run of one char (the usual case): no run scan, no slice copy.
+                    self.pos = from + len;
+                    self.push_char(c);
+                    return;
+                }
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let n = self.plain_run(len, stop);
+                self.pos = from + n;
+                if n == len {
+                    self.push_char(c);
+                } else {
+                    let src = self.src;
+                    self.push_text(src.get(from..from + n).unwrap_or(""));
+                }
             }
         }
     }
@@ -2053,7 +2170,16 @@ impl Lexer<'_> {
                     self.close_raw();
                 }
             },
-            _ => self.pos += c.len_utf8(),
+            _ => {
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let (op, cl) = (op as u32, cl as u32);
+                let n = self.plain_run(c.len_utf8(), |b| {
+                    matches!(b, b'\\' | b'\'' | b'"' | b'$' | b'`')
+                        || u32::from(b) == op
+                        || u32::from(b) == cl
+                });
+                self.pos += n;
+            }
         }
     }
 
@@ -2286,7 +2412,11 @@ impl Lexer<'_> {
             }
             '$' => self.dollar(Ctx::Here),
             '`' => self.backtick(),
-            _ => self.pos += c.len_utf8(),
+            _ => {
+                // This char and the plain ones after it, one step each (see `plain_run`).
+                let n = self.plain_run(c.len_utf8(), |b| matches!(b, b'\\' | b'$' | b'`'));
+                self.pos += n;
+            }
         }
     }
 
@@ -2347,6 +2477,11 @@ fn is_compound_opener(word: &str) -> bool {
         word,
         "{" | "if" | "while" | "until" | "for" | "select" | "case" | "[["
     )
+}
+
+/// Bytes that continue a word with no special meaning (see `Lexer::literal`).
+fn is_plain_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%')
 }
 
 /// Problems that stop the lexer: always reported, even below the depth limit.
@@ -3488,6 +3623,27 @@ mod tests {
             "{:?}",
             s.problems
         );
+        // A limit hit far below the depth limit (closed level by level, then unwound) reaches
+        // the top exactly once, after the `TooDeep` that came first, and nothing deeper does.
+        for closers in [0, 3, 30, 60] {
+            let t = format!(
+                "{}{}{}",
+                "$(".repeat(60),
+                "a $(b) ".repeat(30),
+                ")".repeat(closers)
+            );
+            let s = lex(&t, &limits);
+            let kinds: Vec<&str> = s
+                .problems
+                .iter()
+                .map(|p| match p {
+                    LexProblem::TooDeep { .. } => "deep",
+                    LexProblem::TooLong { .. } => "long",
+                    _ => "other",
+                })
+                .collect();
+            assert_eq!(kinds, ["deep", "long"], "{closers}: {:?}", s.problems);
+        }
     }
 
     #[test]
@@ -3944,5 +4100,222 @@ mod tests {
             }
         }
         assert!(checked > 100);
+    }
+
+    /// Taking a run of plain chars at once (words, double-quoted text, `${…}` / `$((…))`
+    /// bodies, heredoc bodies, blanks) is indistinguishable from one step per char: same
+    /// script, same steps used, and the step budget runs out at the same place for every
+    /// budget.
+    #[test]
+    fn batched_runs_charge_steps_like_single_steps() {
+        let mut texts: Vec<String> = SEEDS.iter().map(|s| (*s).to_string()).collect();
+        texts.extend(
+            [
+                "echo \"item 1 é ü \u{1F600}\" | grep -v x;   ls  \t-l",
+                "cat <<E\nab $(x) cd `y` ef\\$ gh é\nE\necho ${a:-bc de} $(( 1 + (2 * 3) )) $[4+5]",
+                "a=bcd:e/f+g@h%i_j-k echo abc'd'e \"f\\\"g\"h",
+                "x\\\ny \"a\\\nb\" ${a\\\nb}",
+            ]
+            .map(String::from),
+        );
+        let mut rng = Rng(0xB47C);
+        let mut next = 0;
+        for _ in 0..60 {
+            texts.push(gen(&mut rng, 2, &mut next));
+        }
+        for _ in 0..60 {
+            texts.push(
+                (0..rng.below(30))
+                    .map(|_| PIECES[rng.below(PIECES.len())])
+                    .collect(),
+            );
+        }
+        let limits = LexLimits::default();
+        let mut exhausted = 0;
+        for t in &texts {
+            let budget = step_budget(t);
+            let (full, left) = lex_with(t, &limits, budget, true);
+            let (single, single_left) = lex_with(t, &limits, budget, false);
+            assert_eq!(full, single, "{t:?}");
+            assert_eq!(left, single_left, "{t:?}");
+            assert!(full.problems.iter().all(|p| !is_limit(p)), "{t:?}");
+            for steps in 0..=budget - left {
+                let a = lex_with(t, &limits, steps, true);
+                let b = lex_with(t, &limits, steps, false);
+                assert_eq!(a, b, "{t:?} with {steps} steps");
+                if unsupported(&a.0, STEP_BUDGET) {
+                    exhausted += 1;
+                }
+            }
+        }
+        assert!(exhausted > 1000, "{exhausted}");
+    }
+
+    // ---- reused script states ---------------------------------------------------------------
+
+    fn shift_span(sp: &mut Span, by: usize) {
+        sp.start += by;
+        sp.end += by;
+    }
+
+    fn shift_word(w: &mut Word, by: usize) {
+        shift_span(&mut w.span, by);
+    }
+
+    fn shift_problem(p: &mut LexProblem, by: usize) {
+        match p {
+            LexProblem::UnterminatedQuote { span }
+            | LexProblem::UnterminatedGroup { span }
+            | LexProblem::UnterminatedHereDoc { span }
+            | LexProblem::TooDeep { span }
+            | LexProblem::TooLong { span }
+            | LexProblem::Unsupported { span, .. } => shift_span(span, by),
+        }
+    }
+
+    /// `s` as if its text had started `by` bytes later.
+    fn shift_script(s: &mut Script, by: usize) {
+        for p in &mut s.problems {
+            shift_problem(p, by);
+        }
+        for c in &mut s.commands {
+            shift_span(&mut c.span, by);
+            c.assignments
+                .iter_mut()
+                .for_each(|a| shift_word(&mut a.1, by));
+            c.argv.iter_mut().for_each(|w| shift_word(w, by));
+            c.redirects
+                .iter_mut()
+                .for_each(|r| shift_word(&mut r.target, by));
+            c.heredocs
+                .iter_mut()
+                .for_each(|h| shift_span(&mut h.body_span, by));
+            c.nested
+                .iter_mut()
+                .for_each(|n| shift_script(&mut n.script, by));
+        }
+    }
+
+    /// `ScriptState::reset` leaves nothing of the old state behind: every field (compared
+    /// through `Debug`, which prints them all) equals a fresh state's.
+    #[test]
+    fn reset_state_equals_a_new_state() {
+        let mut st = ScriptState::new(ScriptKind::Group, 5, true, true);
+        let word = Word {
+            text: "w".into(),
+            ..Word::default()
+        };
+        let span = Span { start: 1, end: 2 };
+        st.script.commands.push(SimpleCommand {
+            connector: Connector::Pipe,
+            assignments: vec![("a".into(), word.clone())],
+            argv: vec![word.clone()],
+            redirects: Vec::new(),
+            heredocs: Vec::new(),
+            nested: Vec::new(),
+            background: true,
+            span,
+        });
+        st.script.problems.push(LexProblem::TooDeep { span });
+        st.cmd.connector = Connector::Or;
+        st.cmd.argv.push(word.clone());
+        st.cmd.assignments.push(("b".into(), word.clone()));
+        st.cmd.redirects.push(Redirect {
+            kind: RedirectKind::Output,
+            fd: Some(1),
+            target: word.clone(),
+        });
+        st.cmd.heredocs.push(HereDoc {
+            delimiter: "E".into(),
+            quoted: true,
+            strip_tabs: true,
+            body: "x".into(),
+            body_span: span,
+            terminated: true,
+        });
+        st.cmd.nested.push(Nested {
+            kind: NestedKind::Group,
+            script: Script::default(),
+            in_word: Some(0),
+        });
+        st.cmd.start = Some(3);
+        st.cmd.end = 4;
+        st.cmd.redirect = Some(PendingRedirect {
+            op: RedirOp::DupOut,
+            fd: None,
+            start: 1,
+            strip_tabs: true,
+        });
+        st.cmd.compound = true;
+        st.word = Some(WordBuilder::new(3, 1));
+        let pending = Pending {
+            path: None,
+            span,
+            delim: "E".into(),
+            quoted: false,
+            strip_tabs: false,
+        };
+        st.pending.push(pending.clone());
+        st.queue.push_back(pending);
+        st.cases.push((CaseState::Body, 2));
+        st.cond = Some(7);
+        st.func_name_pending = true;
+        st.after_time = true;
+        st.coproc = Coproc::AfterWord;
+        let dirty = format!("{st:?}");
+        st.reset(ScriptKind::Subst, 9, false, false);
+        let fresh = ScriptState::new(ScriptKind::Subst, 9, false, false);
+        assert_eq!(format!("{st:?}"), format!("{fresh:?}"), "was {dirty}");
+        st.reset(ScriptKind::ProcIn, 1, true, true);
+        let fresh = ScriptState::new(ScriptKind::ProcIn, 1, true, true);
+        assert_eq!(format!("{st:?}"), format!("{fresh:?}"));
+    }
+
+    /// Closed scripts' states are reset and reused by the next nesting level: a script lexed
+    /// after others that left every kind of state behind (open `case`, pending `function`,
+    /// `time`, `coproc`, words, commands, problems, levels below the depth limit) lexes exactly
+    /// like the same text alone, spans shifted.
+    #[test]
+    fn reused_states_lex_like_fresh_ones() {
+        const PREFIX: &str = "echo $(case a in a) x ) $(function ) $(time ) $(coproc ) \
+            $(a=1 b \"$(c)\" <(d) >e 2>&1 | f && g) ( h; i ) { j; } \
+            $($($($($($(k $(l) $(m))))))) $(echo `n`) $(case b in b) $(o ;; ) esac) \
+            $(x >) $(y <<<) \"$(p)\" '$(q)' ${r:-$(s)} $((1 + $(t))) $((u) ) ;\n";
+        let limits = LexLimits {
+            max_depth: 4,
+            max_tokens: 100_000,
+        };
+        let before = lex(PREFIX, &limits);
+        assert!(before.problems.len() >= 3, "{:?}", before.problems);
+        assert!(has(&before, |p| matches!(p, LexProblem::TooDeep { .. })));
+        let mut texts: Vec<String> = SEEDS.iter().map(|s| (*s).to_string()).collect();
+        let mut rng = Rng(0x5EED);
+        let mut next = 0;
+        for _ in 0..400 {
+            texts.push(gen(&mut rng, 4, &mut next));
+        }
+        texts.push(format!("{}rm{}", "$(".repeat(12), ")".repeat(12)));
+        texts.push(format!("{}rm{}", "$(".repeat(12), ")".repeat(6)));
+        let mut compared = 0;
+        for t in &texts {
+            let alone = lex(t, &limits);
+            let joined = lex(&format!("{PREFIX}{t}"), &limits);
+            if joined.problems.len() >= MAX_PROBLEMS {
+                continue;
+            }
+            let mut want = alone.clone();
+            shift_script(&mut want, PREFIX.len());
+            let k = before.commands.len();
+            assert_eq!(joined.commands.get(k..), Some(&want.commands[..]), "{t:?}");
+            let p = before.problems.len();
+            assert_eq!(
+                joined.problems.get(..p),
+                Some(&before.problems[..]),
+                "{t:?}"
+            );
+            assert_eq!(joined.problems.get(p..), Some(&want.problems[..]), "{t:?}");
+            compared += 1;
+        }
+        assert!(compared > 350, "{compared}");
     }
 }
