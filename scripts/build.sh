@@ -18,6 +18,7 @@ wasm-pack --log-level warn build --release --target nodejs --out-dir pkg --no-pa
 # wasm-pack writes pkg/.gitignore ("*"), which would make npm pack drop pkg/ from the tarball.
 rm -f pkg/.gitignore
 # pkg/package.json keeps the generated CommonJS module out of the root "type": "module" scope.
+node scripts/patch-glue.mjs pkg/openclaw_human_gate.js
 printf '{\n  "name": "openclaw-human-gate-core",\n  "private": true,\n  "type": "commonjs",\n  "main": "openclaw_human_gate.js"\n}\n' > pkg/package.json
 
 OPT=node_modules/.bin/wasm-opt
