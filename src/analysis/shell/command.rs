@@ -85,7 +85,15 @@ pub fn program_name_into(word: &str, out: &mut String) {
         start += 1;
     }
     let word = word.get(start..).unwrap_or(word);
-    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    // After the last `/` or `\` (ASCII bytes, so the cut is at a character boundary).
+    let base = match word
+        .as_bytes()
+        .iter()
+        .rposition(|&b| b == b'/' || b == b'\\')
+    {
+        Some(at) => word.get(at + 1..).unwrap_or(""),
+        None => word,
+    };
     let base = match base.len().checked_sub(4) {
         Some(at)
             if base
@@ -948,6 +956,57 @@ fn step_with<'w>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `program_name_into` as it was written with a char-pattern `rsplit` (the reference).
+    fn program_name_by_rsplit(word: &str) -> String {
+        let mut start = word.len().saturating_sub(256);
+        while !word.is_char_boundary(start) {
+            start += 1;
+        }
+        let word = word.get(start..).unwrap_or(word);
+        let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+        let base = match base.len().checked_sub(4) {
+            Some(at)
+                if base
+                    .get(at..)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(".exe")) =>
+            {
+                base.get(..at).unwrap_or(base)
+            }
+            _ => base,
+        };
+        base.to_ascii_lowercase()
+    }
+
+    #[test]
+    fn program_name_is_the_lowercase_basename_as_before() {
+        use crate::analysis::shell::model::testing::Rng;
+        const PIECES: [&str; 14] = [
+            "/", "\\", "a", "RM", ".exe", ".EXE", "é", "€", "-", "x.", "ß/", "\\\\", "~", " ",
+        ];
+        let mut rng = Rng(7);
+        let mut out = String::new();
+        let mut long = "ä/".repeat(200);
+        long.push_str("Kubectl.Exe");
+        for word in [
+            "",
+            "/",
+            "C:\\Tools\\GIT.EXE",
+            "/usr/bin/rm",
+            "a\\",
+            long.as_str(),
+        ] {
+            program_name_into(word, &mut out);
+            assert_eq!(out, program_name_by_rsplit(word), "{word:?}");
+        }
+        for _ in 0..4000 {
+            let word: String = (0..rng.below(12))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            program_name_into(&word, &mut out);
+            assert_eq!(out, program_name_by_rsplit(&word), "{word:?}");
+        }
+    }
 
     #[test]
     fn peeling_into_a_reused_peeled_is_peeling_afresh() {

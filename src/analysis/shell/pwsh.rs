@@ -1228,7 +1228,14 @@ pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
 
 /// `name` without a core-module qualifier; `None` when qualified by any other module.
 fn unqualified(name: &str) -> Option<&str> {
-    match name.rsplit_once('\\') {
+    // The last `\` (a byte search: `\` is ASCII, so both sides are at character boundaries;
+    // cheaper than a char searcher for the short words nearly every command has).
+    let split = name
+        .as_bytes()
+        .iter()
+        .rposition(|&b| b == b'\\')
+        .and_then(|at| Some((name.get(..at)?, name.get(at + 1..)?)));
+    match split {
         Some((module, rest)) => MODULES
             .iter()
             .any(|m| m.eq_ignore_ascii_case(module))
@@ -1508,6 +1515,38 @@ pub fn is_command_param(param: &str) -> bool {
 pub(crate) mod tests {
     use super::*;
     use crate::analysis::shell::model::testing::{check_spans, Rng};
+
+    #[test]
+    fn unqualified_splits_at_the_last_backslash_as_rsplit_once_does() {
+        fn reference(name: &str) -> Option<&str> {
+            match name.rsplit_once('\\') {
+                Some((module, rest)) => MODULES
+                    .iter()
+                    .any(|m| m.eq_ignore_ascii_case(module))
+                    .then_some(rest),
+                None => Some(name),
+            }
+        }
+        let mut names: Vec<String> = [
+            "",
+            "\\",
+            "ls",
+            "Microsoft.PowerShell.Management\\Remove-Item",
+            "microsoft.powershell.utility\\iex",
+            "Other\\Remove-Item",
+            "a\\b\\c",
+            "\\Remove-Item",
+            "é\\x",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        names.extend(MODULES.iter().map(|m| format!("{m}\\Get-Item")));
+        names.extend(MODULES.iter().map(|m| format!("x\\{m}\\Get-Item")));
+        for n in &names {
+            assert_eq!(unqualified(n), reference(n), "{n:?}");
+        }
+    }
 
     /// The table scan alone, as `canonical_cmdlet` was before the index.
     fn canonical_by_scan(name: &str) -> Option<&'static str> {

@@ -142,7 +142,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         "yarn",
         "bun",
     ]);
-    if !DEPLOYERS.has(c.prog) {
+    if !c.prog_in(&DEPLOYERS) {
         return None;
     }
     let kube;
@@ -269,7 +269,7 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
         "deno",
         "mix",
     ]);
-    if !PUBLISHERS.has(c.prog) {
+    if !c.prog_in(&PUBLISHERS) {
         return None;
     }
     let words: Vec<String> = c

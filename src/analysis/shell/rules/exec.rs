@@ -634,7 +634,10 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
         if w.fully_quoted
             || prints
             || w.text.starts_with(['\'', '"'])
-            || !(w.text.contains("]::") || super::contains_ci(&w.text, ".invokecommand."))
+            // (`contains_ci` of a needle without letters is `contains`, minus the searcher
+            // set-up that a substring search pays per word)
+            || !(super::contains_ci(&w.text, "]::")
+                || super::contains_ci(&w.text, ".invokecommand."))
         {
             continue;
         }

@@ -31,7 +31,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
         _ => {}
     }
-    if CLOUD.has(c.prog) {
+    if c.prog_in(&CLOUD) {
         cloud(c, out);
     }
     super::services::apply(c, out);

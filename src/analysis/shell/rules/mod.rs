@@ -230,6 +230,9 @@ pub(super) struct Call<'a, 'w> {
     pub prog: &'a str,
     /// Canonical lowercase PowerShell cmdlet name when the program is a cmdlet or alias.
     pub ps: Option<&'a str>,
+    /// `prog` and `ps()` keyed for [`Words::has_keyed`] (see [`Call::prog_in`]).
+    prog_key: WordKey<'a>,
+    ps_key: WordKey<'a>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -243,11 +246,15 @@ impl<'a, 'w> Call<'a, 'w> {
     fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize, mut plain: Vec<&'w Word>) -> Self {
         let prog = cmd.program.as_str();
         let ps = super::pwsh::canonical_cmdlet_lower(prog).or_else(|| {
-            let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
+            // `Verb-Noun`: letters, the first `-`, then letters and digits (byte tests: `-` is
+            // ASCII, so the split is at a character boundary).
+            let b = prog.as_bytes();
+            let looks_cmdlet = b.iter().position(|&c| c == b'-').is_some_and(|at| {
+                let (v, n) = (b.get(..at).unwrap_or(&[]), b.get(at + 1..).unwrap_or(&[]));
                 !v.is_empty()
                     && !n.is_empty()
-                    && v.chars().all(|c| c.is_ascii_alphabetic())
-                    && n.chars().all(|c| c.is_ascii_alphanumeric())
+                    && v.iter().all(u8::is_ascii_alphabetic)
+                    && n.iter().all(u8::is_ascii_alphanumeric)
             });
             looks_cmdlet.then_some(prog)
         });
@@ -258,6 +265,8 @@ impl<'a, 'w> Call<'a, 'w> {
             ctx,
             prog,
             ps,
+            prog_key: WordKey::new(prog),
+            ps_key: WordKey::new(ps.unwrap_or("")),
             args,
             plain,
             roots: ctx.fed_roots,
@@ -268,6 +277,16 @@ impl<'a, 'w> Call<'a, 'w> {
     /// The PowerShell cmdlet this is, lowercase (`remove-item`), if any.
     pub fn ps(&self) -> &str {
         self.ps.unwrap_or("")
+    }
+
+    /// `list.has(self.prog)`, with the program's filter slots computed once per command.
+    pub fn prog_in(&self, list: &Words) -> bool {
+        list.has_keyed(&self.prog_key)
+    }
+
+    /// `list.has(self.ps())`, likewise.
+    pub fn ps_in(&self, list: &Words) -> bool {
+        list.has_keyed(&self.ps_key)
     }
 
     /// A path as the command sees it: relative paths are resolved against a changed
@@ -637,7 +656,7 @@ fn is_help(c: &Call<'_, '_>) -> bool {
                 )
             })
         }
-        p => PASS_THROUGH.has(p),
+        _ => c.prog_in(&PASS_THROUGH),
     };
     let pass_through = super::command::is_shell(c.prog)
         || super::command::is_powershell(c.prog)
@@ -743,6 +762,7 @@ impl Words {
         ((h1 ^ (h1 >> 9)) & 511, (h2 ^ (h2 >> 9)) & 511)
     }
 
+    #[inline]
     fn bit(&self, slot: usize) -> bool {
         self.filter
             .get(slot / 64)
@@ -750,8 +770,38 @@ impl Words {
     }
 
     pub(super) fn has(&self, word: &str) -> bool {
-        let (a, b) = Self::slots(word.as_bytes());
-        self.bit(a) && self.bit(b) && self.list.contains(&word)
+        self.has_keyed(&WordKey::new(word))
+    }
+
+    /// [`Words::has`] for a word whose filter slots were computed once ([`WordKey`]): the
+    /// program name is checked against a dozen lists per command.
+    #[inline]
+    pub(super) fn has_keyed(&self, key: &WordKey<'_>) -> bool {
+        self.bit(key.slots.0) && self.bit(key.slots.1) && self.scan(key.word)
+    }
+
+    /// `list.contains(&word)`, comparing the first byte before the whole text.
+    fn scan(&self, word: &str) -> bool {
+        let first = word.as_bytes().first();
+        self.list
+            .iter()
+            .any(|e| e.len() == word.len() && e.as_bytes().first() == first && *e == word)
+    }
+}
+
+/// A word with its [`Words`] filter slots, computed once for many lists.
+#[derive(Clone, Copy)]
+pub(super) struct WordKey<'a> {
+    word: &'a str,
+    slots: (usize, usize),
+}
+
+impl<'a> WordKey<'a> {
+    pub(super) fn new(word: &'a str) -> WordKey<'a> {
+        WordKey {
+            word,
+            slots: Words::slots(word.as_bytes()),
+        }
     }
 }
 
@@ -1563,6 +1613,7 @@ mod tests {
         ];
         for p in list.iter().chain(probes.iter()) {
             assert_eq!(words.has(p), list.contains(p), "{p}");
+            assert_eq!(words.has_keyed(&WordKey::new(p)), list.contains(p), "{p}");
         }
         assert!(PASS_THROUGH.has("ssh") && !PASS_THROUGH.has("echo"));
         assert!(PASS_THROUGH.list.iter().all(|w| PASS_THROUGH.has(w)));

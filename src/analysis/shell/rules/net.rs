@@ -803,7 +803,7 @@ fn secrets(c: &Call<'_, '_>, out: &mut Out) {
         "gpg",
         "gpg2",
     ]);
-    if !READERS.has(c.prog) {
+    if !c.prog_in(&READERS) {
         return;
     }
     let a: Vec<String> = c
@@ -1133,22 +1133,27 @@ fn auth_option(prog: &str, opt: &str) -> bool {
 
 /// Candidate path texts inside an argument: the word, a `--opt=value` value, `@file` and
 /// `name=@file` forms, `file://` URLs.
-fn candidates(t: &str) -> Vec<&str> {
-    let mut out = vec![t];
-    if let Some((_, v)) = t.split_once('=') {
-        out.push(v);
-    }
-    let mut extra = Vec::new();
-    for s in &out {
+fn candidates(t: &str) -> impl Iterator<Item = &str> {
+    // At most six: the word and its value, then for each an `@`/`<` and a `file://` strip
+    // (in a fixed array: this runs for every argument of every command).
+    let value = t.split_once('=').map(|(_, v)| v);
+    let mut found: [Option<&str>; 6] = [Some(t), value, None, None, None, None];
+    let mut at = 2;
+    for s in [Some(t), value].into_iter().flatten() {
         if let Some(r) = s.strip_prefix('@').or_else(|| s.strip_prefix('<')) {
-            extra.push(r);
+            if let Some(slot) = found.get_mut(at) {
+                *slot = Some(r);
+            }
+            at += 1;
         }
         if let Some(r) = s.strip_prefix("file://") {
-            extra.push(r);
+            if let Some(slot) = found.get_mut(at) {
+                *slot = Some(r);
+            }
+            at += 1;
         }
     }
-    out.extend(extra);
-    out
+    found.into_iter().flatten()
 }
 
 /// Credential paths named in arguments or input redirects.
@@ -1156,10 +1161,14 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
     if out.has(&finding::CREDENTIAL_READ) {
         return;
     }
-    let prog =
-        c.ps.filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
-            .unwrap_or(c.prog);
-    if NON_READING_WORDS.has(prog) {
+    let non_reading = match c
+        .ps
+        .filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
+    {
+        Some(cmdlet) => NON_READING_WORDS.has(cmdlet),
+        None => c.prog_in(&NON_READING_WORDS),
+    };
+    if non_reading {
         return;
     }
     // The first operand of a search or filter program is a pattern or program text.
@@ -1410,6 +1419,38 @@ mod tests {
     use super::super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    #[test]
+    fn candidates_are_the_word_its_value_and_their_stripped_forms_in_order() {
+        // The vector-building version this replaced (the reference).
+        fn reference(t: &str) -> Vec<&str> {
+            let mut out = vec![t];
+            if let Some((_, v)) = t.split_once('=') {
+                out.push(v);
+            }
+            let mut extra = Vec::new();
+            for s in &out {
+                if let Some(r) = s.strip_prefix('@').or_else(|| s.strip_prefix('<')) {
+                    extra.push(r);
+                }
+                if let Some(r) = s.strip_prefix("file://") {
+                    extra.push(r);
+                }
+            }
+            out.extend(extra);
+            out
+        }
+        let heads = ["", "@", "<", "file://", "@file://", "x="];
+        let tails = ["", "=", "=@", "=<", "=file://", "=@a", "a", "~/.ssh/id_rsa"];
+        for h in heads {
+            for m in ["", "file://", "@", "k"] {
+                for t in tails {
+                    let w = format!("{h}{m}{t}");
+                    assert_eq!(candidates(&w).collect::<Vec<_>>(), reference(&w), "{w:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn curl_effects() {

@@ -127,7 +127,7 @@ const CONTROL_CMDLETS: super::Words = super::Words::new(&[
 ]);
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    if !CONTROL_PROGS.has(c.prog) && !CONTROL_CMDLETS.has(c.ps()) {
+    if !c.prog_in(&CONTROL_PROGS) && !c.ps_in(&CONTROL_CMDLETS) {
         return;
     }
     let words: Vec<String> = c
@@ -332,7 +332,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     };
     let posix_handled = matches!(c.prog, "kill" | "sc" | "ps");
     let changed = changed.or_else(|| {
-        (!posix_handled && CONTROL_CMDLETS.has(c.ps()))
+        (!posix_handled && c.ps_in(&CONTROL_CMDLETS))
             .then(|| format!("`{}` changes system state", c.prog))
     });
     if let Some(why) = changed {

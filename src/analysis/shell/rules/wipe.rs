@@ -376,7 +376,7 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
         "wbadmin",
         "bcdedit",
     ]);
-    let known = DISK.has(c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
+    let known = c.prog_in(&DISK) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
     if !known
         && !matches!(
             c.ps(),
