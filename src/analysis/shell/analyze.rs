@@ -886,6 +886,17 @@ fn within(file: &str, dir: &str) -> bool {
 
 /// Normalized text of a path for matching writes, downloads and executions.
 fn norm(p: &str) -> String {
+    // A bare name (`a.exe`, `x.sh`, `make`: letters, digits, `_`, `-`, `+`, `.`; not `.`
+    // or `..`) normalizes to itself: no anchor, separator, expansion or blank to resolve. Every
+    // command word of a script comes here (`run_words`), so this skips the general path.
+    if !p.is_empty()
+        && p != "."
+        && p != ".."
+        && p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.'))
+    {
+        return p.to_owned();
+    }
     let n = paths::normalize(p);
     format!("{}{}", n.anchor, n.segments.join("/"))
 }
@@ -896,6 +907,30 @@ mod tests {
 
     fn run(text: &str) -> Report {
         analyze(text, Dialect::Posix, &Limits::default(), 0).report
+    }
+
+    #[test]
+    fn bare_names_normalize_as_the_general_path_does() {
+        use crate::analysis::shell::model::testing::Rng;
+        let general = |p: &str| {
+            let n = paths::normalize(p);
+            format!("{}{}", n.anchor, n.segments.join("/"))
+        };
+        const PIECES: [&str; 16] = [
+            "a", "Z", "0", "_", "-", "+", ".", "..", "~", "$HOME", "%", ":", "C", " ", "é", "/",
+        ];
+        let mut rng = Rng(11);
+        for _ in 0..5000 {
+            let p: String = (0..rng.below(6))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            assert_eq!(norm(&p), general(&p), "{p:?}");
+        }
+        for p in [
+            "", ".", "..", "...", "a.exe", "C:", "c", "~", "-", "+x", "a..b",
+        ] {
+            assert_eq!(norm(p), general(p), "{p:?}");
+        }
     }
 
     fn ids(r: &Report) -> Vec<&'static str> {

@@ -1345,11 +1345,21 @@ fn lookup(name: &str) -> Option<&'static NameEntry> {
         return None;
     }
     // No key is longer than this (a test checks), so a longer name is in no table.
+    if name.len() > MAX_NAME_LEN {
+        return None;
+    }
+    let table = name_table();
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        // Already lowercase (the program names the rules pass): the name is its own key.
+        return table
+            .slot_of(name.as_bytes())
+            .ok()
+            .and_then(|i| table.entries.get(i));
+    }
     let mut buf = [0u8; MAX_NAME_LEN];
     let lowered = buf.get_mut(..name.len())?;
     lowered.copy_from_slice(name.as_bytes());
     lowered.make_ascii_lowercase();
-    let table = name_table();
     table
         .slot_of(lowered)
         .ok()
