@@ -25,7 +25,7 @@
 
 use super::command::{self, Dialect, Payload};
 use super::model::{LexLimits, LexProblem, NestedKind, RedirectKind, Script, SimpleCommand};
-use super::rules::{self, Category, Context, Effects};
+use super::rules::{self, Category, Context};
 use super::{cmd, posix, pwsh};
 use crate::analysis::{paths, Limits, Report};
 use crate::finding::{self, Finding};
@@ -407,7 +407,7 @@ impl<'l> Walk<'l> {
 
     /// Walks one script; `nest` counts substitutions/groups (bounded by the lexer's depth).
     fn script(&mut self, script: &Script, nest: usize) {
-        let mut prev: Option<Effects> = None;
+        let mut prev: Option<Piped> = None;
         let mut state = ScriptState::default();
         // One peeling buffer for every command of the script (no allocation per command).
         let mut peeled = command::Peeled::default();
@@ -422,11 +422,11 @@ impl<'l> Walk<'l> {
     fn simple<'s>(
         &mut self,
         sc: &'s SimpleCommand,
-        prev: Option<&Effects>,
+        prev: Option<&Piped>,
         nest: usize,
         state: &mut ScriptState<'s>,
         peeled: &mut command::Peeled<'s>,
-    ) -> Effects {
+    ) -> Piped {
         let piped_in = matches!(
             sc.connector,
             super::model::Connector::Pipe | super::model::Connector::PipeAll
@@ -487,7 +487,7 @@ impl<'l> Walk<'l> {
             self.absorb(sub);
         }
 
-        let mut last = Effects::default();
+        let mut last = Piped::default();
         if peeled.commands.is_empty() && !sc.redirects.is_empty() {
             // A bare redirection (`> file`) truncates or creates the file.
             let ctx = Context {
@@ -506,8 +506,8 @@ impl<'l> Walk<'l> {
                 args_unknown: false,
                 opaque: false,
             };
-            let v = rules::check(&empty, &ctx);
-            self.take_verdict(v, sc, stdin_text);
+            let mut v = rules::check(&empty, &ctx);
+            self.take_verdict(&mut v, sc, stdin_text);
             self.report.read_only = false;
         }
         for cmd in &peeled.commands {
@@ -518,7 +518,7 @@ impl<'l> Walk<'l> {
                 cwd: state.cwd.as_deref(),
                 fed_roots: fed.as_deref(),
             };
-            let v = rules::check_reusing(cmd, &ctx, &mut state.plain);
+            let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
                 state.find_roots = Some(roots);
             }
@@ -529,15 +529,13 @@ impl<'l> Walk<'l> {
             // text, which is moved out of the verdict once `take_verdict` has used it (no copy
             // per command). The file lists stay with the verdict: no pipe reads them.
             let e = &v.effects;
-            let mut effects = Effects {
+            let mut effects = Piped {
                 network: e.network,
                 downloads_to_stdout: e.downloads_to_stdout,
-                reads_secret: e.reads_secret,
-                metadata_secret: e.metadata_secret,
                 decodes: e.decodes,
                 runs_stdin: e.runs_stdin,
                 passes_stdin: e.passes_stdin,
-                ..Effects::default()
+                prints: None,
             };
             let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
@@ -630,7 +628,7 @@ impl<'l> Walk<'l> {
                 } else if let Some(text) = stdin_text {
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
-                        let prints = self.take_verdict(v, sc, stdin_text);
+                        let prints = self.take_verdict(&mut v, sc, stdin_text);
                         if prints_own {
                             effects.prints = prints;
                         }
@@ -660,7 +658,7 @@ impl<'l> Walk<'l> {
                     self.report.read_only = false;
                 }
             }
-            let prints = self.take_verdict(v, sc, stdin_text);
+            let prints = self.take_verdict(&mut v, sc, stdin_text);
             if prints_own {
                 effects.prints = prints;
             }
@@ -672,14 +670,15 @@ impl<'l> Walk<'l> {
     /// Folds one command's verdict into the walk; gives back the text the command prints.
     fn take_verdict(
         &mut self,
-        v: rules::Verdict,
+        v: &mut rules::Verdict,
         sc: &SimpleCommand,
         _stdin: Option<&str>,
     ) -> Option<String> {
-        for f in v.findings {
+        // (By reference: the verdict is large, and a move would copy it once per command.)
+        for f in v.findings.drain(..) {
             self.report.add(f);
         }
-        self.payloads.extend(v.payloads);
+        self.payloads.append(&mut v.payloads);
         self.report.complete &= v.complete;
         self.report.read_only &= v.read_only;
         if v.category.is_none() && !v.read_only && !sc.argv.is_empty() {
@@ -705,7 +704,7 @@ impl<'l> Walk<'l> {
             }
             _ => {}
         }
-        let e = v.effects;
+        let e = &mut v.effects;
         self.downloads_to_stdout |= e.downloads_to_stdout;
         self.reads_secret |= e.reads_secret;
         self.network |= e.network;
@@ -726,7 +725,7 @@ impl<'l> Walk<'l> {
                 }
             }
         }
-        e.prints
+        e.prints.take()
     }
 
     fn absorb(&mut self, sub: Walk<'_>) {
@@ -825,6 +824,19 @@ impl<'l> Walk<'l> {
 /// Payload levels analysed at most: twice `max_wrapper_depth`, never more than 8.
 fn hard_depth_cap(limits: &Limits) -> usize {
     limits.max_wrapper_depth.saturating_mul(2).min(8)
+}
+
+/// What one command hands to a following `|`: the flags of its [`rules::Effects`] that the walk
+/// reads across a pipe, and the text it prints (the file lists stay with the verdict: no pipe
+/// reads them). Small, so that passing it from command to command costs no large copies.
+#[derive(Default)]
+struct Piped {
+    network: bool,
+    downloads_to_stdout: bool,
+    decodes: bool,
+    runs_stdin: bool,
+    passes_stdin: bool,
+    prints: Option<String>,
 }
 
 /// Per-script facts that flow from one command to the next.

@@ -743,9 +743,6 @@ fn printf(fmt: &str, args: &[&str]) -> String {
 /// The category of a command by program and subcommand.
 fn category(c: &Call<'_, '_>, out: &mut Out) -> Option<Category> {
     let p = c.prog;
-    let (mut inline, mut spill) = ([""; super::INLINE_TEXTS], Vec::new());
-    let words = super::texts(c.plain(), &mut inline, &mut spill);
-    let w0 = words.first().copied().unwrap_or("");
     let read_only = matches!(
         p,
         "ls" | "dir"
@@ -974,6 +971,10 @@ fn category(c: &Call<'_, '_>, out: &mut Out) -> Option<Category> {
             return Some(Category::ReadOnly);
         }
     }
+    // The plain words, needed only past the read-only programs and cmdlets above.
+    let (mut inline, mut spill) = ([""; super::INLINE_TEXTS], Vec::new());
+    let words = super::texts(c.plain(), &mut inline, &mut spill);
+    let w0 = words.first().copied().unwrap_or("");
     let w1 = words.get(1).copied().unwrap_or("");
     let cat = match p {
         "make" | "gmake" | "mingw32-make" | "nmake" => {
