@@ -502,7 +502,7 @@ fn gcloud(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Cloud and platform CLIs judged by the verbs of their command path.
-const CLOUD: super::Words = super::Words::new(&[
+pub(super) const CLOUD: super::Words = super::Words::new(&[
     "gcloud",
     "az",
     "doctl",

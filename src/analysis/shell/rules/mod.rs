@@ -69,6 +69,7 @@ mod gate;
 mod git;
 mod infra;
 mod inline;
+mod named;
 mod net;
 mod services;
 mod system;
@@ -233,6 +234,9 @@ pub(super) struct Call<'a, 'w> {
     /// `prog` and `ps()` keyed for [`Words::has_keyed`] (see [`Call::prog_in`]).
     prog_key: WordKey<'a>,
     ps_key: WordKey<'a>,
+    /// The rule families that can act on this program and cmdlet ([`named::families`]),
+    /// computed at the first question (a command word built at run time asks none).
+    families: std::cell::OnceCell<u16>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -267,6 +271,7 @@ impl<'a, 'w> Call<'a, 'w> {
             ps,
             prog_key: WordKey::new(prog),
             ps_key: WordKey::new(ps.unwrap_or("")),
+            families: std::cell::OnceCell::new(),
             args,
             plain,
             roots: ctx.fed_roots,
@@ -277,6 +282,18 @@ impl<'a, 'w> Call<'a, 'w> {
     /// The PowerShell cmdlet this is, lowercase (`remove-item`), if any.
     pub fn ps(&self) -> &str {
         self.ps.unwrap_or("")
+    }
+
+    /// Some family of `bits` ([`named`]) can act on this program or cmdlet.
+    pub fn may_act(&self, bits: u16) -> bool {
+        let families = self.families.get_or_init(|| {
+            if every_family() {
+                u16::MAX
+            } else {
+                named::families(self.prog, self.ps)
+            }
+        });
+        families & bits != 0
     }
 
     /// `list.has(self.prog)`, with the program's filter slots computed once per command.
@@ -351,6 +368,33 @@ impl<'a, 'w> Call<'a, 'w> {
             out.merge(v);
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests run every family on every command to check that skipping changes nothing.
+    static EVERY_FAMILY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether every family runs on every command (a test's reference run; never in production).
+fn every_family() -> bool {
+    #[cfg(test)]
+    {
+        EVERY_FAMILY.with(std::cell::Cell::get)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
+
+/// `f` with every family running on every command (the reference for `named`'s skips).
+#[cfg(test)]
+pub(super) fn with_every_family<T>(f: impl FnOnce() -> T) -> T {
+    EVERY_FAMILY.with(|e| e.set(true));
+    let out = f();
+    EVERY_FAMILY.with(|e| e.set(false));
+    out
 }
 
 /// `rimraf@5` → `rimraf` (a package runner's `name@version`), keeping `@scope` prefixes.
@@ -550,16 +594,30 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
         out.category(Category::ReadOnly);
         return;
     }
-    delete::apply(c, out);
+    // Families keyed on program and cmdlet names run only where they can act (one table
+    // lookup instead of each family's string matches: see `named`).
+    if c.may_act(named::DELETE) {
+        delete::apply(c, out);
+    }
     git::apply(c, out);
-    infra::apply(c, out);
+    if c.may_act(named::INFRA) {
+        infra::apply(c, out);
+    }
     exec::apply(c, out);
     net::apply(c, out);
-    system::apply(c, out);
-    env::apply(c, out);
-    wipe::apply(c, out);
+    if c.may_act(named::SYSTEM) {
+        system::apply(c, out);
+    }
+    if c.may_act(named::ENV) {
+        env::apply(c, out);
+    }
+    if c.may_act(named::WIPE) {
+        wipe::apply(c, out);
+    }
     gate::apply(c, out);
-    data::apply(c, out);
+    if c.may_act(named::DATA) {
+        data::apply(c, out);
+    }
     categories::apply(c, out);
     net::credential_args(c, out);
     dynamic_args(c, out);

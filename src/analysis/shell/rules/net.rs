@@ -17,6 +17,19 @@ use crate::analysis::shell::model::RedirectKind;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
+    // The program- and cmdlet-keyed rules only where they can act ([`super::named`]); the
+    // argument-keyed ones below always.
+    if c.may_act(super::named::NET) {
+        programs(c, out);
+    }
+    webclient(c, out);
+    metadata(c, out);
+    secrets(c, out);
+    env_dump(c, out);
+}
+
+/// The rules keyed on the program name or the cmdlet.
+fn programs(c: &Call<'_, '_>, out: &mut Out) {
     match c.prog {
         "curl" => curl(c, out),
         "wget" | "wget2" => wget(c, out),
@@ -141,10 +154,6 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         }
         _ => {}
     }
-    webclient(c, out);
-    metadata(c, out);
-    secrets(c, out);
-    env_dump(c, out);
 }
 
 /// `scp host:x.sh .`, `rsync host:dir/x .`: a copy from a host into a local destination

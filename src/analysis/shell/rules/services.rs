@@ -21,7 +21,7 @@ fn mentions_gate(c: &Call<'_, '_>) -> bool {
 }
 
 /// Programs [`apply`] knows (checked before any per-argument work).
-const CONTROL_PROGS: super::Words = super::Words::new(&[
+pub(super) const CONTROL_PROGS: super::Words = super::Words::new(&[
     "systemctl",
     "service",
     "launchctl",
@@ -92,7 +92,7 @@ const CONTROL_PROGS: super::Words = super::Words::new(&[
 ]);
 
 /// Cmdlets [`apply`] knows.
-const CONTROL_CMDLETS: super::Words = super::Words::new(&[
+pub(super) const CONTROL_CMDLETS: super::Words = super::Words::new(&[
     "stop-service",
     "start-service",
     "restart-service",
