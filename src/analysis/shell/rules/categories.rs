@@ -20,9 +20,12 @@ use crate::analysis::shell::model::Word;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    runners(c, out);
-    packages(c, out);
-    scripts(c, out);
+    // Keyed on program and cmdlet names: only where they can act ([`super::named`]).
+    if c.may_act(super::named::PACKAGES) {
+        runners(c, out);
+        packages(c, out);
+        scripts(c, out);
+    }
     prints_and_decodes(c, out);
     if let Some(cat) = category(c, out) {
         out.category(cat);

@@ -42,6 +42,8 @@ pub(super) const ENV: u16 = 1 << 5;
 pub(super) const WIPE: u16 = 1 << 6;
 /// `data::apply`.
 pub(super) const DATA: u16 = 1 << 7;
+/// Package runners, installs and scripts in `categories` (not the categories themselves).
+pub(super) const PACKAGES: u16 = 1 << 8;
 
 /// Names of the top-level match arms of each family (programs and cmdlets, lowercase).
 const ARMS: &[(u16, &[&str])] = &[
@@ -316,6 +318,112 @@ const ARMS: &[(u16, &[&str])] = &[
         ],
     ),
     (
+        PACKAGES,
+        &[
+            "npx",
+            "pnpx",
+            "bunx",
+            "npm",
+            "pnpm",
+            "yarn",
+            "bun",
+            "uvx",
+            "uv",
+            "pipx",
+            "poetry",
+            "pipenv",
+            "hatch",
+            "pdm",
+            "rye",
+            "devbox",
+            "conda",
+            "mamba",
+            "micromamba",
+            "bundle",
+            "bundler",
+            "dotenv",
+            "dotenvx",
+            "env-cmd",
+            "cross-env",
+            "cross-env-shell",
+            "direnv",
+            "nix",
+            "nix-shell",
+            "mise",
+            "rtx",
+            "asdf",
+            "op",
+            "doppler",
+            "infisical",
+            "chamber",
+            "aws-vault",
+            "teller",
+            "concurrently",
+            "npm-run-all",
+            "run-p",
+            "run-s",
+            "deno",
+            "cargo",
+            "gem",
+            "go",
+            "composer",
+            "apt",
+            "apt-get",
+            "aptitude",
+            "yum",
+            "dnf",
+            "microdnf",
+            "tdnf",
+            "apk",
+            "pacman",
+            "yay",
+            "paru",
+            "zypper",
+            "brew",
+            "port",
+            "snap",
+            "flatpak",
+            "choco",
+            "winget",
+            "scoop",
+            "cinst",
+            "nix-env",
+            "gh",
+            "code",
+            "code-insiders",
+            "cursor",
+            "helm",
+            "kubectl",
+            "nvm",
+            "pyenv",
+            "rbenv",
+            "volta",
+            "sdk",
+            "fnm",
+            "rustup",
+            "luarocks",
+            "cpan",
+            "cpanm",
+            "opam",
+            "stack",
+            "cabal",
+            "mix",
+            "julia",
+            "raco",
+            "dotnet",
+            "swift",
+            "gradle",
+            "gradlew",
+            "mvn",
+            "mvnw",
+            "install-module",
+            "install-package",
+            "install-script",
+            "update-module",
+            "install-psresource",
+        ],
+    ),
+    (
         NET,
         &[
             "curl",
@@ -404,6 +512,9 @@ pub(super) fn families(prog: &str, ps: Option<&str>) -> u16 {
     let mut bits = table.get(prog) | ps.map_or(0, |p| table.get(p));
     if prog.starts_with("mkfs") || prog.starts_with("newfs") {
         bits |= WIPE;
+    }
+    if prog == "pip" || prog.starts_with("pip3") || prog.starts_with("pip2") {
+        bits |= PACKAGES;
     }
     if deploy::names_deploy_verb(prog) {
         bits |= INFRA;
@@ -518,16 +629,18 @@ fn table() -> &'static Table {
 mod tests {
     use super::*;
 
-    /// String literals at the head of the top-level match arms (indented 8) of the function
-    /// starting with `signature` in `source`.
-    fn arm_names(source: &str, signature: &str) -> Vec<String> {
-        let start = source.find(signature).unwrap();
-        let body = &source[start..];
-        let end = body.find("\n}\n").unwrap();
+    /// String literals at the head of the match arms indented `indent` spaces, in `source`
+    /// from `start` to the next `end`.
+    fn arm_names(source: &str, start: &str, end: &str, indent: usize) -> Vec<String> {
+        let from = source.find(start).unwrap();
+        let body = &source[from..];
+        let body = &body[..body.find(end).unwrap()];
+        let arm = " ".repeat(indent);
         let mut names = Vec::new();
         let mut head: Option<String> = None;
-        for line in body[..end].lines() {
-            let arm_start = line.starts_with("        \"") || line.starts_with("        | \"");
+        for line in body.lines() {
+            let rest = line.strip_prefix(arm.as_str()).unwrap_or("");
+            let arm_start = rest.starts_with('"') || rest.starts_with("| \"");
             if head.is_none() && !arm_start {
                 continue;
             }
@@ -545,27 +658,85 @@ mod tests {
 
     #[test]
     fn every_arm_of_a_skipped_family_is_in_the_table() {
+        const APPLY: &str = "pub(super) fn apply(";
+        const FN_END: &str = "\n}\n";
+        const MATCH_END: &str = "\n    };";
+        let categories = include_str!("categories.rs");
         let sources = [
-            (DELETE, include_str!("delete.rs"), "pub(super) fn apply("),
-            (WIPE, include_str!("wipe.rs"), "pub(super) fn apply("),
-            (SYSTEM, include_str!("system.rs"), "pub(super) fn apply("),
-            (SYSTEM, include_str!("system.rs"), "\nfn powershell("),
-            (DATA, include_str!("data.rs"), "pub(super) fn apply("),
-            (ENV, include_str!("env.rs"), "pub(super) fn apply("),
-            (INFRA, include_str!("infra.rs"), "pub(super) fn apply("),
-            (EXEC, include_str!("exec.rs"), "\nfn programs("),
-            (EXEC, include_str!("exec.rs"), "\nfn powershell_cmdlets("),
-            (NET, include_str!("net.rs"), "\nfn programs("),
+            (DELETE, include_str!("delete.rs"), APPLY, FN_END, 8),
+            (WIPE, include_str!("wipe.rs"), APPLY, FN_END, 8),
+            (SYSTEM, include_str!("system.rs"), APPLY, FN_END, 8),
+            (
+                SYSTEM,
+                include_str!("system.rs"),
+                "\nfn powershell(",
+                FN_END,
+                8,
+            ),
+            (DATA, include_str!("data.rs"), APPLY, FN_END, 8),
+            (ENV, include_str!("env.rs"), APPLY, FN_END, 8),
+            (INFRA, include_str!("infra.rs"), APPLY, FN_END, 8),
+            (EXEC, include_str!("exec.rs"), "\nfn programs(", FN_END, 8),
+            (
+                EXEC,
+                include_str!("exec.rs"),
+                "\nfn powershell_cmdlets(",
+                FN_END,
+                8,
+            ),
+            (NET, include_str!("net.rs"), "\nfn programs(", FN_END, 8),
+            (
+                PACKAGES,
+                categories,
+                "let found: Option<(bool, usize)> = match c.prog {",
+                MATCH_END,
+                8,
+            ),
+            (
+                PACKAGES,
+                categories,
+                "    let installs =\n",
+                "\n        };",
+                12,
+            ),
+            (
+                PACKAGES,
+                categories,
+                "let removes = match p {",
+                MATCH_END,
+                8,
+            ),
+            (
+                PACKAGES,
+                categories,
+                "let runs_project = match c.prog {",
+                MATCH_END,
+                8,
+            ),
+            (
+                PACKAGES,
+                categories,
+                "let script = match c.prog {",
+                MATCH_END,
+                8,
+            ),
         ];
-        for (bit, source, signature) in sources {
-            let names = arm_names(source, signature);
-            assert!(names.len() >= 5, "{signature}: {names:?}");
+        for (bit, source, start, end, indent) in sources {
+            let names = arm_names(source, start, end, indent);
+            assert!(names.len() >= 4, "{start}: {names:?}");
             for n in names {
                 assert!(
                     families(&n, None) & bit != 0 && families("x", Some(&n)) & bit != 0,
-                    "{signature} names `{n}`, which the table does not send to it"
+                    "{start} names `{n}`, which the table does not send to it"
                 );
             }
+        }
+        // The cmdlets of the installs' fallback arm.
+        let installs = categories.split("    let installs =\n").nth(1).unwrap();
+        let fallback = installs.split("_ => matches!(").nth(1).unwrap();
+        let fallback = &fallback[..fallback.find(')').unwrap()];
+        for n in fallback.split('"').skip(1).step_by(2) {
+            assert_ne!(families("x", Some(n)) & PACKAGES, 0, "{n}");
         }
     }
 
@@ -721,5 +892,6 @@ mod tests {
         assert_eq!(families("ls", Some("get-childitem")), 0);
         assert_eq!(families("echo", Some("write-output")), 0);
         assert_eq!(families("grep", None), 0);
+        assert_ne!(families("pip3.12", None) & PACKAGES, 0);
     }
 }
