@@ -607,7 +607,9 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
                 .map(|w| w.text.as_str())
                 .collect();
             let joined = text.join(" ");
-            let joined = if escapes || joined.contains("\\0") {
+            // (`contains_ci` of a needle without letters is `contains`, without the substring
+            // searcher's set-up that every `echo` would pay.)
+            let joined = if escapes || super::contains_ci(&joined, "\\0") {
                 unescape(&joined)
             } else {
                 joined

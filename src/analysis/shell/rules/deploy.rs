@@ -139,8 +139,16 @@ pub(super) const DEPLOYERS: super::Words = super::Words::new(&[
 /// alphanumeric tokens is a deploy verb. `tokens` without the lowercase copies (the verbs are
 /// lowercase ASCII).
 pub(super) fn names_deploy_verb(prog: &str) -> bool {
-    prog.split(|ch: char| !ch.is_ascii_alphanumeric())
-        .any(|t| DEPLOY_VERBS.iter().any(|v| v.eq_ignore_ascii_case(t)))
+    // Tokens are runs of ASCII letters and digits, so splitting the bytes finds the same ones
+    // (the bytes of other characters are never ASCII); no verb is shorter than 4.
+    prog.as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .any(|t| {
+            t.len() >= 4
+                && DEPLOY_VERBS
+                    .iter()
+                    .any(|v| v.as_bytes().eq_ignore_ascii_case(t))
+        })
 }
 
 /// What is being deployed, when this is a deploy command (not whether it is production).
@@ -437,6 +445,29 @@ mod tests {
             assert_not(s, &PRODUCTION_DEPLOYMENT);
         }
     }
+    #[test]
+    fn deploy_verbs_in_program_names_as_by_character_tokens() {
+        use crate::analysis::shell::model::testing::Rng;
+        let reference = |prog: &str| {
+            prog.split(|ch: char| !ch.is_ascii_alphanumeric()).any(|t| {
+                super::DEPLOY_VERBS
+                    .iter()
+                    .any(|v| v.eq_ignore_ascii_case(t))
+            })
+        };
+        assert!(super::DEPLOY_VERBS.iter().all(|v| v.len() >= 4));
+        const PIECES: [&str; 12] = [
+            "deploy", "Ship", "RELEASE", "-", ".", "é", "x", "2", "promote", "roll", "out", "_",
+        ];
+        let mut rng = Rng(3);
+        for _ in 0..4000 {
+            let p: String = (0..rng.below(5))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            assert_eq!(super::names_deploy_verb(&p), reference(&p), "{p:?}");
+        }
+    }
+
     #[test]
     fn markers() {
         assert!(is_prod_marker_word("prod"));

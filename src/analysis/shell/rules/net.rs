@@ -714,7 +714,8 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
                 | "drill"
         );
     for w in c.args {
-        if !network_program && !w.text.contains("://") || !w.text.contains(['.', ':']) {
+        // A URL or host needs a `.` or `:` (tested first: one pass, no substring searcher).
+        if !w.text.contains(['.', ':']) || !network_program && !super::contains_ci(&w.text, "://") {
             continue;
         }
         let lower = w.text.to_ascii_lowercase();
