@@ -562,7 +562,7 @@ impl<'l> Walk<'l> {
                 }
             }
             if let Some(w) = cmd.argv.first() {
-                if !w.dynamic && !w.text.contains(['/', '\\']) && self.run_words.len() < 256 {
+                if !w.dynamic && self.run_words.len() < 256 && !rules::has_separator(&w.text) {
                     self.run_words.push(norm(&w.text));
                 }
             }

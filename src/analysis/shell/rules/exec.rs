@@ -647,16 +647,19 @@ fn powershell_cmdlets(c: &Call<'_, '_>, out: &mut Out) {
 /// Decoding and script-block construction anywhere in the statement (as .NET calls, not as a
 /// word someone searches for: `grep FromBase64String src` is data), whatever the program.
 fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
-    let prints = matches!(c.prog, "echo" | "printf" | "grep" | "rg" | "findstr")
-        || matches!(c.ps(), "write-output" | "write-host" | "select-string");
+    // Asked only for a word that looks like a .NET call (nearly none).
+    let prints = || {
+        matches!(c.prog, "echo" | "printf" | "grep" | "rg" | "findstr")
+            || matches!(c.ps(), "write-output" | "write-host" | "select-string")
+    };
     for w in &c.cmd.argv {
         if w.fully_quoted
-            || prints
             || w.text.starts_with(['\'', '"'])
             // (`contains_ci` of a needle without letters is `contains`, minus the searcher
             // set-up that a substring search pays per word)
             || !(super::contains_ci(&w.text, "]::")
                 || super::contains_ci(&w.text, ".invokecommand."))
+            || prints()
         {
             continue;
         }
@@ -1258,10 +1261,16 @@ const SYSTEM_BIN: &[&str] = &[
 
 /// A program run by path (`./x.sh`, `scripts/build`, `/tmp/x`) is a file whose content the
 /// gate cannot see.
+/// `text` holds a `/` or `\` (a byte test: both are ASCII; cheaper than a char-set search for
+/// the short words it is asked about once per command).
+pub fn has_separator(text: &str) -> bool {
+    text.bytes().any(|b| b == b'/' || b == b'\\')
+}
+
 fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     let Some(w) = c.cmd.argv.first() else { return };
     // Nearly every command word has no separator: decided before any copy.
-    if !w.text.contains(['/', '\\']) || out.has(&finding::INTERPRETER_FILE) {
+    if !has_separator(&w.text) || out.has(&finding::INTERPRETER_FILE) {
         return;
     }
     let t = w.text.replace('\\', "/");

@@ -77,6 +77,7 @@ mod wipe;
 
 pub use delete::find_roots;
 pub use env::is_loader_variable;
+pub use exec::has_separator;
 pub use wipe::is_fork_bomb;
 
 use super::command::{program_name, Cmd, Dialect, Payload};

@@ -967,10 +967,14 @@ fn env_dump(c: &Call<'_, '_>, out: &mut Out) {
         }),
         _ => false,
     };
+    // `env:`, `env:*…`, `env:\`, `env:/` in any case (compared without a lowercase copy).
     let ps_dump = matches!(c.ps(), "get-childitem" | "get-item" | "get-content")
         && c.args.iter().any(|w| {
-            let l = w.text.to_ascii_lowercase();
-            l == "env:" || l.starts_with("env:*") || l == "env:\\" || l == "env:/"
+            let t = w.text.as_str();
+            ["env:", "env:\\", "env:/"]
+                .iter()
+                .any(|e| t.eq_ignore_ascii_case(e))
+                || t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("env:*"))
         });
     let var_dump = c
         .cmd
@@ -1676,6 +1680,10 @@ mod tests {
             "gci env:",
             "dir env:",
             "ls Env:",
+            "Get-Item ENV:*",
+            "cat env:*PATH",
+            "gci 'Env:\\'",
+            "gci eNv:/",
             "ps eww",
             "printenv AWS_SECRET_ACCESS_KEY",
         ] {
@@ -1687,6 +1695,15 @@ mod tests {
         assert!(!verdict("set -e").effects.reads_secret);
         assert!(!verdict("ps aux").effects.reads_secret);
         assert!(!verdict("export FOO=1").effects.reads_secret);
+        for s in [
+            "gci env:x",
+            "gci envx:",
+            "gci env",
+            "gci é:*",
+            "gci 'env:\\x'",
+        ] {
+            assert!(!verdict(s).effects.reads_secret, "{s}");
+        }
     }
 
     #[test]
