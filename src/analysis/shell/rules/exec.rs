@@ -1261,16 +1261,10 @@ const SYSTEM_BIN: &[&str] = &[
 
 /// A program run by path (`./x.sh`, `scripts/build`, `/tmp/x`) is a file whose content the
 /// gate cannot see.
-/// `text` holds a `/` or `\` (a byte test: both are ASCII; cheaper than a char-set search for
-/// the short words it is asked about once per command).
-pub fn has_separator(text: &str) -> bool {
-    text.bytes().any(|b| b == b'/' || b == b'\\')
-}
-
 fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     let Some(w) = c.cmd.argv.first() else { return };
     // Nearly every command word has no separator: decided before any copy.
-    if !has_separator(&w.text) || out.has(&finding::INTERPRETER_FILE) {
+    if !super::has_separator(&w.text) || out.has(&finding::INTERPRETER_FILE) {
         return;
     }
     let t = w.text.replace('\\', "/");

@@ -30,7 +30,9 @@
 //! - `data`: database clients fed destructive SQL, `redis-cli FLUSHALL`, ORM resets;
 //! - `categories`: read-only / dev-build / dev-test / dev-format categories, package installs,
 //!   package runners (`npx`, `uv run`, `bundle exec`, …) whose inner command is checked, what
-//!   `echo`/`printf` print and which filters decode or pass stdin on.
+//!   `echo`/`printf` print and which filters decode or pass stdin on;
+//! - `named`: which of the families keyed on program and cmdlet names can act on a command
+//!   (one table lookup), so that [`run`] skips the others — a skip never changes a verdict.
 //!
 //! A name shared by dialects is read with every meaning at once (`rm -r x` is POSIX `rm` and,
 //! when written with PowerShell parameters, `Remove-Item`; `rd /s` is CMD and PowerShell) and
@@ -77,7 +79,6 @@ mod wipe;
 
 pub use delete::find_roots;
 pub use env::is_loader_variable;
-pub use exec::has_separator;
 pub use wipe::is_fork_bomb;
 
 use super::command::{program_name, Cmd, Dialect, Payload};
@@ -883,6 +884,12 @@ pub(super) fn texts<'a, 'w>(
         spill.extend(words.iter().map(|w| w.text.as_str()));
         spill
     }
+}
+
+/// `text` holds a `/` or `\` (a byte test: both are ASCII; cheaper than a char-set search for
+/// the short words it is asked about once per command).
+pub fn has_separator(text: &str) -> bool {
+    text.bytes().any(|b| b == b'/' || b == b'\\')
 }
 
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
