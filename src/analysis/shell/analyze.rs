@@ -193,10 +193,17 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 return true;
             }
             if let Some(first) = sc.argv.first() {
-                command::program_name_into(&first.text, &mut prog);
-                if windows_program(&prog)
-                    || command::is_powershell(&prog)
-                    || (prog.contains('-') && pwsh::canonical_cmdlet(&prog).is_some())
+                // A word of lowercase letters, digits and `_` is its own program name (no
+                // path, `.exe` or capitals to remove): no copy for nearly every command.
+                let name = if command::is_plain_program_name(&first.text) {
+                    first.text.as_str()
+                } else {
+                    command::program_name_into(&first.text, &mut prog);
+                    prog.as_str()
+                };
+                if windows_program(name)
+                    || command::is_powershell(name)
+                    || (name.contains('-') && pwsh::canonical_cmdlet(name).is_some())
                 {
                     return true;
                 }

@@ -77,8 +77,22 @@ pub fn program_name(word: &str) -> String {
     out
 }
 
+/// `word` is its own program name: at most 64 bytes of lowercase ASCII letters, digits and
+/// `_` (no separator, `.exe` suffix or capital for [`program_name`] to remove).
+pub fn is_plain_program_name(word: &str) -> bool {
+    word.len() <= 64
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
 /// [`program_name`] written into `out` (replacing its content), reusing its buffer.
 pub fn program_name_into(word: &str, out: &mut String) {
+    if is_plain_program_name(word) {
+        out.clear();
+        out.push_str(word);
+        return;
+    }
     // Only the tail can be a basename; bounding it keeps huge dynamic words linear.
     let mut start = word.len().saturating_sub(256);
     while !word.is_char_boundary(start) {
@@ -981,10 +995,12 @@ mod tests {
     #[test]
     fn program_name_is_the_lowercase_basename_as_before() {
         use crate::analysis::shell::model::testing::Rng;
-        const PIECES: [&str; 14] = [
+        const PIECES: [&str; 18] = [
             "/", "\\", "a", "RM", ".exe", ".EXE", "é", "€", "-", "x.", "ß/", "\\\\", "~", " ",
+            "ls", "_", "9", "exe",
         ];
         let mut rng = Rng(7);
+        let mut plain = 0;
         let mut out = String::new();
         let mut long = "ä/".repeat(200);
         long.push_str("Kubectl.Exe");
@@ -1005,7 +1021,12 @@ mod tests {
                 .collect();
             program_name_into(&word, &mut out);
             assert_eq!(out, program_name_by_rsplit(&word), "{word:?}");
+            if is_plain_program_name(&word) {
+                plain += 1;
+                assert_eq!(word, program_name_by_rsplit(&word), "{word:?}");
+            }
         }
+        assert!(plain > 100, "{plain}");
     }
 
     #[test]
