@@ -287,7 +287,8 @@ pub fn is_shell(program: &str) -> bool {
     // Every shell name ends in a letter, so `program` is a shell plus a version suffix exactly
     // when what is left after stripping the suffix characters is a shell name.
     let stem = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
-    SHELLS.contains(&stem) || program == "csh"
+    // Every shell name ends in `sh` (a test checks): most programs are turned away at once.
+    stem.ends_with("sh") && SHELLS.contains(&stem) || program == "csh"
 }
 
 /// PowerShell hosts: `powershell`, `pwsh`, `pwsh-preview`, `powershell_ise`.
@@ -990,6 +991,12 @@ mod tests {
             _ => base,
         };
         base.to_ascii_lowercase()
+    }
+
+    #[test]
+    fn every_shell_name_ends_in_sh() {
+        assert!(SHELLS.iter().all(|s| s.ends_with("sh")));
+        assert!(is_shell("bash5.2") && is_shell("sh") && is_shell("csh") && !is_shell("ls"));
     }
 
     #[test]

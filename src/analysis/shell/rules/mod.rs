@@ -233,9 +233,8 @@ pub(super) struct Call<'a, 'w> {
     pub prog: &'a str,
     /// Canonical lowercase PowerShell cmdlet name when the program is a cmdlet or alias.
     pub ps: Option<&'a str>,
-    /// `prog` and `ps()` keyed for [`Words::has_keyed`] (see [`Call::prog_in`]).
+    /// `prog` keyed for [`Words::has_keyed`] (see [`Call::prog_in`]).
     prog_key: WordKey<'a>,
-    ps_key: WordKey<'a>,
     /// The rule families that can act on this program and cmdlet ([`named::families`]),
     /// computed at the first question (a command word built at run time asks none).
     families: std::cell::OnceCell<u16>,
@@ -272,7 +271,6 @@ impl<'a, 'w> Call<'a, 'w> {
             prog,
             ps,
             prog_key: WordKey::new(prog),
-            ps_key: WordKey::new(ps.unwrap_or("")),
             families: std::cell::OnceCell::new(),
             args,
             plain,
@@ -303,9 +301,9 @@ impl<'a, 'w> Call<'a, 'w> {
         list.has_keyed(&self.prog_key)
     }
 
-    /// `list.has(self.ps())`, likewise.
+    /// `list.has(self.ps())` (few rules ask: no key kept).
     pub fn ps_in(&self, list: &Words) -> bool {
-        list.has_keyed(&self.ps_key)
+        list.has(self.ps())
     }
 
     /// A path as the command sees it: relative paths are resolved against a changed
