@@ -25,7 +25,7 @@
 
 use super::command::{self, Dialect, Payload};
 use super::model::{LexLimits, LexProblem, NestedKind, RedirectKind, Script, SimpleCommand};
-use super::rules::{self, Category, Context, Effects};
+use super::rules::{self, Category, Context};
 use super::{cmd, posix, pwsh};
 use crate::analysis::{paths, Limits, Report};
 use crate::finding::{self, Finding};
@@ -193,10 +193,17 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 return true;
             }
             if let Some(first) = sc.argv.first() {
-                command::program_name_into(&first.text, &mut prog);
-                if windows_program(&prog)
-                    || command::is_powershell(&prog)
-                    || (prog.contains('-') && pwsh::canonical_cmdlet(&prog).is_some())
+                // A word of lowercase letters, digits and `_` is its own program name (no
+                // path, `.exe` or capitals to remove): no copy for nearly every command.
+                let name = if command::is_plain_program_name(&first.text) {
+                    first.text.as_str()
+                } else {
+                    command::program_name_into(&first.text, &mut prog);
+                    prog.as_str()
+                };
+                if windows_program(name)
+                    || command::is_powershell(name)
+                    || (name.contains('-') && pwsh::canonical_cmdlet(name).is_some())
                 {
                     return true;
                 }
@@ -407,7 +414,7 @@ impl<'l> Walk<'l> {
 
     /// Walks one script; `nest` counts substitutions/groups (bounded by the lexer's depth).
     fn script(&mut self, script: &Script, nest: usize) {
-        let mut prev: Option<Effects> = None;
+        let mut prev: Option<Piped> = None;
         let mut state = ScriptState::default();
         // One peeling buffer for every command of the script (no allocation per command).
         let mut peeled = command::Peeled::default();
@@ -422,11 +429,11 @@ impl<'l> Walk<'l> {
     fn simple<'s>(
         &mut self,
         sc: &'s SimpleCommand,
-        prev: Option<&Effects>,
+        prev: Option<&Piped>,
         nest: usize,
         state: &mut ScriptState<'s>,
         peeled: &mut command::Peeled<'s>,
-    ) -> Effects {
+    ) -> Piped {
         let piped_in = matches!(
             sc.connector,
             super::model::Connector::Pipe | super::model::Connector::PipeAll
@@ -487,7 +494,7 @@ impl<'l> Walk<'l> {
             self.absorb(sub);
         }
 
-        let mut last = Effects::default();
+        let mut last = Piped::default();
         if peeled.commands.is_empty() && !sc.redirects.is_empty() {
             // A bare redirection (`> file`) truncates or creates the file.
             let ctx = Context {
@@ -506,8 +513,8 @@ impl<'l> Walk<'l> {
                 args_unknown: false,
                 opaque: false,
             };
-            let v = rules::check(&empty, &ctx);
-            self.take_verdict(v, sc, stdin_text);
+            let mut v = rules::check(&empty, &ctx);
+            self.take_verdict(&mut v, sc, stdin_text);
             self.report.read_only = false;
         }
         for cmd in &peeled.commands {
@@ -518,7 +525,7 @@ impl<'l> Walk<'l> {
                 cwd: state.cwd.as_deref(),
                 fed_roots: fed.as_deref(),
             };
-            let v = rules::check_reusing(cmd, &ctx, &mut state.plain);
+            let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
                 state.find_roots = Some(roots);
             }
@@ -529,15 +536,13 @@ impl<'l> Walk<'l> {
             // text, which is moved out of the verdict once `take_verdict` has used it (no copy
             // per command). The file lists stay with the verdict: no pipe reads them.
             let e = &v.effects;
-            let mut effects = Effects {
+            let mut effects = Piped {
                 network: e.network,
                 downloads_to_stdout: e.downloads_to_stdout,
-                reads_secret: e.reads_secret,
-                metadata_secret: e.metadata_secret,
                 decodes: e.decodes,
                 runs_stdin: e.runs_stdin,
                 passes_stdin: e.passes_stdin,
-                ..Effects::default()
+                prints: None,
             };
             let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
@@ -564,7 +569,7 @@ impl<'l> Walk<'l> {
                 }
             }
             if let Some(w) = cmd.argv.first() {
-                if !w.dynamic && !w.text.contains(['/', '\\']) && self.run_words.len() < 256 {
+                if !w.dynamic && self.run_words.len() < 256 && !rules::has_separator(&w.text) {
                     self.run_words.push(norm(&w.text));
                 }
             }
@@ -630,7 +635,7 @@ impl<'l> Walk<'l> {
                 } else if let Some(text) = stdin_text {
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
-                        let prints = self.take_verdict(v, sc, stdin_text);
+                        let prints = self.take_verdict(&mut v, sc, stdin_text);
                         if prints_own {
                             effects.prints = prints;
                         }
@@ -660,7 +665,7 @@ impl<'l> Walk<'l> {
                     self.report.read_only = false;
                 }
             }
-            let prints = self.take_verdict(v, sc, stdin_text);
+            let prints = self.take_verdict(&mut v, sc, stdin_text);
             if prints_own {
                 effects.prints = prints;
             }
@@ -672,14 +677,15 @@ impl<'l> Walk<'l> {
     /// Folds one command's verdict into the walk; gives back the text the command prints.
     fn take_verdict(
         &mut self,
-        v: rules::Verdict,
+        v: &mut rules::Verdict,
         sc: &SimpleCommand,
         _stdin: Option<&str>,
     ) -> Option<String> {
-        for f in v.findings {
+        // (By reference: the verdict is large, and a move would copy it once per command.)
+        for f in v.findings.drain(..) {
             self.report.add(f);
         }
-        self.payloads.extend(v.payloads);
+        self.payloads.append(&mut v.payloads);
         self.report.complete &= v.complete;
         self.report.read_only &= v.read_only;
         if v.category.is_none() && !v.read_only && !sc.argv.is_empty() {
@@ -705,7 +711,7 @@ impl<'l> Walk<'l> {
             }
             _ => {}
         }
-        let e = v.effects;
+        let e = &mut v.effects;
         self.downloads_to_stdout |= e.downloads_to_stdout;
         self.reads_secret |= e.reads_secret;
         self.network |= e.network;
@@ -726,7 +732,7 @@ impl<'l> Walk<'l> {
                 }
             }
         }
-        e.prints
+        e.prints.take()
     }
 
     fn absorb(&mut self, sub: Walk<'_>) {
@@ -827,6 +833,19 @@ fn hard_depth_cap(limits: &Limits) -> usize {
     limits.max_wrapper_depth.saturating_mul(2).min(8)
 }
 
+/// What one command hands to a following `|`: the flags of its [`rules::Effects`] that the walk
+/// reads across a pipe, and the text it prints (the file lists stay with the verdict: no pipe
+/// reads them). Small, so that passing it from command to command costs no large copies.
+#[derive(Default)]
+struct Piped {
+    network: bool,
+    downloads_to_stdout: bool,
+    decodes: bool,
+    runs_stdin: bool,
+    passes_stdin: bool,
+    prints: Option<String>,
+}
+
 /// Per-script facts that flow from one command to the next.
 #[derive(Default)]
 struct ScriptState<'s> {
@@ -886,6 +905,17 @@ fn within(file: &str, dir: &str) -> bool {
 
 /// Normalized text of a path for matching writes, downloads and executions.
 fn norm(p: &str) -> String {
+    // A bare name (`a.exe`, `x.sh`, `make`: letters, digits, `_`, `-`, `+`, `.`; not `.`
+    // or `..`) normalizes to itself: no anchor, separator, expansion or blank to resolve. Every
+    // command word of a script comes here (`run_words`), so this skips the general path.
+    if !p.is_empty()
+        && p != "."
+        && p != ".."
+        && p.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.'))
+    {
+        return p.to_owned();
+    }
     let n = paths::normalize(p);
     format!("{}{}", n.anchor, n.segments.join("/"))
 }
@@ -896,6 +926,30 @@ mod tests {
 
     fn run(text: &str) -> Report {
         analyze(text, Dialect::Posix, &Limits::default(), 0).report
+    }
+
+    #[test]
+    fn bare_names_normalize_as_the_general_path_does() {
+        use crate::analysis::shell::model::testing::Rng;
+        let general = |p: &str| {
+            let n = paths::normalize(p);
+            format!("{}{}", n.anchor, n.segments.join("/"))
+        };
+        const PIECES: [&str; 16] = [
+            "a", "Z", "0", "_", "-", "+", ".", "..", "~", "$HOME", "%", ":", "C", " ", "é", "/",
+        ];
+        let mut rng = Rng(11);
+        for _ in 0..5000 {
+            let p: String = (0..rng.below(6))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            assert_eq!(norm(&p), general(&p), "{p:?}");
+        }
+        for p in [
+            "", ".", "..", "...", "a.exe", "C:", "c", "~", "-", "+x", "a..b",
+        ] {
+            assert_eq!(norm(p), general(p), "{p:?}");
+        }
     }
 
     fn ids(r: &Report) -> Vec<&'static str> {

@@ -77,15 +77,37 @@ pub fn program_name(word: &str) -> String {
     out
 }
 
+/// `word` is its own program name: at most 64 bytes of lowercase ASCII letters, digits and
+/// `_` (no separator, `.exe` suffix or capital for [`program_name`] to remove).
+pub fn is_plain_program_name(word: &str) -> bool {
+    word.len() <= 64
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
 /// [`program_name`] written into `out` (replacing its content), reusing its buffer.
 pub fn program_name_into(word: &str, out: &mut String) {
+    if is_plain_program_name(word) {
+        out.clear();
+        out.push_str(word);
+        return;
+    }
     // Only the tail can be a basename; bounding it keeps huge dynamic words linear.
     let mut start = word.len().saturating_sub(256);
     while !word.is_char_boundary(start) {
         start += 1;
     }
     let word = word.get(start..).unwrap_or(word);
-    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    // After the last `/` or `\` (ASCII bytes, so the cut is at a character boundary).
+    let base = match word
+        .as_bytes()
+        .iter()
+        .rposition(|&b| b == b'/' || b == b'\\')
+    {
+        Some(at) => word.get(at + 1..).unwrap_or(""),
+        None => word,
+    };
     let base = match base.len().checked_sub(4) {
         Some(at)
             if base
@@ -265,7 +287,8 @@ pub fn is_shell(program: &str) -> bool {
     // Every shell name ends in a letter, so `program` is a shell plus a version suffix exactly
     // when what is left after stripping the suffix characters is a shell name.
     let stem = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
-    SHELLS.contains(&stem) || program == "csh"
+    // Every shell name ends in `sh` (a test checks): most programs are turned away at once.
+    stem.ends_with("sh") && SHELLS.contains(&stem) || program == "csh"
 }
 
 /// PowerShell hosts: `powershell`, `pwsh`, `pwsh-preview`, `powershell_ise`.
@@ -948,6 +971,70 @@ fn step_with<'w>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `program_name_into` as it was written with a char-pattern `rsplit` (the reference).
+    fn program_name_by_rsplit(word: &str) -> String {
+        let mut start = word.len().saturating_sub(256);
+        while !word.is_char_boundary(start) {
+            start += 1;
+        }
+        let word = word.get(start..).unwrap_or(word);
+        let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+        let base = match base.len().checked_sub(4) {
+            Some(at)
+                if base
+                    .get(at..)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(".exe")) =>
+            {
+                base.get(..at).unwrap_or(base)
+            }
+            _ => base,
+        };
+        base.to_ascii_lowercase()
+    }
+
+    #[test]
+    fn every_shell_name_ends_in_sh() {
+        assert!(SHELLS.iter().all(|s| s.ends_with("sh")));
+        assert!(is_shell("bash5.2") && is_shell("sh") && is_shell("csh") && !is_shell("ls"));
+    }
+
+    #[test]
+    fn program_name_is_the_lowercase_basename_as_before() {
+        use crate::analysis::shell::model::testing::Rng;
+        const PIECES: [&str; 18] = [
+            "/", "\\", "a", "RM", ".exe", ".EXE", "é", "€", "-", "x.", "ß/", "\\\\", "~", " ",
+            "ls", "_", "9", "exe",
+        ];
+        let mut rng = Rng(7);
+        let mut plain = 0;
+        let mut out = String::new();
+        let mut long = "ä/".repeat(200);
+        long.push_str("Kubectl.Exe");
+        for word in [
+            "",
+            "/",
+            "C:\\Tools\\GIT.EXE",
+            "/usr/bin/rm",
+            "a\\",
+            long.as_str(),
+        ] {
+            program_name_into(word, &mut out);
+            assert_eq!(out, program_name_by_rsplit(word), "{word:?}");
+        }
+        for _ in 0..4000 {
+            let word: String = (0..rng.below(12))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            program_name_into(&word, &mut out);
+            assert_eq!(out, program_name_by_rsplit(&word), "{word:?}");
+            if is_plain_program_name(&word) {
+                plain += 1;
+                assert_eq!(word, program_name_by_rsplit(&word), "{word:?}");
+            }
+        }
+        assert!(plain > 100, "{plain}");
+    }
 
     #[test]
     fn peeling_into_a_reused_peeled_is_peeling_afresh() {

@@ -1228,7 +1228,14 @@ pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
 
 /// `name` without a core-module qualifier; `None` when qualified by any other module.
 fn unqualified(name: &str) -> Option<&str> {
-    match name.rsplit_once('\\') {
+    // The last `\` (a byte search: `\` is ASCII, so both sides are at character boundaries;
+    // cheaper than a char searcher for the short words nearly every command has).
+    let split = name
+        .as_bytes()
+        .iter()
+        .rposition(|&b| b == b'\\')
+        .and_then(|at| Some((name.get(..at)?, name.get(at + 1..)?)));
+    match split {
         Some((module, rest)) => MODULES
             .iter()
             .any(|m| m.eq_ignore_ascii_case(module))
@@ -1338,11 +1345,21 @@ fn lookup(name: &str) -> Option<&'static NameEntry> {
         return None;
     }
     // No key is longer than this (a test checks), so a longer name is in no table.
+    if name.len() > MAX_NAME_LEN {
+        return None;
+    }
+    let table = name_table();
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        // Already lowercase (the program names the rules pass): the name is its own key.
+        return table
+            .slot_of(name.as_bytes())
+            .ok()
+            .and_then(|i| table.entries.get(i));
+    }
     let mut buf = [0u8; MAX_NAME_LEN];
     let lowered = buf.get_mut(..name.len())?;
     lowered.copy_from_slice(name.as_bytes());
     lowered.make_ascii_lowercase();
-    let table = name_table();
     table
         .slot_of(lowered)
         .ok()
@@ -1508,6 +1525,38 @@ pub fn is_command_param(param: &str) -> bool {
 pub(crate) mod tests {
     use super::*;
     use crate::analysis::shell::model::testing::{check_spans, Rng};
+
+    #[test]
+    fn unqualified_splits_at_the_last_backslash_as_rsplit_once_does() {
+        fn reference(name: &str) -> Option<&str> {
+            match name.rsplit_once('\\') {
+                Some((module, rest)) => MODULES
+                    .iter()
+                    .any(|m| m.eq_ignore_ascii_case(module))
+                    .then_some(rest),
+                None => Some(name),
+            }
+        }
+        let mut names: Vec<String> = [
+            "",
+            "\\",
+            "ls",
+            "Microsoft.PowerShell.Management\\Remove-Item",
+            "microsoft.powershell.utility\\iex",
+            "Other\\Remove-Item",
+            "a\\b\\c",
+            "\\Remove-Item",
+            "é\\x",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        names.extend(MODULES.iter().map(|m| format!("{m}\\Get-Item")));
+        names.extend(MODULES.iter().map(|m| format!("x\\{m}\\Get-Item")));
+        for n in &names {
+            assert_eq!(unqualified(n), reference(n), "{n:?}");
+        }
+    }
 
     /// The table scan alone, as `canonical_cmdlet` was before the index.
     fn canonical_by_scan(name: &str) -> Option<&'static str> {

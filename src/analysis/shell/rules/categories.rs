@@ -20,9 +20,12 @@ use crate::analysis::shell::model::Word;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    runners(c, out);
-    packages(c, out);
-    scripts(c, out);
+    // Keyed on program and cmdlet names: only where they can act ([`super::named`]).
+    if c.may_act(super::named::PACKAGES) {
+        runners(c, out);
+        packages(c, out);
+        scripts(c, out);
+    }
     prints_and_decodes(c, out);
     if let Some(cat) = category(c, out) {
         out.category(cat);
@@ -604,7 +607,9 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
                 .map(|w| w.text.as_str())
                 .collect();
             let joined = text.join(" ");
-            let joined = if escapes || joined.contains("\\0") {
+            // (`contains_ci` of a needle without letters is `contains`, without the substring
+            // searcher's set-up that every `echo` would pay.)
+            let joined = if escapes || super::contains_ci(&joined, "\\0") {
                 unescape(&joined)
             } else {
                 joined
@@ -743,9 +748,6 @@ fn printf(fmt: &str, args: &[&str]) -> String {
 /// The category of a command by program and subcommand.
 fn category(c: &Call<'_, '_>, out: &mut Out) -> Option<Category> {
     let p = c.prog;
-    let (mut inline, mut spill) = ([""; super::INLINE_TEXTS], Vec::new());
-    let words = super::texts(c.plain(), &mut inline, &mut spill);
-    let w0 = words.first().copied().unwrap_or("");
     let read_only = matches!(
         p,
         "ls" | "dir"
@@ -974,6 +976,10 @@ fn category(c: &Call<'_, '_>, out: &mut Out) -> Option<Category> {
             return Some(Category::ReadOnly);
         }
     }
+    // The plain words, needed only past the read-only programs and cmdlets above.
+    let (mut inline, mut spill) = ([""; super::INLINE_TEXTS], Vec::new());
+    let words = super::texts(c.plain(), &mut inline, &mut spill);
+    let w0 = words.first().copied().unwrap_or("");
     let w1 = words.get(1).copied().unwrap_or("");
     let cat = match p {
         "make" | "gmake" | "mingw32-make" | "nmake" => {

@@ -64,85 +64,99 @@ pub(super) fn is_prod_marker_word(text: &str) -> bool {
     })
 }
 
+/// Tools with deploy subcommands ([`deploy_command`]).
+pub(super) const DEPLOYERS: super::Words = super::Words::new(&[
+    "kubectl",
+    "oc",
+    "helm",
+    "terraform",
+    "tofu",
+    "terragrunt",
+    "opentofu",
+    "pulumi",
+    "vercel",
+    "netlify",
+    "ntl",
+    "fly",
+    "flyctl",
+    "firebase",
+    "serverless",
+    "sls",
+    "eb",
+    "cdk",
+    "sam",
+    "wrangler",
+    "kamal",
+    "copilot",
+    "amplify",
+    "skaffold",
+    "spin",
+    "dokku",
+    "railway",
+    "render",
+    "zeet",
+    "cf",
+    "heroku",
+    "gcloud",
+    "az",
+    "aws",
+    "doctl",
+    "gh",
+    "glab",
+    "ansible-playbook",
+    "ansible",
+    "cap",
+    "capistrano",
+    "mina",
+    "fab",
+    "octo",
+    "argocd",
+    "docker",
+    "podman",
+    "docker-compose",
+    "podman-compose",
+    "make",
+    "just",
+    "task",
+    "rake",
+    "mix",
+    "invoke",
+    "mage",
+    "gradle",
+    "gradlew",
+    "mvn",
+    "mvnw",
+    "nx",
+    "turbo",
+    "lerna",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+]);
+
+/// The program is named for deploying (`deploy.sh`, `release-it`, `ship`): one of its
+/// alphanumeric tokens is a deploy verb. `tokens` without the lowercase copies (the verbs are
+/// lowercase ASCII).
+pub(super) fn names_deploy_verb(prog: &str) -> bool {
+    // Tokens are runs of ASCII letters and digits, so splitting the bytes finds the same ones
+    // (the bytes of other characters are never ASCII); no verb is shorter than 4.
+    prog.as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .any(|t| {
+            t.len() >= 4
+                && DEPLOY_VERBS
+                    .iter()
+                    .any(|v| v.as_bytes().eq_ignore_ascii_case(t))
+        })
+}
+
 /// What is being deployed, when this is a deploy command (not whether it is production).
 fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
-    // `tokens` without the lowercase copies (the verbs are lowercase ASCII).
-    if c.prog
-        .split(|ch: char| !ch.is_ascii_alphanumeric())
-        .any(|t| DEPLOY_VERBS.iter().any(|v| v.eq_ignore_ascii_case(t)))
-    {
+    if names_deploy_verb(c.prog) {
         return Some(format!("`{}`", c.prog));
     }
-    const DEPLOYERS: super::Words = super::Words::new(&[
-        "kubectl",
-        "oc",
-        "helm",
-        "terraform",
-        "tofu",
-        "terragrunt",
-        "opentofu",
-        "pulumi",
-        "vercel",
-        "netlify",
-        "ntl",
-        "fly",
-        "flyctl",
-        "firebase",
-        "serverless",
-        "sls",
-        "eb",
-        "cdk",
-        "sam",
-        "wrangler",
-        "kamal",
-        "copilot",
-        "amplify",
-        "skaffold",
-        "spin",
-        "dokku",
-        "railway",
-        "render",
-        "zeet",
-        "cf",
-        "heroku",
-        "gcloud",
-        "az",
-        "aws",
-        "doctl",
-        "gh",
-        "glab",
-        "ansible-playbook",
-        "ansible",
-        "cap",
-        "capistrano",
-        "mina",
-        "fab",
-        "octo",
-        "argocd",
-        "docker",
-        "podman",
-        "docker-compose",
-        "podman-compose",
-        "make",
-        "just",
-        "task",
-        "rake",
-        "mix",
-        "invoke",
-        "mage",
-        "gradle",
-        "gradlew",
-        "mvn",
-        "mvnw",
-        "nx",
-        "turbo",
-        "lerna",
-        "npm",
-        "pnpm",
-        "yarn",
-        "bun",
-    ]);
-    if !DEPLOYERS.has(c.prog) {
+    if !c.prog_in(&DEPLOYERS) {
         return None;
     }
     let kube;
@@ -236,40 +250,42 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
     })
 }
 
+/// Package managers and release tools that publish ([`publish_command`]).
+pub(super) const PUBLISHERS: super::Words = super::Words::new(&[
+    "npm",
+    "pnpm",
+    "bun",
+    "yarn",
+    "cargo",
+    "twine",
+    "gem",
+    "poetry",
+    "flit",
+    "hatch",
+    "uv",
+    "pdm",
+    "dotnet",
+    "nuget",
+    "mvn",
+    "mvnw",
+    "gradle",
+    "gradlew",
+    "pod",
+    "vsce",
+    "ovsx",
+    "lerna",
+    "changeset",
+    "semantic-release",
+    "release-it",
+    "np",
+    "jsr",
+    "deno",
+    "mix",
+]);
+
 /// Publishing to a public package registry (irreversible).
 fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
-    const PUBLISHERS: super::Words = super::Words::new(&[
-        "npm",
-        "pnpm",
-        "bun",
-        "yarn",
-        "cargo",
-        "twine",
-        "gem",
-        "poetry",
-        "flit",
-        "hatch",
-        "uv",
-        "pdm",
-        "dotnet",
-        "nuget",
-        "mvn",
-        "mvnw",
-        "gradle",
-        "gradlew",
-        "pod",
-        "vsce",
-        "ovsx",
-        "lerna",
-        "changeset",
-        "semantic-release",
-        "release-it",
-        "np",
-        "jsr",
-        "deno",
-        "mix",
-    ]);
-    if !PUBLISHERS.has(c.prog) {
+    if !c.prog_in(&PUBLISHERS) {
         return None;
     }
     let words: Vec<String> = c
@@ -429,6 +445,29 @@ mod tests {
             assert_not(s, &PRODUCTION_DEPLOYMENT);
         }
     }
+    #[test]
+    fn deploy_verbs_in_program_names_as_by_character_tokens() {
+        use crate::analysis::shell::model::testing::Rng;
+        let reference = |prog: &str| {
+            prog.split(|ch: char| !ch.is_ascii_alphanumeric()).any(|t| {
+                super::DEPLOY_VERBS
+                    .iter()
+                    .any(|v| v.eq_ignore_ascii_case(t))
+            })
+        };
+        assert!(super::DEPLOY_VERBS.iter().all(|v| v.len() >= 4));
+        const PIECES: [&str; 12] = [
+            "deploy", "Ship", "RELEASE", "-", ".", "é", "x", "2", "promote", "roll", "out", "_",
+        ];
+        let mut rng = Rng(3);
+        for _ in 0..4000 {
+            let p: String = (0..rng.below(5))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect();
+            assert_eq!(super::names_deploy_verb(&p), reference(&p), "{p:?}");
+        }
+    }
+
     #[test]
     fn markers() {
         assert!(is_prod_marker_word("prod"));

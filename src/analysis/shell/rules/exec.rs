@@ -119,6 +119,18 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
 }
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
+    // The program- and cmdlet-keyed rules only where they can act ([`super::named`]); the
+    // argument-keyed ones (.NET calls, a path as the command word) always.
+    if c.may_act(super::named::EXEC) {
+        programs(c, out);
+        powershell_cmdlets(c, out);
+    }
+    dotnet_calls(c, out);
+    path_program(c, out);
+}
+
+/// The rules keyed on the program name: hosts, shells, interpreters, LOLBins.
+fn programs(c: &Call<'_, '_>, out: &mut Out) {
     let p = c.prog;
     match p {
         "eval" => {
@@ -216,8 +228,6 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     if let Some(lang) = interpreter(p) {
         run_interpreter(c, out, lang);
     }
-    powershell(c, out);
-    path_program(c, out);
 }
 
 /// `{}` in a payload run by `xargs -I{}` or `find -exec` is a path supplied at run time.
@@ -523,6 +533,12 @@ fn lolbin(c: &Call<'_, '_>, out: &mut Out) {
 
 /// PowerShell cmdlets that run code.
 fn powershell(c: &Call<'_, '_>, out: &mut Out) {
+    powershell_cmdlets(c, out);
+    dotnet_calls(c, out);
+}
+
+/// The rules keyed on the PowerShell cmdlet.
+fn powershell_cmdlets(c: &Call<'_, '_>, out: &mut Out) {
     match c.ps() {
         "invoke-expression" => {
             out.add(
@@ -626,15 +642,24 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
         }
         _ => {}
     }
-    // Decoding and script-block construction anywhere in the statement (as .NET calls, not
-    // as a word someone searches for: `grep FromBase64String src` is data).
-    let prints = matches!(c.prog, "echo" | "printf" | "grep" | "rg" | "findstr")
-        || matches!(c.ps(), "write-output" | "write-host" | "select-string");
+}
+
+/// Decoding and script-block construction anywhere in the statement (as .NET calls, not as a
+/// word someone searches for: `grep FromBase64String src` is data), whatever the program.
+fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
+    // Asked only for a word that looks like a .NET call (nearly none).
+    let prints = || {
+        matches!(c.prog, "echo" | "printf" | "grep" | "rg" | "findstr")
+            || matches!(c.ps(), "write-output" | "write-host" | "select-string")
+    };
     for w in &c.cmd.argv {
         if w.fully_quoted
-            || prints
             || w.text.starts_with(['\'', '"'])
-            || !(w.text.contains("]::") || super::contains_ci(&w.text, ".invokecommand."))
+            // (`contains_ci` of a needle without letters is `contains`, minus the searcher
+            // set-up that a substring search pays per word)
+            || !(super::contains_ci(&w.text, "]::")
+                || super::contains_ci(&w.text, ".invokecommand."))
+            || prints()
         {
             continue;
         }
@@ -744,7 +769,7 @@ fn powershell_static(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Languages whose interpreters take inline code.
-fn interpreter(p: &str) -> Option<Lang> {
+pub(super) fn interpreter(p: &str) -> Option<Lang> {
     let python = p == "py"
         || p.starts_with("python")
             && p.get(6..).is_some_and(|v| {
@@ -1239,7 +1264,7 @@ const SYSTEM_BIN: &[&str] = &[
 fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     let Some(w) = c.cmd.argv.first() else { return };
     // Nearly every command word has no separator: decided before any copy.
-    if !w.text.contains(['/', '\\']) || out.has(&finding::INTERPRETER_FILE) {
+    if !super::has_separator(&w.text) || out.has(&finding::INTERPRETER_FILE) {
         return;
     }
     let t = w.text.replace('\\', "/");

@@ -31,7 +31,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
         _ => {}
     }
-    if CLOUD.has(c.prog) {
+    if c.prog_in(&CLOUD) {
         cloud(c, out);
     }
     super::services::apply(c, out);
@@ -502,7 +502,7 @@ fn gcloud(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Cloud and platform CLIs judged by the verbs of their command path.
-const CLOUD: super::Words = super::Words::new(&[
+pub(super) const CLOUD: super::Words = super::Words::new(&[
     "gcloud",
     "az",
     "doctl",

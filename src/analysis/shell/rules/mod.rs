@@ -30,7 +30,9 @@
 //! - `data`: database clients fed destructive SQL, `redis-cli FLUSHALL`, ORM resets;
 //! - `categories`: read-only / dev-build / dev-test / dev-format categories, package installs,
 //!   package runners (`npx`, `uv run`, `bundle exec`, …) whose inner command is checked, what
-//!   `echo`/`printf` print and which filters decode or pass stdin on.
+//!   `echo`/`printf` print and which filters decode or pass stdin on;
+//! - `named`: which of the families keyed on program and cmdlet names can act on a command
+//!   (one table lookup), so that [`run`] skips the others — a skip never changes a verdict.
 //!
 //! A name shared by dialects is read with every meaning at once (`rm -r x` is POSIX `rm` and,
 //! when written with PowerShell parameters, `Remove-Item`; `rd /s` is CMD and PowerShell) and
@@ -69,6 +71,7 @@ mod gate;
 mod git;
 mod infra;
 mod inline;
+mod named;
 mod net;
 mod services;
 mod system;
@@ -230,6 +233,11 @@ pub(super) struct Call<'a, 'w> {
     pub prog: &'a str,
     /// Canonical lowercase PowerShell cmdlet name when the program is a cmdlet or alias.
     pub ps: Option<&'a str>,
+    /// `prog` keyed for [`Words::has_keyed`] (see [`Call::prog_in`]).
+    prog_key: WordKey<'a>,
+    /// The rule families that can act on this program and cmdlet ([`named::families`]),
+    /// computed at the first question (a command word built at run time asks none).
+    families: std::cell::OnceCell<u16>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -243,11 +251,15 @@ impl<'a, 'w> Call<'a, 'w> {
     fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize, mut plain: Vec<&'w Word>) -> Self {
         let prog = cmd.program.as_str();
         let ps = super::pwsh::canonical_cmdlet_lower(prog).or_else(|| {
-            let looks_cmdlet = prog.split_once('-').is_some_and(|(v, n)| {
+            // `Verb-Noun`: letters, the first `-`, then letters and digits (byte tests: `-` is
+            // ASCII, so the split is at a character boundary).
+            let b = prog.as_bytes();
+            let looks_cmdlet = b.iter().position(|&c| c == b'-').is_some_and(|at| {
+                let (v, n) = (b.get(..at).unwrap_or(&[]), b.get(at + 1..).unwrap_or(&[]));
                 !v.is_empty()
                     && !n.is_empty()
-                    && v.chars().all(|c| c.is_ascii_alphabetic())
-                    && n.chars().all(|c| c.is_ascii_alphanumeric())
+                    && v.iter().all(u8::is_ascii_alphabetic)
+                    && n.iter().all(u8::is_ascii_alphanumeric)
             });
             looks_cmdlet.then_some(prog)
         });
@@ -258,6 +270,8 @@ impl<'a, 'w> Call<'a, 'w> {
             ctx,
             prog,
             ps,
+            prog_key: WordKey::new(prog),
+            families: std::cell::OnceCell::new(),
             args,
             plain,
             roots: ctx.fed_roots,
@@ -268,6 +282,28 @@ impl<'a, 'w> Call<'a, 'w> {
     /// The PowerShell cmdlet this is, lowercase (`remove-item`), if any.
     pub fn ps(&self) -> &str {
         self.ps.unwrap_or("")
+    }
+
+    /// Some family of `bits` ([`named`]) can act on this program or cmdlet.
+    pub fn may_act(&self, bits: u16) -> bool {
+        let families = self.families.get_or_init(|| {
+            if every_family() {
+                u16::MAX
+            } else {
+                named::families(self.prog, self.ps)
+            }
+        });
+        families & bits != 0
+    }
+
+    /// `list.has(self.prog)`, with the program's filter slots computed once per command.
+    pub fn prog_in(&self, list: &Words) -> bool {
+        list.has_keyed(&self.prog_key)
+    }
+
+    /// `list.has(self.ps())` (few rules ask: no key kept).
+    pub fn ps_in(&self, list: &Words) -> bool {
+        list.has(self.ps())
     }
 
     /// A path as the command sees it: relative paths are resolved against a changed
@@ -332,6 +368,33 @@ impl<'a, 'w> Call<'a, 'w> {
             out.merge(v);
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests run every family on every command to check that skipping changes nothing.
+    static EVERY_FAMILY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether every family runs on every command (a test's reference run; never in production).
+fn every_family() -> bool {
+    #[cfg(test)]
+    {
+        EVERY_FAMILY.with(std::cell::Cell::get)
+    }
+    #[cfg(not(test))]
+    {
+        false
+    }
+}
+
+/// `f` with every family running on every command (the reference for `named`'s skips).
+#[cfg(test)]
+pub(super) fn with_every_family<T>(f: impl FnOnce() -> T) -> T {
+    EVERY_FAMILY.with(|e| e.set(true));
+    let out = f();
+    EVERY_FAMILY.with(|e| e.set(false));
+    out
 }
 
 /// `rimraf@5` → `rimraf` (a package runner's `name@version`), keeping `@scope` prefixes.
@@ -531,16 +594,30 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
         out.category(Category::ReadOnly);
         return;
     }
-    delete::apply(c, out);
+    // Families keyed on program and cmdlet names run only where they can act (one table
+    // lookup instead of each family's string matches: see `named`).
+    if c.may_act(named::DELETE) {
+        delete::apply(c, out);
+    }
     git::apply(c, out);
-    infra::apply(c, out);
+    if c.may_act(named::INFRA) {
+        infra::apply(c, out);
+    }
     exec::apply(c, out);
     net::apply(c, out);
-    system::apply(c, out);
-    env::apply(c, out);
-    wipe::apply(c, out);
+    if c.may_act(named::SYSTEM) {
+        system::apply(c, out);
+    }
+    if c.may_act(named::ENV) {
+        env::apply(c, out);
+    }
+    if c.may_act(named::WIPE) {
+        wipe::apply(c, out);
+    }
     gate::apply(c, out);
-    data::apply(c, out);
+    if c.may_act(named::DATA) {
+        data::apply(c, out);
+    }
     categories::apply(c, out);
     net::credential_args(c, out);
     dynamic_args(c, out);
@@ -637,7 +714,7 @@ fn is_help(c: &Call<'_, '_>) -> bool {
                 )
             })
         }
-        p => PASS_THROUGH.has(p),
+        _ => c.prog_in(&PASS_THROUGH),
     };
     let pass_through = super::command::is_shell(c.prog)
         || super::command::is_powershell(c.prog)
@@ -743,6 +820,7 @@ impl Words {
         ((h1 ^ (h1 >> 9)) & 511, (h2 ^ (h2 >> 9)) & 511)
     }
 
+    #[inline]
     fn bit(&self, slot: usize) -> bool {
         self.filter
             .get(slot / 64)
@@ -750,8 +828,38 @@ impl Words {
     }
 
     pub(super) fn has(&self, word: &str) -> bool {
-        let (a, b) = Self::slots(word.as_bytes());
-        self.bit(a) && self.bit(b) && self.list.contains(&word)
+        self.has_keyed(&WordKey::new(word))
+    }
+
+    /// [`Words::has`] for a word whose filter slots were computed once ([`WordKey`]): the
+    /// program name is checked against a dozen lists per command.
+    #[inline]
+    pub(super) fn has_keyed(&self, key: &WordKey<'_>) -> bool {
+        self.bit(key.slots.0) && self.bit(key.slots.1) && self.scan(key.word)
+    }
+
+    /// `list.contains(&word)`, comparing the first byte before the whole text.
+    fn scan(&self, word: &str) -> bool {
+        let first = word.as_bytes().first();
+        self.list
+            .iter()
+            .any(|e| e.len() == word.len() && e.as_bytes().first() == first && *e == word)
+    }
+}
+
+/// A word with its [`Words`] filter slots, computed once for many lists.
+#[derive(Clone, Copy)]
+pub(super) struct WordKey<'a> {
+    word: &'a str,
+    slots: (usize, usize),
+}
+
+impl<'a> WordKey<'a> {
+    pub(super) fn new(word: &'a str) -> WordKey<'a> {
+        WordKey {
+            word,
+            slots: Words::slots(word.as_bytes()),
+        }
     }
 }
 
@@ -774,6 +882,12 @@ pub(super) fn texts<'a, 'w>(
         spill.extend(words.iter().map(|w| w.text.as_str()));
         spill
     }
+}
+
+/// `text` holds a `/` or `\` (a byte test: both are ASCII; cheaper than a char-set search for
+/// the short words it is asked about once per command).
+pub fn has_separator(text: &str) -> bool {
+    text.bytes().any(|b| b == b'/' || b == b'\\')
 }
 
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
@@ -1563,6 +1677,7 @@ mod tests {
         ];
         for p in list.iter().chain(probes.iter()) {
             assert_eq!(words.has(p), list.contains(p), "{p}");
+            assert_eq!(words.has_keyed(&WordKey::new(p)), list.contains(p), "{p}");
         }
         assert!(PASS_THROUGH.has("ssh") && !PASS_THROUGH.has("echo"));
         assert!(PASS_THROUGH.list.iter().all(|w| PASS_THROUGH.has(w)));

@@ -17,6 +17,19 @@ use crate::analysis::shell::model::RedirectKind;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
+    // The program- and cmdlet-keyed rules only where they can act ([`super::named`]); the
+    // argument-keyed ones below always.
+    if c.may_act(super::named::NET) {
+        programs(c, out);
+    }
+    webclient(c, out);
+    metadata(c, out);
+    secrets(c, out);
+    env_dump(c, out);
+}
+
+/// The rules keyed on the program name or the cmdlet.
+fn programs(c: &Call<'_, '_>, out: &mut Out) {
     match c.prog {
         "curl" => curl(c, out),
         "wget" | "wget2" => wget(c, out),
@@ -141,10 +154,6 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         }
         _ => {}
     }
-    webclient(c, out);
-    metadata(c, out);
-    secrets(c, out);
-    env_dump(c, out);
 }
 
 /// `scp host:x.sh .`, `rsync host:dir/x .`: a copy from a host into a local destination
@@ -705,7 +714,8 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
                 | "drill"
         );
     for w in c.args {
-        if !network_program && !w.text.contains("://") || !w.text.contains(['.', ':']) {
+        // A URL or host needs a `.` or `:` (tested first: one pass, no substring searcher).
+        if !w.text.contains(['.', ':']) || !network_program && !super::contains_ci(&w.text, "://") {
             continue;
         }
         let lower = w.text.to_ascii_lowercase();
@@ -803,7 +813,7 @@ fn secrets(c: &Call<'_, '_>, out: &mut Out) {
         "gpg",
         "gpg2",
     ]);
-    if !READERS.has(c.prog) {
+    if !c.prog_in(&READERS) {
         return;
     }
     let a: Vec<String> = c
@@ -957,10 +967,14 @@ fn env_dump(c: &Call<'_, '_>, out: &mut Out) {
         }),
         _ => false,
     };
+    // `env:`, `env:*…`, `env:\`, `env:/` in any case (compared without a lowercase copy).
     let ps_dump = matches!(c.ps(), "get-childitem" | "get-item" | "get-content")
         && c.args.iter().any(|w| {
-            let l = w.text.to_ascii_lowercase();
-            l == "env:" || l.starts_with("env:*") || l == "env:\\" || l == "env:/"
+            let t = w.text.as_str();
+            ["env:", "env:\\", "env:/"]
+                .iter()
+                .any(|e| t.eq_ignore_ascii_case(e))
+                || t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("env:*"))
         });
     let var_dump = c
         .cmd
@@ -1133,22 +1147,27 @@ fn auth_option(prog: &str, opt: &str) -> bool {
 
 /// Candidate path texts inside an argument: the word, a `--opt=value` value, `@file` and
 /// `name=@file` forms, `file://` URLs.
-fn candidates(t: &str) -> Vec<&str> {
-    let mut out = vec![t];
-    if let Some((_, v)) = t.split_once('=') {
-        out.push(v);
-    }
-    let mut extra = Vec::new();
-    for s in &out {
+fn candidates(t: &str) -> impl Iterator<Item = &str> {
+    // At most six: the word and its value, then for each an `@`/`<` and a `file://` strip
+    // (in a fixed array: this runs for every argument of every command).
+    let value = t.split_once('=').map(|(_, v)| v);
+    let mut found: [Option<&str>; 6] = [Some(t), value, None, None, None, None];
+    let mut at = 2;
+    for s in [Some(t), value].into_iter().flatten() {
         if let Some(r) = s.strip_prefix('@').or_else(|| s.strip_prefix('<')) {
-            extra.push(r);
+            if let Some(slot) = found.get_mut(at) {
+                *slot = Some(r);
+            }
+            at += 1;
         }
         if let Some(r) = s.strip_prefix("file://") {
-            extra.push(r);
+            if let Some(slot) = found.get_mut(at) {
+                *slot = Some(r);
+            }
+            at += 1;
         }
     }
-    out.extend(extra);
-    out
+    found.into_iter().flatten()
 }
 
 /// Credential paths named in arguments or input redirects.
@@ -1156,10 +1175,14 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
     if out.has(&finding::CREDENTIAL_READ) {
         return;
     }
-    let prog =
-        c.ps.filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
-            .unwrap_or(c.prog);
-    if NON_READING_WORDS.has(prog) {
+    let non_reading = match c
+        .ps
+        .filter(|p| *p == "remove-item" || *p == "test-path" || *p == "get-childitem")
+    {
+        Some(cmdlet) => NON_READING_WORDS.has(cmdlet),
+        None => c.prog_in(&NON_READING_WORDS),
+    };
+    if non_reading {
         return;
     }
     // The first operand of a search or filter program is a pattern or program text.
@@ -1412,6 +1435,38 @@ mod tests {
     use crate::finding::*;
 
     #[test]
+    fn candidates_are_the_word_its_value_and_their_stripped_forms_in_order() {
+        // The vector-building version this replaced (the reference).
+        fn reference(t: &str) -> Vec<&str> {
+            let mut out = vec![t];
+            if let Some((_, v)) = t.split_once('=') {
+                out.push(v);
+            }
+            let mut extra = Vec::new();
+            for s in &out {
+                if let Some(r) = s.strip_prefix('@').or_else(|| s.strip_prefix('<')) {
+                    extra.push(r);
+                }
+                if let Some(r) = s.strip_prefix("file://") {
+                    extra.push(r);
+                }
+            }
+            out.extend(extra);
+            out
+        }
+        let heads = ["", "@", "<", "file://", "@file://", "x="];
+        let tails = ["", "=", "=@", "=<", "=file://", "=@a", "a", "~/.ssh/id_rsa"];
+        for h in heads {
+            for m in ["", "file://", "@", "k"] {
+                for t in tails {
+                    let w = format!("{h}{m}{t}");
+                    assert_eq!(candidates(&w).collect::<Vec<_>>(), reference(&w), "{w:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn curl_effects() {
         let v = verdict("curl https://example.com");
         assert!(v.effects.network && v.effects.downloads_to_stdout);
@@ -1625,6 +1680,10 @@ mod tests {
             "gci env:",
             "dir env:",
             "ls Env:",
+            "Get-Item ENV:*",
+            "cat env:*PATH",
+            "gci 'Env:\\'",
+            "gci eNv:/",
             "ps eww",
             "printenv AWS_SECRET_ACCESS_KEY",
         ] {
@@ -1636,6 +1695,15 @@ mod tests {
         assert!(!verdict("set -e").effects.reads_secret);
         assert!(!verdict("ps aux").effects.reads_secret);
         assert!(!verdict("export FOO=1").effects.reads_secret);
+        for s in [
+            "gci env:x",
+            "gci envx:",
+            "gci env",
+            "gci é:*",
+            "gci 'env:\\x'",
+        ] {
+            assert!(!verdict(s).effects.reads_secret, "{s}");
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ fn mentions_gate(c: &Call<'_, '_>) -> bool {
 }
 
 /// Programs [`apply`] knows (checked before any per-argument work).
-const CONTROL_PROGS: super::Words = super::Words::new(&[
+pub(super) const CONTROL_PROGS: super::Words = super::Words::new(&[
     "systemctl",
     "service",
     "launchctl",
@@ -92,7 +92,7 @@ const CONTROL_PROGS: super::Words = super::Words::new(&[
 ]);
 
 /// Cmdlets [`apply`] knows.
-const CONTROL_CMDLETS: super::Words = super::Words::new(&[
+pub(super) const CONTROL_CMDLETS: super::Words = super::Words::new(&[
     "stop-service",
     "start-service",
     "restart-service",
@@ -127,7 +127,7 @@ const CONTROL_CMDLETS: super::Words = super::Words::new(&[
 ]);
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
-    if !CONTROL_PROGS.has(c.prog) && !CONTROL_CMDLETS.has(c.ps()) {
+    if !c.prog_in(&CONTROL_PROGS) && !c.ps_in(&CONTROL_CMDLETS) {
         return;
     }
     let words: Vec<String> = c
@@ -332,7 +332,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     };
     let posix_handled = matches!(c.prog, "kill" | "sc" | "ps");
     let changed = changed.or_else(|| {
-        (!posix_handled && CONTROL_CMDLETS.has(c.ps()))
+        (!posix_handled && c.ps_in(&CONTROL_CMDLETS))
             .then(|| format!("`{}` changes system state", c.prog))
     });
     if let Some(why) = changed {

@@ -340,43 +340,45 @@ fn takeown(c: &Call<'_, '_>, out: &mut Out) {
     }
 }
 
+/// Disk tools [`disk`] judges (with `mkfs*`/`newfs*`).
+pub(super) const DISK: super::Words = super::Words::new(&[
+    "mke2fs",
+    "mkswap",
+    "mkntfs",
+    "mkdosfs",
+    "mkexfatfs",
+    "wipefs",
+    "sgdisk",
+    "gdisk",
+    "cgdisk",
+    "parted",
+    "fdisk",
+    "cfdisk",
+    "sfdisk",
+    "blkdiscard",
+    "hdparm",
+    "cryptsetup",
+    "lvremove",
+    "vgremove",
+    "pvremove",
+    "lvreduce",
+    "zpool",
+    "zfs",
+    "nvme",
+    "badblocks",
+    "diskpart",
+    "format",
+    "format.com",
+    "cipher",
+    "vssadmin",
+    "wmic",
+    "wbadmin",
+    "bcdedit",
+]);
+
 /// Disk formatting, partitioning, wiping and shadow-copy deletion.
 fn disk(c: &Call<'_, '_>, out: &mut Out) {
-    const DISK: super::Words = super::Words::new(&[
-        "mke2fs",
-        "mkswap",
-        "mkntfs",
-        "mkdosfs",
-        "mkexfatfs",
-        "wipefs",
-        "sgdisk",
-        "gdisk",
-        "cgdisk",
-        "parted",
-        "fdisk",
-        "cfdisk",
-        "sfdisk",
-        "blkdiscard",
-        "hdparm",
-        "cryptsetup",
-        "lvremove",
-        "vgremove",
-        "pvremove",
-        "lvreduce",
-        "zpool",
-        "zfs",
-        "nvme",
-        "badblocks",
-        "diskpart",
-        "format",
-        "format.com",
-        "cipher",
-        "vssadmin",
-        "wmic",
-        "wbadmin",
-        "bcdedit",
-    ]);
-    let known = DISK.has(c.prog) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
+    let known = c.prog_in(&DISK) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
     if !known
         && !matches!(
             c.ps(),
