@@ -103,12 +103,13 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
             out.payload(Dialect::Posix, line, "brace expansion", false);
         }
     }
-    // `IEX(New-Object Net.WebClient).DownloadString(…)` lexes as one word.
-    let lower = text.to_ascii_lowercase();
+    // `IEX(New-Object Net.WebClient).DownloadString(…)` lexes as one word. (The prefix is
+    // compared without a lowercase copy of the whole word, which can be the text of a whole
+    // nested substitution.)
     let invoked = ["iex(", "invoke-expression(", "iex (", "&("]
         .iter()
-        .find_map(|p| lower.strip_prefix(p));
-    if invoked.is_some_and(|rest| fetches_remote_text(&format!("({rest}"))) {
+        .find_map(|p| strip_prefix_ascii_ci(text, p));
+    if invoked.is_some_and(|rest| fetches_remote_text(&format!("({}", rest.to_ascii_lowercase()))) {
         out.effects().network = true;
         out.add(
             &finding::REMOTE_SCRIPT_EXECUTION,
@@ -116,6 +117,15 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         );
     }
     true
+}
+
+/// `text` without `prefix` (lowercase ASCII) when it starts with it in any ASCII case.
+fn strip_prefix_ascii_ci<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
+    let head = text.as_bytes().get(..prefix.len())?;
+    // The prefix is ASCII, so a match ends at a character boundary.
+    head.eq_ignore_ascii_case(prefix.as_bytes())
+        .then(|| text.get(prefix.len()..))
+        .flatten()
 }
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
@@ -1297,6 +1307,38 @@ mod tests {
     use super::super::testing::*;
     use super::super::Category;
     use crate::finding::*;
+
+    #[test]
+    fn prefix_compare_equals_lowercase_then_strip() {
+        let prefixes = ["iex(", "invoke-expression(", "iex (", "&("];
+        for text in [
+            "",
+            "i",
+            "iex",
+            "IEX(",
+            "Iex(x)",
+            "iEx (New-Object Net.WebClient)",
+            "&(",
+            "&(gcm i*x)",
+            "Invoke-Expression(",
+            "INVOKE-EXPRESSION((iwr x))",
+            "iexé(",
+            "éiex(",
+            "iex(é",
+            "İEX(",
+            "\u{212a}",
+            "iex\u{0}(",
+        ] {
+            for p in prefixes {
+                let lower = text.to_ascii_lowercase();
+                assert_eq!(
+                    super::strip_prefix_ascii_ci(text, p).map(str::to_ascii_lowercase),
+                    lower.strip_prefix(p).map(str::to_owned),
+                    "{text:?} {p:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn eval_is_dynamic_and_a_payload() {
