@@ -177,9 +177,10 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 | "icm"
         )
     }
-    if text.contains(":\\")
-        || text.contains("$env:")
-        || text.contains('%') && rules::contains_ci(text, "%userprofile%")
+    let bytes = text.as_bytes();
+    if memchr::memmem::find(bytes, b":\\").is_some()
+        || memchr::memmem::find(bytes, b"$env:").is_some()
+        || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
     {
         return true;
     }
@@ -225,11 +226,15 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     false
 }
 
-/// `text` holds at least two `%` (a `%VAR%` shape). The first test is a `memchr`, cheap for
-/// the short words that nearly every command has and for long ones alike.
+/// `text` holds at least two `%` (a `%VAR%` shape). Two `memchr`s (the crate's: vector
+/// steps in WASM too), cheap for the short words that nearly every command has and for the
+/// long ones a nested substitution makes (each kept level's word is the rest of the text).
 fn two_percent_signs(text: &str) -> bool {
     let b = text.as_bytes();
-    b.contains(&b'%') && b.iter().filter(|&&c| c == b'%').nth(1).is_some()
+    memchr::memchr(b'%', b).is_some_and(|i| {
+        b.get(i + 1..)
+            .is_some_and(|rest| memchr::memchr(b'%', rest).is_some())
+    })
 }
 
 /// The text with every POSIX heredoc body blanked (newlines kept), for the other dialects.
@@ -926,6 +931,19 @@ mod tests {
 
     fn run(text: &str) -> Report {
         analyze(text, Dialect::Posix, &Limits::default(), 0).report
+    }
+
+    #[test]
+    fn two_percent_signs_counts_like_a_filter() {
+        use crate::analysis::shell::model::testing::Rng;
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let pieces = ["%", "a", "%%", "é", ":\\", " ", "%USERPROFILE%", "😀"];
+        for _ in 0..4000 {
+            let n = rng.below(40);
+            let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
+            let reference = text.bytes().filter(|&b| b == b'%').count() >= 2;
+            assert_eq!(two_percent_signs(&text), reference, "{text:?}");
+        }
     }
 
     #[test]

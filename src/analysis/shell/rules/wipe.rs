@@ -528,7 +528,7 @@ pub fn is_fork_bomb(text: &str) -> bool {
     // `|` or `&`, and a definition body (`{`/`(`) or `%0|%0` needs `{`, `(` or `%`.
     // One `memchr` per byte value: a 16 KB command is scanned in a few vector passes.
     let bytes = text.as_bytes();
-    let has = |b: u8| bytes.contains(&b);
+    let has = |b: u8| memchr::memchr(b, bytes).is_some();
     if !(has(b'|') || has(b'&')) || !(has(b'{') || has(b'(') || has(b'%')) {
         return false;
     }
