@@ -87,6 +87,82 @@ pub fn to_ascii_string<T: serde::Serialize>(v: &T) -> Result<String, String> {
     String::from_utf8(out).map_err(|e| e.to_string())
 }
 
+/// Appends `s` as a JSON string literal in ASCII: exactly what [`to_ascii_string`] writes for
+/// it (serde_json's escapes for `"`, `\\` and control characters, `\uXXXX` for every
+/// non-ASCII character), without the serializer.
+pub fn push_ascii_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        if (0x20..0x80).contains(&b) && b != b'"' && b != b'\\' {
+            i += 1;
+            continue;
+        }
+        out.push_str(s.get(start..i).unwrap_or(""));
+        if b < 0x80 {
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                b'\n' => out.push_str("\\n"),
+                b'\r' => out.push_str("\\r"),
+                b'\t' => out.push_str("\\t"),
+                0x08 => out.push_str("\\b"),
+                0x0c => out.push_str("\\f"),
+                _ => push_u_escape(out, u16::from(b)),
+            }
+            i += 1;
+        } else {
+            let Some(ch) = s.get(i..).and_then(|rest| rest.chars().next()) else {
+                // Not a character boundary (cannot happen in a `str`).
+                break;
+            };
+            let mut units = [0u16; 2];
+            for unit in ch.encode_utf16(&mut units) {
+                push_u_escape(out, *unit);
+            }
+            i += ch.len_utf8();
+        }
+        start = i;
+    }
+    out.push_str(s.get(start..).unwrap_or(""));
+    out.push('"');
+}
+
+/// `\uXXXX` with lowercase hex digits, as serde_json writes it.
+fn push_u_escape(out: &mut String, unit: u16) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("\\u");
+    for shift in [12u16, 8, 4, 0] {
+        let digit = HEX
+            .get(usize::from((unit >> shift) & 0xF))
+            .copied()
+            .unwrap_or(b'0');
+        out.push(char::from(digit));
+    }
+}
+
+/// Appends `n` in decimal, as serde_json writes an unsigned integer.
+pub fn push_u64(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or(&[]) {
+        out.push(char::from(d));
+    }
+}
+
 struct AsciiFormatter;
 
 impl serde_json::ser::Formatter for AsciiFormatter {
@@ -163,6 +239,77 @@ mod tests {
         // ASCII text is written exactly as serde_json writes it.
         let plain = json!({"k": "v \" \\ \u{1}", "n": [1, -0.5]});
         assert_eq!(to_ascii_string(&plain).unwrap(), plain.to_string());
+    }
+
+    /// Every character class the writer treats apart: ASCII, quote, backslash, each control
+    /// character, DEL, two- three- and four-byte UTF-8, line separators, bidi controls.
+    const AWKWARD: &[char] = &[
+        'a',
+        ' ',
+        '~',
+        '"',
+        '\\',
+        '/',
+        '\u{0}',
+        '\u{1}',
+        '\u{8}',
+        '\t',
+        '\n',
+        '\u{b}',
+        '\u{c}',
+        '\r',
+        '\u{1b}',
+        '\u{1f}',
+        '\u{7f}',
+        '\u{80}',
+        'é',
+        '•',
+        '…',
+        '\u{2028}',
+        '\u{202e}',
+        '\u{feff}',
+        '\u{ffff}',
+        '\u{10000}',
+        '\u{1F600}',
+        '\u{10ffff}',
+    ];
+
+    #[test]
+    fn the_string_writer_writes_what_the_ascii_serializer_writes() {
+        let mut texts: Vec<String> = AWKWARD.iter().map(|c| c.to_string()).collect();
+        for a in AWKWARD {
+            for b in AWKWARD {
+                texts.push(format!("x{a}{b}y"));
+            }
+        }
+        texts.push(String::new());
+        texts.push(AWKWARD.iter().collect());
+        for c in 0u32..0x3000 {
+            if let Some(c) = char::from_u32(c) {
+                texts.push(format!("{c}z"));
+            }
+        }
+        for t in &texts {
+            let mut out = String::new();
+            push_ascii_str(&mut out, t);
+            assert_eq!(out, to_ascii_string(t).unwrap(), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_string_writer_agrees_on_any_text(t in "\\PC*|[\\x00-\\x7f]*|.*") {
+            let mut out = String::new();
+            push_ascii_str(&mut out, &t);
+            proptest::prop_assert_eq!(out, to_ascii_string(&t).unwrap());
+        }
+
+        #[test]
+        fn the_number_writer_agrees(n: u64) {
+            let mut out = String::from("x");
+            push_u64(&mut out, n);
+            proptest::prop_assert_eq!(out, format!("x{n}"));
+        }
     }
 
     #[test]
