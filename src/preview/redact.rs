@@ -1218,10 +1218,16 @@ struct Rule {
     re: LazyRegex,
     check: Check,
     per_line: &'static [&'static str],
-    /// Indexes into [`Literals`] of `pre` and `per_line`.
+    /// Indexes into [`Literals`] of `pre`, `per_line` and `also`.
+    #[cfg(test)]
     pre_ids: Vec<usize>,
     line_ids: Vec<usize>,
+    #[cfg(test)]
     also_ids: Vec<usize>,
+    /// The same as sets (`None`: no filter, as for an empty list).
+    pre_set: Option<LitSet>,
+    line_set: Option<LitSet>,
+    also_set: Option<LitSet>,
     /// The rule can only match where a `.` follows a run of 24 or more `[A-Za-z0-9_-]`
     /// (the Discord token shape, which has no literal to look for).
     needs_long_dotted_run: bool,
@@ -1365,7 +1371,7 @@ impl ShapeSplit {
     ) -> Option<Captures<'t>> {
         let mut best: Option<(usize, Captures<'t>)> = None;
         for (re, lit) in &self.alts {
-            if lit.is_some_and(|id| !present.hit.get(id).copied().unwrap_or(true)) {
+            if lit.is_some_and(|id| !present.hit.contains(id)) {
                 continue;
             }
             let Some(caps) = re.get().and_then(|re| re.captures_at(text, pos)) else {
@@ -1398,11 +1404,50 @@ struct Literals {
     /// into `lists` plus one (0: no literal starts so), so most positions cost one lookup.
     pairs: Vec<u16>,
     lists: Vec<Vec<usize>>,
+    /// The empty literals (in every text).
+    empty: LitSet,
+}
+
+/// Literal ids held in a text, one bit each: [`Literals::scan`] fills one on the stack and
+/// each rule's filter is one intersection.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct LitSet([u64; LIT_SET_WORDS]);
+
+/// Words of a [`LitSet`]: room for 512 literals (a test checks that every literal fits; one
+/// that did not would count as present in every text, which only costs time).
+const LIT_SET_WORDS: usize = 8;
+
+impl LitSet {
+    /// The set of `ids`; `None` when `ids` is empty (no filter) or one does not fit (the
+    /// filter could not be exact, so there is none).
+    fn of(ids: &[usize]) -> Option<LitSet> {
+        let mut set = LitSet::default();
+        for &id in ids {
+            let word = set.0.get_mut(id / 64)?;
+            *word |= 1 << (id % 64);
+        }
+        (!ids.is_empty()).then_some(set)
+    }
+
+    fn insert(&mut self, id: usize) {
+        if let Some(word) = self.0.get_mut(id / 64) {
+            *word |= 1 << (id % 64);
+        }
+    }
+
+    /// `id` is in the set; an id beyond the capacity always is.
+    fn contains(&self, id: usize) -> bool {
+        self.0.get(id / 64).is_none_or(|w| w >> (id % 64) & 1 == 1)
+    }
+
+    fn intersects(&self, other: &LitSet) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
 }
 
 /// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
 struct Presence {
-    hit: Vec<bool>,
+    hit: LitSet,
     long_dotted_run: bool,
 }
 
@@ -1444,7 +1489,7 @@ impl Literals {
                 }
             }
             // The empty literal is in every text (see `scan`).
-            _ => {}
+            _ => self.empty.insert(i),
         }
         self.words.push(bytes);
         i
@@ -1452,11 +1497,8 @@ impl Literals {
 
     fn scan(&self, text: &str) -> Presence {
         let bytes = text.as_bytes();
-        let mut hit: Vec<bool> = vec![false; self.words.len()];
         // An empty literal is in every text.
-        for (h, w) in hit.iter_mut().zip(&self.words) {
-            *h = w.is_empty();
-        }
+        let mut hit = self.empty;
         let mut run = 0usize;
         let mut long_dotted_run = false;
         // The lowercase pair ending at the current byte (the previous byte in the high half).
@@ -1473,25 +1515,19 @@ impl Literals {
                 0
             };
             for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
-                if let Some(h) = hit.get_mut(id) {
-                    *h = true;
-                }
+                hit.insert(id);
             }
             let slot = self.pairs.get(key).copied().unwrap_or(0);
             if slot != 0 && i > 0 {
                 let from = bytes.get(i - 1..).unwrap_or(&[]);
                 for &id in self.lists.get(usize::from(slot) - 1).map_or(&[][..], |l| l) {
-                    if hit.get(id).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    if self
-                        .words
-                        .get(id)
-                        .is_some_and(|w| starts_with_lower(from, w))
+                    if !hit.contains(id)
+                        && self
+                            .words
+                            .get(id)
+                            .is_some_and(|w| starts_with_lower(from, w))
                     {
-                        if let Some(h) = hit.get_mut(id) {
-                            *h = true;
-                        }
+                        hit.insert(id);
                     }
                 }
             }
@@ -1547,9 +1583,14 @@ fn contains_lower(text: &[u8], word: &[u8]) -> bool {
 }
 
 impl Presence {
+    #[cfg(test)]
     fn any(&self, ids: &[usize]) -> bool {
-        ids.iter()
-            .any(|&i| self.hit.get(i).copied().unwrap_or(true))
+        ids.iter().any(|&i| self.hit.contains(i))
+    }
+
+    /// The text holds a literal of `set`; true without a filter.
+    fn any_of(&self, set: &Option<LitSet>) -> bool {
+        set.as_ref().is_none_or(|s| self.hit.intersects(s))
     }
 }
 
@@ -1638,19 +1679,29 @@ impl Redactor {
         let mut literals = Literals::default();
         let rules = RULES
             .iter()
-            .map(|r| Rule {
-                re: LazyRegex::new(r.pattern),
-                check: r.check,
-                per_line: r.per_line,
-                pre_ids: r.pre.iter().map(|w| literals.id(w)).collect(),
-                line_ids: r.per_line.iter().map(|w| literals.id(w)).collect(),
-                also_ids: r.also.iter().map(|w| literals.id(w)).collect(),
-                needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
-                needs_colon_line: r.pattern == PGPASS_PATTERN,
-                needs_hex_run: r.pattern == AIRTABLE_PATTERN,
-                needs_separator: r.pattern == ASSIGNMENT_PATTERN,
-                split: (r.pattern == SHAPE_PATTERN)
-                    .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
+            .map(|r| {
+                let pre_ids: Vec<usize> = r.pre.iter().map(|w| literals.id(w)).collect();
+                let line_ids: Vec<usize> = r.per_line.iter().map(|w| literals.id(w)).collect();
+                let also_ids: Vec<usize> = r.also.iter().map(|w| literals.id(w)).collect();
+                Rule {
+                    re: LazyRegex::new(r.pattern),
+                    check: r.check,
+                    per_line: r.per_line,
+                    pre_set: LitSet::of(&pre_ids),
+                    line_set: LitSet::of(&line_ids),
+                    also_set: LitSet::of(&also_ids),
+                    #[cfg(test)]
+                    pre_ids,
+                    line_ids,
+                    #[cfg(test)]
+                    also_ids,
+                    needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
+                    needs_colon_line: r.pattern == PGPASS_PATTERN,
+                    needs_hex_run: r.pattern == AIRTABLE_PATTERN,
+                    needs_separator: r.pattern == ASSIGNMENT_PATTERN,
+                    split: (r.pattern == SHAPE_PATTERN)
+                        .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
+                }
             })
             .collect();
         Redactor { rules, literals }
@@ -1745,9 +1796,7 @@ impl Redactor {
         let mut out = text.to_owned();
         let mut present = self.literals.scan(&out);
         for rule in &self.rules {
-            if !rule.pre_ids.is_empty() && !present.any(&rule.pre_ids)
-                || !rule.also_ids.is_empty() && !present.any(&rule.also_ids)
-            {
+            if !present.any_of(&rule.pre_set) || !present.any_of(&rule.also_set) {
                 continue;
             }
             if rule.needs_long_dotted_run && !present.long_dotted_run
@@ -1758,7 +1807,7 @@ impl Redactor {
             }
             let changed = if rule.line_ids.is_empty() {
                 apply(rule, &out, Some(&present), fragments.as_deref_mut())
-            } else if present.any(&rule.line_ids) {
+            } else if present.any_of(&rule.line_set) {
                 // A text of one line holds one of the rule's words: the scan just found it.
                 let one_line = !out.contains('\n');
                 apply_lines(rule, &out, one_line, fragments.as_deref_mut())
@@ -2259,14 +2308,21 @@ mod tests {
             let present = r.literals.scan(sample);
             assert_eq!(r.rules.len(), RULES.len());
             for (rule, spec) in r.rules.iter().zip(RULES) {
-                for (ids, words) in [
-                    (&rule.pre_ids, spec.pre),
-                    (&rule.line_ids, rule.per_line),
-                    (&rule.also_ids, spec.also),
+                for (ids, set, words) in [
+                    (&rule.pre_ids, &rule.pre_set, spec.pre),
+                    (&rule.line_ids, &rule.line_set, rule.per_line),
+                    (&rule.also_ids, &rule.also_set, spec.also),
                 ] {
                     assert_eq!(
                         present.any(ids),
                         words.iter().any(|w| lower.contains(w)),
+                        "{sample} {words:?}"
+                    );
+                    // Every literal fits in a set, so every list is one exact filter.
+                    assert_eq!(set.is_some(), !ids.is_empty(), "{words:?}");
+                    assert_eq!(
+                        present.any_of(set),
+                        ids.is_empty() || present.any(ids),
                         "{sample} {words:?}"
                     );
                 }
@@ -2275,6 +2331,14 @@ mod tests {
                 }
             }
         }
+        assert!(r.literals.words.len() <= LIT_SET_WORDS * 64);
+        let mut set = LitSet::default();
+        assert!(!set.contains(3) && set.contains(LIT_SET_WORDS * 64));
+        set.insert(3);
+        set.insert(LIT_SET_WORDS * 64);
+        assert!(set.contains(3) && !set.contains(2));
+        assert_eq!(LitSet::of(&[LIT_SET_WORDS * 64]), None);
+        assert_eq!(LitSet::of(&[]), None);
         assert!(r.rules.iter().any(|rule| rule.needs_long_dotted_run));
         assert!(r.literals.scan(samples[4]).long_dotted_run);
         assert!(!r.literals.scan("a.b.c short.dots").long_dotted_run);
