@@ -68,12 +68,117 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let Strict(v) = map.next_value()?;
-            if out.contains_key(&key) {
-                return Err(A::Error::custom("duplicate object key"));
+            match out.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(v);
+                }
+                serde_json::map::Entry::Occupied(_) => {
+                    return Err(A::Error::custom("duplicate object key"));
+                }
             }
-            out.insert(key, v);
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// The members of a top-level JSON object as [`parse_strict_fields`] reads them.
+#[derive(Debug)]
+pub struct Fields<const N: usize> {
+    /// The value of each known name, by its index.
+    pub values: [Option<Value>; N],
+    /// The smallest (byte order) of the other names, if any.
+    pub first_unknown: Option<String>,
+}
+
+/// [`parse_strict`] for text whose first non-blank character is `{`, read straight into
+/// `known`'s slots instead of a map: the same errors at the same positions (duplicates, also
+/// of unknown names, nesting, trailing data). `Ok(None)` when the text does not start with
+/// `{` (the caller then uses [`parse_strict`]).
+pub fn parse_strict_fields<const N: usize>(
+    text: &str,
+    known: &[&str; N],
+) -> Result<Option<Fields<N>>, String> {
+    if text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .as_bytes()
+        .first()
+        != Some(&b'{')
+    {
+        return Ok(None);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let fields = de
+        .deserialize_any(FieldsVisitor { known })
+        .map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(Some(fields))
+}
+
+struct FieldsVisitor<'k, const N: usize> {
+    known: &'k [&'k str; N],
+}
+
+/// One member name: the index of a known name, or the name itself.
+enum Key {
+    Known(usize),
+    Other(String),
+}
+
+struct KeySeed<'k, const N: usize>(&'k [&'k str; N]);
+
+impl<'de, const N: usize> serde::de::DeserializeSeed<'de> for KeySeed<'_, N> {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, const N: usize> Visitor<'de> for KeySeed<'_, N> {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: Error>(self, v: &str) -> Result<Key, E> {
+        Ok(match self.0.iter().position(|k| *k == v) {
+            Some(i) => Key::Known(i),
+            None => Key::Other(v.to_owned()),
+        })
+    }
+}
+
+impl<'de, const N: usize> Visitor<'de> for FieldsVisitor<'_, N> {
+    type Value = Fields<N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<N>, A::Error> {
+        let mut values: [Option<Value>; N] = std::array::from_fn(|_| None);
+        let mut others: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed(self.known))? {
+            let Strict(v) = map.next_value()?;
+            let duplicate = match key {
+                Key::Known(i) => match values.get_mut(i) {
+                    Some(slot) if slot.is_none() => {
+                        *slot = Some(v);
+                        false
+                    }
+                    _ => true,
+                },
+                Key::Other(name) => {
+                    let seen = others.contains(&name);
+                    others.push(name);
+                    seen
+                }
+            };
+            if duplicate {
+                return Err(A::Error::custom("duplicate object key"));
+            }
+        }
+        Ok(Fields {
+            values,
+            first_unknown: others.into_iter().min(),
+        })
     }
 }
 
