@@ -52,6 +52,9 @@ pub struct Call {
     pub now_ms: Option<f64>,
     /// Set when the host's call was a Tool Search bridge and this is the call it makes.
     pub bridged_from: Option<String>,
+    /// The params of the bridge call as the host sent them (`{id, args, …}`), set with
+    /// `bridged_from`: the audit record describes the request as sent.
+    pub bridged_params: Option<Map<String, Value>>,
 }
 
 /// Why a request could not be read; `path` names the field, never its value.
@@ -145,6 +148,7 @@ impl Call {
             derived_paths,
             now_ms,
             bridged_from: None,
+            bridged_params: None,
         };
         call.unwrap_bridge();
         Ok(call)
@@ -166,7 +170,7 @@ impl Call {
         };
         self.bridged_from = Some(std::mem::replace(&mut self.tool_name, inner));
         self.name_kind = name_kind(&self.tool_name);
-        self.params = args;
+        self.bridged_params = Some(std::mem::replace(&mut self.params, args));
     }
 }
 
@@ -387,6 +391,10 @@ mod tests {
         assert_eq!(c.bridged_from.as_deref(), Some("tool_call"));
         assert_eq!(c.destructive_kind(), Some("exec"));
         assert_eq!(c.params.get("command"), Some(&Value::String("ls".into())));
+        assert_eq!(
+            c.bridged_params.map(Value::Object),
+            Some(serde_json::json!({"id": "exec", "args": {"command": "ls"}}))
+        );
         // A bridge call it cannot read stays itself (and falls to the default mode).
         let c =
             Call::parse(r#"{"toolName":"tool_call","params":{"id":"exec","args":"x"}}"#).unwrap();
