@@ -1413,9 +1413,9 @@ struct Literals {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct LitSet([u64; LIT_SET_WORDS]);
 
-/// Words of a [`LitSet`]: room for 512 literals (a test checks that every literal fits; one
+/// Words of a [`LitSet`]: room for 256 literals (a test checks that every literal fits; one
 /// that did not would count as present in every text, which only costs time).
-const LIT_SET_WORDS: usize = 8;
+const LIT_SET_WORDS: usize = 4;
 
 impl LitSet {
     /// The set of `ids`; `None` when `ids` is empty (no filter) or one does not fit (the
