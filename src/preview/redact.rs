@@ -1400,10 +1400,14 @@ struct Literals {
     words: Vec<Vec<u8>>,
     /// One-byte literals by their (lowercase) byte.
     single: Vec<Vec<usize>>,
-    /// Longer literals by their first two (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index
-    /// into `lists` plus one (0: no literal starts so), so most positions cost one lookup.
+    /// Two-byte literals by their (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index into
+    /// `lists` plus one (0: no literal is so), so most positions cost one lookup.
     pairs: Vec<u16>,
     lists: Vec<Vec<usize>>,
+    /// Longer literals by a hash of their first three (lowercase) bytes ([`triple_key`]),
+    /// likewise into `lists`: three bytes rule out far more positions than two, and a
+    /// hash collision only adds a candidate that is then compared.
+    triples: Vec<u16>,
     /// The empty literals (in every text).
     empty: LitSet,
 }
@@ -1465,28 +1469,20 @@ impl Literals {
         if self.single.is_empty() {
             self.single = vec![Vec::new(); 256];
             self.pairs = vec![0; 1 << 16];
+            self.triples = vec![0; 1 << 16];
         }
-        match (bytes.first(), bytes.get(1)) {
-            (Some(&b0), None) => {
+        match (bytes.first(), bytes.get(1), bytes.get(2)) {
+            (Some(&b0), None, _) => {
                 if let Some(list) = self.single.get_mut(usize::from(b0.to_ascii_lowercase())) {
                     list.push(i);
                 }
             }
-            (Some(&b0), Some(&b1)) => {
-                let key = pair_key(b0, b1);
-                let slot = self.pairs.get(key).copied().unwrap_or(0);
-                let list = if slot == 0 {
-                    self.lists.push(Vec::new());
-                    if let Some(p) = self.pairs.get_mut(key) {
-                        *p = u16::try_from(self.lists.len()).unwrap_or(0);
-                    }
-                    self.lists.last_mut()
-                } else {
-                    self.lists.get_mut(usize::from(slot) - 1)
-                };
-                if let Some(list) = list {
-                    list.push(i);
-                }
+            (Some(&b0), Some(&b1), None) => {
+                Self::file(&mut self.pairs, &mut self.lists, pair_key(b0, b1), i);
+            }
+            (Some(&b0), Some(&b1), Some(&b2)) => {
+                let key = triple_key(triple(b0, b1, b2));
+                Self::file(&mut self.triples, &mut self.lists, key, i);
             }
             // The empty literal is in every text (see `scan`).
             _ => self.empty.insert(i),
@@ -1495,17 +1491,54 @@ impl Literals {
         i
     }
 
+    /// Adds literal `id` to the list `table[key]` points to (a new list if none).
+    fn file(table: &mut [u16], lists: &mut Vec<Vec<usize>>, key: usize, id: usize) {
+        let slot = table.get(key).copied().unwrap_or(0);
+        let list = if slot == 0 {
+            lists.push(Vec::new());
+            if let Some(p) = table.get_mut(key) {
+                *p = u16::try_from(lists.len()).unwrap_or(0);
+            }
+            lists.last_mut()
+        } else {
+            lists.get_mut(usize::from(slot) - 1)
+        };
+        if let Some(list) = list {
+            list.push(id);
+        }
+    }
+
+    /// Marks in `hit` each literal of the list `slot` points to that `from` starts with.
+    fn check(&self, slot: u16, from: &[u8], hit: &mut LitSet) {
+        let Some(list) = usize::from(slot)
+            .checked_sub(1)
+            .and_then(|l| self.lists.get(l))
+        else {
+            return;
+        };
+        for &id in list {
+            if !hit.contains(id)
+                && self
+                    .words
+                    .get(id)
+                    .is_some_and(|w| starts_with_lower(from, w))
+            {
+                hit.insert(id);
+            }
+        }
+    }
+
     fn scan(&self, text: &str) -> Presence {
         let bytes = text.as_bytes();
         // An empty literal is in every text.
         let mut hit = self.empty;
         let mut run = 0usize;
         let mut long_dotted_run = false;
-        // The lowercase pair ending at the current byte (the previous byte in the high half).
-        let mut key = 0usize;
+        // The lowercase bytes ending at the current one (the earlier ones in the higher bytes).
+        let mut last3 = 0u32;
         for (i, &b) in bytes.iter().enumerate() {
             let lower = b.to_ascii_lowercase();
-            key = (key << 8 | usize::from(lower)) & 0xFFFF;
+            last3 = (last3 << 8 | u32::from(lower)) & 0xFF_FFFF;
             if b == b'.' && run >= DOTTED_RUN {
                 long_dotted_run = true;
             }
@@ -1517,18 +1550,20 @@ impl Literals {
             for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
                 hit.insert(id);
             }
-            let slot = self.pairs.get(key).copied().unwrap_or(0);
-            if slot != 0 && i > 0 {
-                let from = bytes.get(i - 1..).unwrap_or(&[]);
-                for &id in self.lists.get(usize::from(slot) - 1).map_or(&[][..], |l| l) {
-                    if !hit.contains(id)
-                        && self
-                            .words
-                            .get(id)
-                            .is_some_and(|w| starts_with_lower(from, w))
-                    {
-                        hit.insert(id);
-                    }
+            if i >= 1 {
+                let slot = self
+                    .pairs
+                    .get((last3 & 0xFFFF) as usize)
+                    .copied()
+                    .unwrap_or(0);
+                if slot != 0 {
+                    self.check(slot, bytes.get(i - 1..).unwrap_or(&[]), &mut hit);
+                }
+            }
+            if i >= 2 {
+                let slot = self.triples.get(triple_key(last3)).copied().unwrap_or(0);
+                if slot != 0 {
+                    self.check(slot, bytes.get(i - 2..).unwrap_or(&[]), &mut hit);
                 }
             }
         }
@@ -1542,6 +1577,19 @@ impl Literals {
 /// The index of a two-byte prefix, ASCII case-folded.
 fn pair_key(b0: u8, b1: u8) -> usize {
     usize::from(b0.to_ascii_lowercase()) << 8 | usize::from(b1.to_ascii_lowercase())
+}
+
+/// Three bytes, ASCII case-folded, in one number (the first in the highest byte).
+fn triple(b0: u8, b1: u8, b2: u8) -> u32 {
+    u32::from(b0.to_ascii_lowercase()) << 16
+        | u32::from(b1.to_ascii_lowercase()) << 8
+        | u32::from(b2.to_ascii_lowercase())
+}
+
+/// The 16-bit hash of a [`triple`] that indexes [`Literals::triples`] (multiplicative: the
+/// high bits of the product mix all three bytes).
+fn triple_key(triple: u32) -> usize {
+    (triple.wrapping_mul(0x9E37_79B1) >> 16) as usize
 }
 
 /// Some line of `text` holds four `:` or more (the `.pgpass` shape).
@@ -2288,6 +2336,85 @@ mod tests {
         assert_eq!(plain, memo);
         assert!(!plain[0].1.is_empty());
         assert!(MEMO.with(|m| m.borrow().is_none()));
+    }
+
+    /// Which literals `text` holds, by searching its lowercase copy (the reference for
+    /// [`Literals::scan`]).
+    fn literal_reference(r: &Redactor, text: &str) -> Vec<bool> {
+        let lower = text.to_ascii_lowercase();
+        r.literals
+            .words
+            .iter()
+            .map(|w| {
+                lower
+                    .as_bytes()
+                    .windows(w.len().max(1))
+                    .any(|x| x == w.as_slice())
+                    || w.is_empty()
+            })
+            .collect()
+    }
+
+    fn literal_scan(r: &Redactor, text: &str) -> Vec<bool> {
+        let present = r.literals.scan(text);
+        (0..r.literals.words.len())
+            .map(|i| present.hit.contains(i))
+            .collect()
+    }
+
+    #[test]
+    fn the_literal_scan_finds_every_literal_as_a_lowercase_search_does() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut texts: Vec<String> =
+            std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .collect();
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            texts.push(request);
+        }
+        // Every literal alone, at the edges, upper-cased, cut short by one byte, and doubled.
+        for w in &r.literals.words {
+            let w = String::from_utf8(w.clone()).unwrap();
+            texts.push(w.clone());
+            texts.push(format!("x{}y", w.to_ascii_uppercase()));
+            texts.push(w.get(..w.len().saturating_sub(1)).unwrap_or("").to_owned());
+            texts.push(format!("{w}{w}"));
+        }
+        for text in &texts {
+            assert_eq!(
+                literal_scan(&r, text),
+                literal_reference(&r, text),
+                "{text}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_literal_scan_agrees_on_generated_text(
+            parts in proptest::collection::vec(
+                (proptest::sample::select(Redactor::new().literals.words.clone()), "[ -~]{0,3}", proptest::bool::ANY),
+                0..8,
+            )
+        ) {
+            let r = Redactor::new();
+            let mut text = String::new();
+            for (word, glue, upper) in parts {
+                let word = String::from_utf8(word).unwrap();
+                text.push_str(&if upper { word.to_ascii_uppercase() } else { word });
+                text.push_str(&glue);
+            }
+            proptest::prop_assert_eq!(literal_scan(&r, &text), literal_reference(&r, &text));
+        }
     }
 
     #[test]
