@@ -199,13 +199,15 @@ pub fn push_ascii_str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    while let Some(&b) = bytes.get(i) {
-        if (0x20..0x80).contains(&b) && b != b'"' && b != b'\\' {
-            i += 1;
-            continue;
-        }
+    let mut start = 0;
+    // Runs of printable ASCII other than `"` and `\\` are copied whole.
+    while let Some(i) = bytes
+        .get(start..)
+        .and_then(|rest| rest.iter().position(|&b| !plain(b)))
+        .map(|off| start + off)
+    {
         out.push_str(s.get(start..i).unwrap_or(""));
+        let b = bytes.get(i).copied().unwrap_or(0);
         if b < 0x80 {
             match b {
                 b'"' => out.push_str("\\\""),
@@ -217,22 +219,27 @@ pub fn push_ascii_str(out: &mut String, s: &str) {
                 0x0c => out.push_str("\\f"),
                 _ => push_u_escape(out, u16::from(b)),
             }
-            i += 1;
+            start = i + 1;
         } else {
             let Some(ch) = s.get(i..).and_then(|rest| rest.chars().next()) else {
                 // Not a character boundary (cannot happen in a `str`).
+                start = i;
                 break;
             };
             let mut units = [0u16; 2];
             for unit in ch.encode_utf16(&mut units) {
                 push_u_escape(out, *unit);
             }
-            i += ch.len_utf8();
+            start = i + ch.len_utf8();
         }
-        start = i;
     }
     out.push_str(s.get(start..).unwrap_or(""));
     out.push('"');
+}
+
+/// The bytes [`push_ascii_str`] copies as they are: printable ASCII (and DEL) but `"` and `\\`.
+fn plain(b: u8) -> bool {
+    (0x20..0x80).contains(&b) && b != b'"' && b != b'\\'
 }
 
 /// `\uXXXX` with lowercase hex digits, as serde_json writes it.
