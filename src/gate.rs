@@ -246,19 +246,22 @@ impl Gate {
             collect_fragments(&self.redactor, &call.params, &mut fragments);
         }
         for f in &mut d.findings {
-            let redacted = self.redactor.scrub(
-                &self
-                    .redactor
-                    .redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS),
+            let redacted = self.redactor.scrub_cow(
+                self.redactor
+                    .redact_bounded_cow(&f.detail, crate::finding::MAX_DETAIL_CHARS),
                 &fragments,
             );
-            if redacted != f.detail {
+            if *redacted != *f.detail {
+                let redacted = redacted.into_owned();
                 f.set_detail(&redacted);
             }
         }
-        d.reason = self
+        let reason = self
             .redactor
-            .scrub(&self.redactor.redact_bounded(&d.reason, 400), &fragments);
+            .scrub_cow(self.redactor.redact_bounded_cow(&d.reason, 400), &fragments);
+        if *reason != *d.reason {
+            d.reason = reason.into_owned();
+        }
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
             Some(call) => preview::render(

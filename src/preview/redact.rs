@@ -1890,8 +1890,12 @@ impl Redactor {
     /// marked it as a secret (a PEM body line, the value after `--token`) can be hidden there
     /// too. At most `MAX_FRAGMENTS` pieces are kept.
     pub fn secret_fragments(&self, text: &str, out: &mut Vec<String>) {
+        if !may_hold_secret(text) {
+            // No rule can match: nothing is hidden.
+            return;
+        }
         let mut raw = Vec::new();
-        self.run(text, Some(&mut raw));
+        self.run_possible(text, Some(&mut raw));
         for secret in raw {
             for piece in secret
                 .split(|c: char| c.is_whitespace() || "\"'`,;".contains(c))
@@ -1917,6 +1921,33 @@ impl Redactor {
         if fragments.is_empty() {
             return text.to_owned();
         }
+        self.scrub_some(text, fragments)
+    }
+
+    /// [`Redactor::scrub`], keeping `text` as it is when there is nothing to scrub.
+    pub fn scrub_cow<'t>(
+        &self,
+        text: std::borrow::Cow<'t, str>,
+        fragments: &[String],
+    ) -> std::borrow::Cow<'t, str> {
+        if fragments.is_empty() {
+            return text;
+        }
+        std::borrow::Cow::Owned(self.scrub_some(&text, fragments))
+    }
+
+    /// [`Redactor::redact_bounded`] as a [`std::borrow::Cow`]: borrowed when nothing is hidden
+    /// and nothing cut.
+    pub fn redact_bounded_cow<'t>(
+        &self,
+        text: &'t str,
+        max_chars: usize,
+    ) -> std::borrow::Cow<'t, str> {
+        self.redact_cow(head(text, max_chars))
+    }
+
+    /// [`Redactor::scrub`] with at least one fragment.
+    fn scrub_some(&self, text: &str, fragments: &[String]) -> String {
         let mut out = text.to_owned();
         for f in fragments.iter().filter(|f| f.chars().count() < WINDOW) {
             if out.contains(f.as_str()) {
@@ -2395,6 +2426,43 @@ mod tests {
                 literal_reference(&r, text),
                 "{text}"
             );
+        }
+    }
+
+    #[test]
+    fn the_borrowing_forms_give_the_owned_results() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let texts: Vec<String> =
+            std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .chain(["ls -la".to_owned(), String::new(), "x".repeat(3000)])
+                .collect();
+        for text in &texts {
+            let mut fragments = Vec::new();
+            r.secret_fragments(text, &mut fragments);
+            let mut raw = Vec::new();
+            r.run(text, Some(&mut raw));
+            assert_eq!(fragments.is_empty(), raw.is_empty(), "{text}");
+            for max in [10, 400, 2000] {
+                let owned = r.redact_bounded(text, max);
+                assert_eq!(r.redact_bounded_cow(text, max), owned, "{text}");
+                for frags in [&[][..], &fragments[..]] {
+                    assert_eq!(
+                        r.scrub_cow(r.redact_bounded_cow(text, max), frags),
+                        r.scrub(&owned, frags),
+                        "{text}"
+                    );
+                }
+            }
         }
     }
 
