@@ -291,7 +291,7 @@ const RULES: &[RuleSpec] = &[
         &["-p"],
         &["sshpass", "mongo", "cqlsh", "cypher-shell", "rabbitmqadmin"],
     ),
-    rule(
+    rule_also(
         concat!(
             r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc|regctl|az)\b[^|;&\n]*?\blogin\b",
             same_cmd!(),
@@ -300,11 +300,13 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["login"],
+        &["-p"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bredis-cli\b", same_cmd!(), r"-a[ \t]*", arg!()),
         Check::Value,
         &["redis-cli"],
+        &["-a"],
     ),
     rule_also(
         concat!(
@@ -358,15 +360,17 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["htpasswd"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bssh-keygen\b", same_cmd!(), r"-[NP][ \t]*", arg!()),
         Check::Value,
         &["ssh-keygen"],
+        &["-n", "-p"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bopenssl\b", same_cmd!(), r"-k[ \t]+", arg!()),
         Check::Value,
         &["openssl"],
+        &["-k"],
     ),
     rule(
         concat!(
@@ -398,10 +402,11 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["using"],
     ),
-    rule(
+    rule_also(
         concat!(r"\blftp\b", same_cmd!(), r"-u[ \t]+[^,\s]+,", arg!()),
         Check::Value,
         &["lftp"],
+        &["-u"],
     ),
     // Windows-style options: xfreerdp /p:X, cmdkey /pass:X, net use ... /password:X
     rule(
@@ -415,22 +420,25 @@ const RULES: &[RuleSpec] = &[
         &["convertto-securestring"],
     ),
     // SNMP community strings and v3 pass phrases.
-    rule(
+    rule_also(
         concat!(r"\bsnmp[a-z]*\b", same_cmd!(), r"-[cAX][ \t]*", arg!()),
         Check::Value,
         &["snmp"],
+        &["-c", "-a", "-x"],
     ),
     // curl cookies: -b 'session=X'
-    rule(
+    rule_also(
         concat!(r"\bcurl\b", same_cmd!(), r"-b[ \t]*", arg!()),
         Check::Value,
         &["curl"],
+        &["-b"],
     ),
     // .netrc / _netrc: machine h login u password X
-    rule(
+    rule_also(
         r"(?i)\blogin\s+\S+\s+password[ \t]+(?P<s>\S+)",
         Check::Value,
         &["password"],
+        &["login"],
     ),
     // PuTTY private keys: the lines after Private-Lines.
     rule(
@@ -438,7 +446,7 @@ const RULES: &[RuleSpec] = &[
         Check::Always,
         &["private-lines:"],
     ),
-    rule(
+    rule_also(
         concat!(
             r"\bsecret[ \t]+set\b",
             same_cmd!(),
@@ -447,11 +455,13 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["secret"],
+        &["set"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bvault[ \t]+login[ \t]+", arg!()),
         Check::Value,
         &["vault"],
+        &["login"],
     ),
     rule(
         r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b|--with-token|\bsudo[ \t]+(?:-\S+[ \t]+)*-S\b)"#,
@@ -2427,6 +2437,73 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// Every rule's literal filters are necessary: wherever a rule's regex matches a text, the
+    /// text holds one of its `pre` and one of its `also` literals (the scan may skip it
+    /// otherwise). Over the secret corpus, every decision corpus request and a hit for each
+    /// command-specific rule.
+    #[test]
+    fn every_rule_match_holds_its_filter_literals() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let hits = [
+            "redis-cli -h db -a s3cr3tPassw0rd ping",
+            "ssh-keygen -t ed25519 -N 'Sup3rS3cretPw' -f k",
+            "ssh-keygen -p -P 0ldPassw0rd9 -N N3wPassw0rd9 -f k",
+            "openssl enc -aes256 -k Sup3rS3cretPw -in a",
+            "lftp -u admin,Sup3rS3cretPw ftp.example.com",
+            "snmpwalk -v2c -c Sup3rS3cretCommunity host",
+            "snmpget -v3 -A Sup3rS3cretAuth -X Sup3rS3cretPriv host",
+            "curl -b 'session=Sup3rS3cretCookie9' https://x",
+            "telnet> login admin password Sup3rS3cretPw9",
+            "gh secret set API --body Sup3rS3cretBody9",
+            "vault login s.Sup3rS3cretT0ken9",
+            "docker login -u me -p Sup3rS3cretPw9 registry.example.com",
+        ];
+        let mut texts: Vec<String> = hits.iter().map(|h| (*h).to_owned()).collect();
+        for h in hits {
+            assert_ne!(r.redact(h), h, "{h}");
+        }
+        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            texts.push(v["text"].as_str().unwrap().to_owned());
+        }
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            let v: serde_json::Value = serde_json::from_str(&request).unwrap();
+            let mut stack = vec![&v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::String(s) => texts.push(s.clone()),
+                    serde_json::Value::Array(a) => stack.extend(a),
+                    serde_json::Value::Object(m) => stack.extend(m.values()),
+                    _ => {}
+                }
+            }
+        }
+        let mut matched = 0;
+        for (rule, spec) in r.rules.iter().zip(RULES) {
+            let re = rule.re.get().unwrap();
+            for text in &texts {
+                if !re.is_match(text) {
+                    continue;
+                }
+                matched += 1;
+                let lower = text.to_ascii_lowercase();
+                for words in [spec.pre, spec.also] {
+                    assert!(
+                        words.is_empty() || words.iter().any(|w| lower.contains(w)),
+                        "{} matches {text:?} without one of {words:?}",
+                        spec.pattern
+                    );
+                }
+            }
+        }
+        assert!(matched > 200, "{matched}");
     }
 
     #[test]
