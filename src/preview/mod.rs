@@ -299,36 +299,42 @@ fn command_section<'a>(
                 .get(..*at)
                 .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
     });
-    let body = match start {
-        Some(at) => {
-            let tail = full.get(at..).unwrap_or("");
-            format!(
-                "…{}",
-                lines_cut(
-                    &truncate_chars(tail, max.saturating_sub(1)),
-                    c.cfg.max_lines
-                )
-            )
-        }
-        None => lines_cut(&truncate_chars(&full, max), c.cfg.max_lines),
-    };
-    let title_src = match start {
-        Some(at) => format!("…{}", full.get(at..).unwrap_or("")),
-        None => full.clone(),
-    };
-    let what = one_line(&truncate_chars(&title_src, MAX_TITLE_CHARS));
     let lines = text.lines().count();
     let label = if kind == Kind::Code {
         "code"
     } else {
         "command"
     };
-    let size = if lines > 1 {
-        format!(" ({lines} lines)")
-    } else {
-        String::new()
+    // The section: `command (N lines):` then the body.
+    let mut section = String::with_capacity(max.min(full.len()) + 32);
+    section.push_str(label);
+    if lines > 1 {
+        section.push_str(" (");
+        section.push_str(&lines.to_string());
+        section.push_str(" lines)");
+    }
+    section.push_str(":\n");
+    let what = match start {
+        Some(at) => {
+            let tail = full.get(at..).unwrap_or("");
+            section.push('…');
+            push_lines_cut(
+                &mut section,
+                &truncate_cow(Cow::Borrowed(tail), max.saturating_sub(1)),
+                c.cfg.max_lines,
+            );
+            one_line(&truncate_chars(&format!("…{tail}"), MAX_TITLE_CHARS))
+        }
+        None => {
+            push_lines_cut(
+                &mut section,
+                &truncate_cow(Cow::Borrowed(full.as_str()), max),
+                c.cfg.max_lines,
+            );
+            one_line(&truncate_cow(Cow::Borrowed(full.as_str()), MAX_TITLE_CHARS))
+        }
     };
-    (what, format!("{label}{size}:\n{body}"), vec![key])
+    (what, section, vec![key])
 }
 
 /// write: size, line count, the leading lines.
