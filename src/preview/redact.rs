@@ -1247,7 +1247,7 @@ struct Rule {
     needs_colon_line: bool,
     /// The rule needs [`HEX_RUN`] lowercase hex digits in a row (Airtable).
     needs_hex_run: bool,
-    /// A line-bound rule whose matches hold `=` or `:`: lines without one are skipped.
+    /// The assignment rule: lines where [`assignment_may_redact`] is false are skipped.
     needs_separator: bool,
 }
 
@@ -2017,7 +2017,7 @@ fn apply_lines(
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
-        let hit = (!rule.needs_separator || line.bytes().any(|b| b == b'=' || b == b':'))
+        let hit = (!rule.needs_separator || assignment_may_redact(line))
             && (words_known
                 || rule
                     .per_line
@@ -2035,6 +2035,49 @@ fn apply_lines(
         }
     }
     changed.then_some(out)
+}
+
+/// Words one of which a name the assignment rule redacts for holds (ASCII case-insensitively):
+/// [`is_secret_name`] needs a component that ends with a [`SECRET_SUFFIXES`] entry, is a
+/// [`SECRET_WORDS`] entry, or is `key`/`keys`/`phrase` after a qualifier; [`is_auth_name`] a
+/// last component `auth`. Every component is a piece of the name, so the name holds the word.
+const ASSIGNED_NAME_WORDS: [&[u8]; 3] = [b"key", b"phrase", b"auth"];
+
+/// Whether the assignment rule can redact anything in `line`: its match is a name
+/// (`[A-Za-z_][A-Za-z0-9_.-]*`) right before a separator (`\?["']?[ \t]*` then `=` or `:`),
+/// and it redacts only for a secret name, which holds one of the words above. So some `=` or
+/// `:` must follow (past blanks, one quote, one backslash) a run of name characters holding
+/// such a word; a line without one is left as it is, without running the regex.
+fn assignment_may_redact(line: &str) -> bool {
+    let b = line.as_bytes();
+    let name_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-';
+    let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
+    b.iter().enumerate().any(|(k, &c)| {
+        if c != b'=' && c != b':' {
+            return false;
+        }
+        let mut end = k;
+        while matches!(before(end), Some(b' ' | b'\t')) {
+            end -= 1;
+        }
+        if matches!(before(end), Some(b'"' | b'\'')) {
+            end -= 1;
+        }
+        if before(end) == Some(b'\\') {
+            end -= 1;
+        }
+        let mut start = end;
+        while before(start).is_some_and(name_char) {
+            start -= 1;
+        }
+        let name = b.get(start..end).unwrap_or(&[]);
+        !name.is_empty()
+            && (SECRET_SUFFIXES
+                .iter()
+                .chain(SECRET_WORDS.iter())
+                .any(|w| contains_lower(name, w.as_bytes()))
+                || ASSIGNED_NAME_WORDS.iter().any(|w| contains_lower(name, w)))
+    })
 }
 
 /// Applies one rule to `text`; `None` when nothing changed. After a match that is not a
@@ -2504,6 +2547,82 @@ mod tests {
             }
         }
         assert!(matched > 200, "{matched}");
+    }
+
+    /// The assignment rule's line filter never skips a line the rule would change.
+    fn assert_assignment_filter_keeps(r: &Redactor, text: &str) {
+        let rule = r.rules.iter().find(|rule| rule.needs_separator).unwrap();
+        for line in text.split_inclusive('\n') {
+            if apply(rule, line, None, None).is_some() {
+                assert!(assignment_may_redact(line), "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_assignment_filter_keeps_every_line_the_rule_changes() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut changed = 0;
+        let rule = r.rules.iter().find(|rule| rule.needs_separator).unwrap();
+        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let text = v["text"].as_str().unwrap();
+            assert_assignment_filter_keeps(&r, text);
+            changed += text
+                .split_inclusive('\n')
+                .filter(|l| apply(rule, l, None, None).is_some())
+                .count();
+        }
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            assert_assignment_filter_keeps(&r, &request);
+        }
+        assert!(changed > 20, "{changed}");
+        for line in [
+            "API_KEY=abc123XYZ987",
+            "\"password\": \"hunter2hunter2\"",
+            "db.pass := 'S3cretPassw0rd'",
+            "'auth_token' => 'abcDEF123456'",
+            "myPassword\\\" = \\\"S3cretPassw0rd\\\"",
+            "NPM_AUTH=dXNlcjpwYXNzd29yZA==",
+        ] {
+            assert_ne!(r.redact(line), line, "{line}");
+            assert!(assignment_may_redact(line), "{line}");
+        }
+        for line in ["https://example.com/a", "a = b", "key", "name: value", ""] {
+            assert!(!assignment_may_redact(line), "{line}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_assignment_filter_keeps_generated_assignments(
+            prefix in "[ -~]{0,6}",
+            name in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "api", "Key", "_", ".", "-", "secret", "PASS", "word", "db", "x1", "auth",
+                    "token", "pw", "sig", "phrase", "seed", "pat", "Access", "id",
+                ]),
+                1..5,
+            ),
+            sep in proptest::sample::select(vec![
+                "=", ":", ": ", " = ", "=>", " => ", ":=", "\"=", "\":", "\": ", "'=",
+                "\\\"=", "\\\":", "\t=\t",
+            ]),
+            value in proptest::sample::select(vec![
+                "S3cretPassw0rd", "\"S3cret Passw0rd\"", "'abcDEF123456'", "ghp_abcdefghij0123456789",
+                "dXNlcjpwYXNzd29yZA==", "x", "$VAR", "<redacted>", "12345678901234567890",
+            ]),
+            suffix in "[ -~]{0,6}",
+        ) {
+            let r = Redactor::new();
+            let line = format!("{prefix}{}{sep}{value}{suffix}", name.concat());
+            assert_assignment_filter_keeps(&r, &line);
+        }
     }
 
     #[test]
