@@ -1258,9 +1258,42 @@ struct Rule {
 /// regex, at a fraction of its cost (its automaton holds every shape at every position).
 #[derive(Debug, Clone)]
 struct ShapeSplit {
-    /// Each alternative wrapped as `(?P<s>\b(?:ALT)\b)`, and the index in [`Literals`] of a
-    /// literal every match of it contains (`None`: always searched).
-    alts: Vec<(LazyRegex, Option<usize>)>,
+    alts: Vec<ShapeAlt>,
+}
+
+/// One provider key shape of a [`ShapeSplit`].
+#[derive(Debug, Clone)]
+struct ShapeAlt {
+    /// The alternative wrapped as `(?P<s>\b(?:ALT)\b)`.
+    re: LazyRegex,
+    /// The index in [`Literals`] of a literal every match contains (`None`: always searched).
+    id: Option<usize>,
+    /// That literal as written: a match holds it in this case.
+    exact: String,
+    /// A match starts with `exact`, after a word boundary, and `exact` starts with a word
+    /// character: an occurrence right after a word character cannot start one.
+    boundary: bool,
+}
+
+impl ShapeAlt {
+    /// Some match of this shape may start at or after `pos` in `text`, as far as its literal
+    /// tells: the literal occurs there in its case (and, for a shape that starts with it,
+    /// after a non-word character or the start).
+    fn may_match(&self, text: &str, pos: usize) -> bool {
+        if self.exact.is_empty() {
+            return true;
+        }
+        let bytes = text.as_bytes();
+        let rest = text.get(pos..).unwrap_or("");
+        rest.match_indices(self.exact.as_str()).any(|(at, _)| {
+            let at = pos + at;
+            !self.boundary
+                || at
+                    .checked_sub(1)
+                    .and_then(|i| bytes.get(i))
+                    .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        })
+    }
 }
 
 /// Splits `alts` at its top-level `|`.
@@ -1291,18 +1324,29 @@ fn top_level_alternatives(alts: &str) -> Vec<&str> {
 
 /// The longest run of plain characters at the top level of one alternative (lowercased): a
 /// literal every match contains. A character a quantifier follows is left out.
+#[cfg(test)]
 fn required_literal(alt: &str) -> String {
+    required_literal_cased(alt).0.to_ascii_lowercase()
+}
+
+/// [`required_literal`] as written (the shape patterns are case-sensitive, so a match holds
+/// it in this case), and whether it opens the alternative (a match then starts with it).
+fn required_literal_cased(alt: &str) -> (String, bool) {
     let (mut best, mut run) = (String::new(), String::new());
+    let (mut best_at_start, mut run_at_start) = (false, false);
     let chars: Vec<char> = alt.chars().collect();
     let (mut i, mut depth, mut class) = (0usize, 0i32, false);
-    let end_run = |run: &mut String, best: &mut String| {
-        if run.len() > best.len() {
-            *best = run.clone();
-        }
-        run.clear();
-    };
+    let end_run =
+        |run: &mut String, best: &mut String, run_at_start: bool, best_at_start: &mut bool| {
+            if run.len() > best.len() {
+                *best = run.clone();
+                *best_at_start = run_at_start;
+            }
+            run.clear();
+        };
     while let Some(&c) = chars.get(i) {
         let next = chars.get(i + 1).copied();
+        let token_start = i;
         if class {
             if c == '\\' {
                 i += 1;
@@ -1344,16 +1388,19 @@ fn required_literal(alt: &str) -> String {
         match literal {
             Some(l) if depth == 0 => {
                 if matches!(chars.get(i), Some('?' | '*' | '{' | '+')) {
-                    end_run(&mut run, &mut best);
+                    end_run(&mut run, &mut best, run_at_start, &mut best_at_start);
                 } else {
-                    run.push(l.to_ascii_lowercase());
+                    if run.is_empty() {
+                        run_at_start = token_start == 0;
+                    }
+                    run.push(l);
                 }
             }
-            _ => end_run(&mut run, &mut best),
+            _ => end_run(&mut run, &mut best, run_at_start, &mut best_at_start),
         }
     }
-    end_run(&mut run, &mut best);
-    best
+    end_run(&mut run, &mut best, run_at_start, &mut best_at_start);
+    (best, best_at_start)
 }
 
 impl ShapeSplit {
@@ -1361,13 +1408,23 @@ impl ShapeSplit {
         let mut out = Vec::new();
         for alt in top_level_alternatives(alts) {
             let re = LazyRegex::new(format!(r"(?P<s>\b(?:{alt})\b)"));
-            let lit = required_literal(alt);
-            let id = if lit.is_empty() {
+            let (exact, at_start) = required_literal_cased(alt);
+            let id = if exact.is_empty() {
                 None
             } else {
-                Some(literals.id_owned(lit))
+                Some(literals.id_owned(exact.to_ascii_lowercase()))
             };
-            out.push((re, id));
+            let boundary = at_start
+                && exact
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+            out.push(ShapeAlt {
+                re,
+                id,
+                exact,
+                boundary,
+            });
         }
         ShapeSplit { alts: out }
     }
@@ -1380,11 +1437,11 @@ impl ShapeSplit {
         present: &Presence,
     ) -> Option<Captures<'t>> {
         let mut best: Option<(usize, Captures<'t>)> = None;
-        for (re, lit) in &self.alts {
-            if lit.is_some_and(|id| !present.hit.contains(id)) {
+        for alt in &self.alts {
+            if alt.id.is_some_and(|id| !present.hit.contains(id)) || !alt.may_match(text, pos) {
                 continue;
             }
-            let Some(caps) = re.get().and_then(|re| re.captures_at(text, pos)) else {
+            let Some(caps) = alt.re.get().and_then(|re| re.captures_at(text, pos)) else {
                 continue;
             };
             let Some(start) = caps.get(0).map(|m| m.start()) else {
@@ -1660,8 +1717,8 @@ pub fn patterns() -> Vec<String> {
     let mut out = Vec::new();
     for rule in &redactor.rules {
         out.push(rule.re.pattern().to_owned());
-        for (alt, _) in rule.split.iter().flat_map(|s| &s.alts) {
-            out.push(alt.pattern().to_owned());
+        for alt in rule.split.iter().flat_map(|s| &s.alts) {
+            out.push(alt.re.pattern().to_owned());
         }
     }
     out
@@ -2188,8 +2245,10 @@ mod tests {
                 "{:?}",
                 crate::preview::pattern::compile(rule.re.pattern()).err()
             );
-            for (alt, _) in rule.split.iter().flat_map(|s| &s.alts) {
-                assert!(alt.get().is_some(), "{}", alt.pattern());
+            for alt in rule.split.iter().flat_map(|s| &s.alts) {
+                assert!(alt.re.get().is_some(), "{}", alt.re.pattern());
+                // The shapes are case-sensitive: their literal is required in its case.
+                assert!(!alt.re.pattern().contains("(?i"), "{}", alt.re.pattern());
             }
         }
     }
@@ -2351,6 +2410,19 @@ mod tests {
         assert_eq!(required_literal(r"(?:AKIA|ASIA)[0-9A-Z]{16}"), "");
         assert_eq!(required_literal(r"xapp-[0-9]-x"), "xapp-");
         assert_eq!(required_literal(r"abc?d"), "ab");
+        assert_eq!(
+            required_literal_cased(r"sk-(?:ant-)?[A-Z]{20,}"),
+            ("sk-".to_owned(), true)
+        );
+        assert_eq!(
+            required_literal_cased(r"[A-Z]{14}\.AtlasV1\.[A-Z]{60,}"),
+            (".AtlasV1.".to_owned(), false)
+        );
+        assert_eq!(required_literal_cased(r"xy?zzz"), ("zzz".to_owned(), false));
+        assert_eq!(
+            required_literal_cased(r"GR1348941[A-Z]{20,}"),
+            ("GR1348941".to_owned(), true)
+        );
         let corpus = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/corpus/secrets.jsonl"
@@ -2367,6 +2439,15 @@ mod tests {
             })
             .collect();
         texts.push("sk-abcdefghijklmnopqrstuvwxyz ghp_0123456789abcdefghijABCDEFGHIJ0123 AKIA0123456789ABCDEF".to_owned());
+        // Literal look-alikes: another case, after a word character, inside a word.
+        for base in texts.clone() {
+            texts.push(base.to_ascii_uppercase());
+            texts.push(base.to_ascii_lowercase());
+            texts.push(format!("x{base}"));
+            texts.push(format!("task-{base} disk-{base}"));
+        }
+        texts.push("AWS_SECRET_ACCESS_KEY secret_0123456789012345678901234567890123456789abc xsecret_0123456789012345678901234567890123456789abc".to_owned());
+        texts.push("task-abcdefghijklmnopqrstuvwxyz0123 sk-abcdefghijklmnopqrstuvwxyz0123 _sk-abcdefghijklmnopqrstuvwxyz0123 é-sk-abcdefghijklmnopqrstuvwxyz0123".to_owned());
         texts.push("xsk_live_0123456789abcdefX sk_live_0123456789abcdef AIzaSyA-0123456789abcdefghijklmnopqrstu".to_owned());
         let mut matched = 0;
         for text in &texts {
