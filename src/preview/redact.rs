@@ -1740,7 +1740,8 @@ impl Default for Redactor {
 /// One text redacted inside [`with_memo`]: its redaction and what was hidden.
 struct MemoEntry {
     text: String,
-    out: String,
+    /// `None`: the text is its own redaction.
+    out: Option<String>,
     hidden: Vec<String>,
 }
 
@@ -1829,7 +1830,7 @@ impl Redactor {
     /// [`Redactor::redact`], borrowing `text` when no rule can match it.
     pub fn redact_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
         if may_hold_secret(text) {
-            std::borrow::Cow::Owned(self.run_possible(text, None))
+            self.run_possible(text, None)
         } else {
             std::borrow::Cow::Borrowed(text)
         }
@@ -1841,13 +1842,20 @@ impl Redactor {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
-        self.run_possible(text, fragments)
+        self.run_possible(text, fragments).into_owned()
     }
 
-    /// [`Redactor::run`] for a text [`may_hold_secret`] let through.
-    fn run_possible(&self, text: &str, fragments: Option<&mut Vec<String>>) -> String {
+    /// [`Redactor::run`] for a text [`may_hold_secret`] let through, borrowing `text` when
+    /// nothing is hidden.
+    fn run_possible<'t>(
+        &self,
+        text: &'t str,
+        fragments: Option<&mut Vec<String>>,
+    ) -> std::borrow::Cow<'t, str> {
+        use std::borrow::Cow;
+        let done = |out: Option<String>| out.map_or(Cow::Borrowed(text), Cow::Owned);
         if text.len() > MEMO_MAX_TEXT_BYTES {
-            return self.run_rules(text, fragments);
+            return done(self.run_rules(text, fragments));
         }
         let known = MEMO.with(|m| {
             m.borrow().as_ref().map(|entries| {
@@ -1859,12 +1867,12 @@ impl Redactor {
         });
         match known {
             // No memo in scope.
-            None => self.run_rules(text, fragments),
+            None => done(self.run_rules(text, fragments)),
             Some(Some((out, hidden))) => {
                 if let Some(f) = fragments {
                     f.extend(hidden);
                 }
-                out
+                done(out)
             }
             Some(None) => {
                 let mut hidden = Vec::new();
@@ -1883,56 +1891,64 @@ impl Redactor {
                 if let Some(f) = fragments {
                     f.extend(hidden);
                 }
-                out
+                done(out)
             }
         }
     }
 
-    /// Every rule over `text`, in order.
+    /// Every rule over `text`, in order; `None` when the result is `text` itself.
     /// Runs the rules until nothing changes (at most [`MAX_PASSES`] passes), so redaction is
     /// idempotent: hiding one secret can change what a rule sees elsewhere (a quote that closed
     /// a value is now inside `[REDACTED]`). A second pass only runs when the first hid
     /// something, so clean text still costs one pass.
-    fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
-        let mut out = self.run_rules_once(text, fragments.as_deref_mut());
+    fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> Option<String> {
+        let mut out = self.run_rules_once(text, fragments.as_deref_mut())?;
         let mut passes = 1;
         while passes < MAX_PASSES && out != text {
-            let again = self.run_rules_once(&out, fragments.as_deref_mut());
+            let Some(again) = self.run_rules_once(&out, fragments.as_deref_mut()) else {
+                break;
+            };
             if again == out {
                 break;
             }
             out = again;
             passes += 1;
         }
-        out
+        (out != text).then_some(out)
     }
 
-    fn run_rules_once(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
-        let mut out = text.to_owned();
-        let mut present = self.literals.scan(&out);
+    /// One pass of every rule over `text`; `None` when no rule changed it.
+    fn run_rules_once(
+        &self,
+        text: &str,
+        mut fragments: Option<&mut Vec<String>>,
+    ) -> Option<String> {
+        let mut out: Option<String> = None;
+        let mut present = self.literals.scan(text);
         for rule in &self.rules {
+            let cur = out.as_deref().unwrap_or(text);
             if !present.any_of(&rule.pre_set) || !present.any_of(&rule.also_set) {
                 continue;
             }
             if rule.needs_long_dotted_run && !present.long_dotted_run
-                || rule.needs_colon_line && !has_colon_line(&out)
-                || rule.needs_hex_run && !has_hex_run(&out)
+                || rule.needs_colon_line && !has_colon_line(cur)
+                || rule.needs_hex_run && !has_hex_run(cur)
             {
                 continue;
             }
             let changed = if rule.line_ids.is_empty() {
-                apply(rule, &out, Some(&present), fragments.as_deref_mut())
+                apply(rule, cur, Some(&present), fragments.as_deref_mut())
             } else if present.any_of(&rule.line_set) {
                 // A text of one line holds one of the rule's words: the scan just found it.
-                let one_line = !out.contains('\n');
-                apply_lines(rule, &out, one_line, fragments.as_deref_mut())
+                let one_line = !cur.contains('\n');
+                apply_lines(rule, cur, one_line, fragments.as_deref_mut())
             } else {
                 // No line holds one of the rule's words.
                 None
             };
             if let Some(changed) = changed {
-                out = changed;
-                present = self.literals.scan(&out);
+                present = self.literals.scan(&changed);
+                out = Some(changed);
             }
         }
         out
