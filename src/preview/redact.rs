@@ -1477,7 +1477,14 @@ struct Literals {
     triples: Vec<u16>,
     /// The empty literals (in every text).
     empty: LitSet,
+    /// Per byte: [`TOKEN_BYTE`] and [`SINGLE_BYTE`] flags (256 entries once a literal is added).
+    class: Vec<u8>,
 }
+
+/// A byte of the runs [`Literals::scan`] measures for the dotted-run check (`[A-Za-z0-9_-]`).
+const TOKEN_BYTE: u8 = 1;
+/// A byte (ASCII case-folded) that is a one-byte literal.
+const SINGLE_BYTE: u8 = 2;
 
 /// Literal ids held in a text, one bit each: [`Literals::scan`] fills one on the stack and
 /// each rule's filter is one intersection.
@@ -1537,11 +1544,28 @@ impl Literals {
             self.single = vec![Vec::new(); 256];
             self.pairs = vec![0; 1 << 16];
             self.triples = vec![0; 1 << 16];
+            self.class = (0..=255u8)
+                .map(|b| {
+                    let lower = b.to_ascii_lowercase();
+                    if lower.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
+                        TOKEN_BYTE
+                    } else {
+                        0
+                    }
+                })
+                .collect();
         }
         match (bytes.first(), bytes.get(1), bytes.get(2)) {
             (Some(&b0), None, _) => {
-                if let Some(list) = self.single.get_mut(usize::from(b0.to_ascii_lowercase())) {
+                let lower = b0.to_ascii_lowercase();
+                if let Some(list) = self.single.get_mut(usize::from(lower)) {
                     list.push(i);
+                }
+                // Both cases of the byte find it.
+                for b in [lower, lower.to_ascii_uppercase()] {
+                    if let Some(c) = self.class.get_mut(usize::from(b)) {
+                        *c |= SINGLE_BYTE;
+                    }
                 }
             }
             (Some(&b0), Some(&b1), None) => {
@@ -1609,13 +1633,12 @@ impl Literals {
             if b == b'.' && run >= DOTTED_RUN {
                 long_dotted_run = true;
             }
-            run = if lower.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
-                run + 1
-            } else {
-                0
-            };
-            for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
-                hit.insert(id);
+            let class = self.class.get(usize::from(b)).copied().unwrap_or(0);
+            run = if class & TOKEN_BYTE != 0 { run + 1 } else { 0 };
+            if class & SINGLE_BYTE != 0 {
+                for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
+                    hit.insert(id);
+                }
             }
             if i >= 1 {
                 let slot = self
