@@ -214,13 +214,11 @@ impl Kind {
         if call.kinds().any(|k| k == "exec") {
             return Kind::Exec;
         }
-        let name = call.tool_name.to_ascii_lowercase();
         let has_path = PATH_KEYS.iter().any(|k| call.params.contains_key(*k));
         if has_path
-            && matches!(
-                name.as_str(),
-                "edit" | "multi_edit" | "multiedit" | "str_replace"
-            )
+            && ["edit", "multi_edit", "multiedit", "str_replace"]
+                .iter()
+                .any(|n| call.tool_name.eq_ignore_ascii_case(n))
         {
             return Kind::Edit;
         }
