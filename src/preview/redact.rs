@@ -2167,13 +2167,31 @@ fn assignment_may_redact(line: &str) -> bool {
             start -= 1;
         }
         let name = b.get(start..end).unwrap_or(&[]);
-        !name.is_empty()
-            && (SECRET_SUFFIXES
-                .iter()
-                .chain(SECRET_WORDS.iter())
-                .any(|w| contains_lower(name, w.as_bytes()))
-                || ASSIGNED_NAME_WORDS.iter().any(|w| contains_lower(name, w)))
+        if name.len() < 2 {
+            // Every word has two bytes or more.
+            return false;
+        }
+        // The name's lowercase byte pairs, hashed into 64 bits: a word whose first pair is not
+        // there cannot be in the name (a hash collision only costs the full comparison).
+        let pairs = name.windows(2).fold(0u64, |m, w| {
+            m | pair_bit(w.first().copied(), w.get(1).copied())
+        });
+        let holds = |w: &[u8]| {
+            pairs & pair_bit(w.first().copied(), w.get(1).copied()) != 0 && contains_lower(name, w)
+        };
+        SECRET_SUFFIXES
+            .iter()
+            .chain(SECRET_WORDS.iter())
+            .any(|w| holds(w.as_bytes()))
+            || ASSIGNED_NAME_WORDS.iter().any(|w| holds(w))
     })
+}
+
+/// One of 64 bits for a byte pair, ASCII case-folded (see [`assignment_may_redact`]).
+fn pair_bit(a: Option<u8>, b: Option<u8>) -> u64 {
+    let a = u32::from(a.unwrap_or(0).to_ascii_lowercase());
+    let b = u32::from(b.unwrap_or(0).to_ascii_lowercase());
+    1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
 }
 
 /// Applies one rule to `text`; `None` when nothing changed. After a match that is not a
