@@ -1467,13 +1467,14 @@ struct Literals {
     words: Vec<Vec<u8>>,
     /// One-byte literals by their (lowercase) byte.
     single: Vec<Vec<usize>>,
-    /// Two-byte literals by their (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index into
-    /// `lists` plus one (0: no literal is so), so most positions cost one lookup.
+    /// Two-byte literals by a hash of their (lowercase) bytes ([`pair_key`]): an index into
+    /// `lists` plus one (0: no literal hashes so), so most positions cost one lookup.
     pairs: Vec<u16>,
     lists: Vec<Vec<usize>>,
     /// Longer literals by a hash of their first three (lowercase) bytes ([`triple_key`]),
-    /// likewise into `lists`: three bytes rule out far more positions than two, and a
-    /// hash collision only adds a candidate that is then compared.
+    /// likewise into `lists`: three bytes rule out far more positions than two. A hash
+    /// collision only adds a candidate that is then compared; the tables are small
+    /// ([`KEY_BITS`]) so they stay in the cache a scan runs from.
     triples: Vec<u16>,
     /// The empty literals (in every text).
     empty: LitSet,
@@ -1542,8 +1543,8 @@ impl Literals {
         let i = self.words.len();
         if self.single.is_empty() {
             self.single = vec![Vec::new(); 256];
-            self.pairs = vec![0; 1 << 16];
-            self.triples = vec![0; 1 << 16];
+            self.pairs = vec![0; 1 << KEY_BITS];
+            self.triples = vec![0; 1 << KEY_BITS];
             self.class = (0..=255u8)
                 .map(|b| {
                     let lower = b.to_ascii_lowercase();
@@ -1569,7 +1570,8 @@ impl Literals {
                 }
             }
             (Some(&b0), Some(&b1), None) => {
-                Self::file(&mut self.pairs, &mut self.lists, pair_key(b0, b1), i);
+                let key = pair_key(triple(0, b0, b1));
+                Self::file(&mut self.pairs, &mut self.lists, key, i);
             }
             (Some(&b0), Some(&b1), Some(&b2)) => {
                 let key = triple_key(triple(b0, b1, b2));
@@ -1643,7 +1645,7 @@ impl Literals {
             if i >= 1 {
                 let slot = self
                     .pairs
-                    .get((last3 & 0xFFFF) as usize)
+                    .get(pair_key(last3 & 0xFFFF))
                     .copied()
                     .unwrap_or(0);
                 if slot != 0 {
@@ -1664,9 +1666,12 @@ impl Literals {
     }
 }
 
-/// The index of a two-byte prefix, ASCII case-folded.
-fn pair_key(b0: u8, b1: u8) -> usize {
-    usize::from(b0.to_ascii_lowercase()) << 8 | usize::from(b1.to_ascii_lowercase())
+/// Bits of the [`Literals`] lookup keys (4096 slots per table).
+const KEY_BITS: u32 = 12;
+
+/// The hash of two case-folded bytes (`b0 << 8 | b1`) that indexes [`Literals::pairs`].
+fn pair_key(pair: u32) -> usize {
+    (pair.wrapping_mul(0x9E37_79B1) >> (32 - KEY_BITS)) as usize
 }
 
 /// Three bytes, ASCII case-folded, in one number (the first in the highest byte).
@@ -1676,10 +1681,10 @@ fn triple(b0: u8, b1: u8, b2: u8) -> u32 {
         | u32::from(b2.to_ascii_lowercase())
 }
 
-/// The 16-bit hash of a [`triple`] that indexes [`Literals::triples`] (multiplicative: the
-/// high bits of the product mix all three bytes).
+/// The hash of a [`triple`] that indexes [`Literals::triples`] (multiplicative: the high
+/// bits of the product mix all three bytes).
 fn triple_key(triple: u32) -> usize {
-    (triple.wrapping_mul(0x9E37_79B1) >> 16) as usize
+    (triple.wrapping_mul(0x9E37_79B1) >> (32 - KEY_BITS)) as usize
 }
 
 /// Some line of `text` holds four `:` or more (the `.pgpass` shape).
