@@ -7,7 +7,7 @@
 //! Search bridge call (`tool_call {id, args}`) is unwrapped into the call it makes, so the
 //! bridge can never be a way around the policy for the bridged tool.
 
-use crate::json::parse_strict;
+use crate::json::{parse_strict, parse_strict_fields};
 use serde_json::{Map, Value};
 
 /// Requests larger than this are not inspected: approval, non-reusable.
@@ -17,6 +17,20 @@ pub const MAX_REQUEST_BYTES: usize = 2 * 1024 * 1024;
 pub const DESTRUCTIVE_KINDS: [&str; 3] = ["exec", "apply_patch", "code_mode_exec"];
 
 const BRIDGE_TOOL: &str = "tool_call";
+
+/// The members a request may have, in the order they are checked.
+const FIELDS: [&str; 10] = [
+    "toolName",
+    "params",
+    "toolKind",
+    "toolInputKind",
+    "sessionKey",
+    "sessionId",
+    "runId",
+    "callId",
+    "derivedPaths",
+    "nowMs",
+];
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
@@ -38,8 +52,8 @@ pub struct Call {
     pub now_ms: Option<f64>,
     /// Set when the host's call was a Tool Search bridge and this is the call it makes.
     pub bridged_from: Option<String>,
-    /// The bridge call's own params (`{id, args}`), kept for the audit record, which
-    /// describes the request as sent.
+    /// The params of the bridge call as the host sent them (`{id, args, …}`), set with
+    /// `bridged_from`: the audit record describes the request as sent.
     pub bridged_params: Option<Map<String, Value>>,
 }
 
@@ -65,47 +79,42 @@ impl Call {
         if text.len() > MAX_REQUEST_BYTES {
             return Err(RequestError::TooLarge(text.len()));
         }
-        let value = parse_strict(text).map_err(RequestError::Malformed)?;
-        let Value::Object(mut obj) = value else {
+        let Some(fields) = parse_strict_fields(text, &FIELDS).map_err(RequestError::Malformed)?
+        else {
+            // Not an object: the error `parse_strict` gives, or that it is not an object.
+            parse_strict(text).map_err(RequestError::Malformed)?;
             return Err(malformed("request: expected a JSON object"));
         };
-        for key in obj.keys() {
-            if !matches!(
-                key.as_str(),
-                "toolName"
-                    | "params"
-                    | "toolKind"
-                    | "toolInputKind"
-                    | "sessionKey"
-                    | "sessionId"
-                    | "runId"
-                    | "callId"
-                    | "derivedPaths"
-                    | "nowMs"
-            ) {
-                return Err(malformed(&format!(
-                    "request: unknown field `{}`",
-                    short(key)
-                )));
-            }
+        if let Some(key) = &fields.first_unknown {
+            return Err(malformed(&format!(
+                "request: unknown field `{}`",
+                short(key)
+            )));
         }
-        let tool_name = match obj.remove("toolName") {
+        Call::from_members(fields.values)
+    }
+
+    /// The call from its members, in [`FIELDS`] order, each checked in that order.
+    fn from_members(values: [Option<Value>; FIELDS.len()]) -> Result<Call, RequestError> {
+        let [tool_name, params, host_kind, tool_input_kind, session_key, session_id, run_id, call_id, derived_paths, now_ms] =
+            values;
+        let tool_name = match tool_name {
             Some(Value::String(s)) if !s.is_empty() => s,
             Some(_) => return Err(malformed("toolName: expected a non-empty string")),
             None => return Err(malformed("toolName: missing")),
         };
-        let params = match obj.remove("params") {
+        let params = match params {
             Some(Value::Object(m)) => m,
             Some(_) => return Err(malformed("params: expected a JSON object")),
             None => return Err(malformed("params: missing")),
         };
-        let host_kind = opt_string(&mut obj, "toolKind")?;
-        let tool_input_kind = opt_string(&mut obj, "toolInputKind")?;
-        let session_key = opt_string(&mut obj, "sessionKey")?;
-        let session_id = opt_string(&mut obj, "sessionId")?;
-        let run_id = opt_string(&mut obj, "runId")?;
-        let call_id = opt_string(&mut obj, "callId")?;
-        let derived_paths = match obj.remove("derivedPaths") {
+        let host_kind = opt_string(host_kind, "toolKind")?;
+        let tool_input_kind = opt_string(tool_input_kind, "toolInputKind")?;
+        let session_key = opt_string(session_key, "sessionKey")?;
+        let session_id = opt_string(session_id, "sessionId")?;
+        let run_id = opt_string(run_id, "runId")?;
+        let call_id = opt_string(call_id, "callId")?;
+        let derived_paths = match derived_paths {
             None | Some(Value::Null) => vec![],
             Some(Value::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -121,7 +130,7 @@ impl Call {
             }
             Some(_) => return Err(malformed("derivedPaths: expected an array of strings")),
         };
-        let now_ms = match obj.remove("nowMs") {
+        let now_ms = match now_ms {
             None | Some(Value::Null) => None,
             Some(Value::Number(n)) => n.as_f64(),
             Some(_) => return Err(malformed("nowMs: expected a number")),
@@ -175,8 +184,8 @@ fn name_kind(tool_name: &str) -> Option<&'static str> {
     }
 }
 
-fn opt_string(obj: &mut Map<String, Value>, key: &str) -> Result<Option<String>, RequestError> {
-    match obj.remove(key) {
+fn opt_string(value: Option<Value>, key: &str) -> Result<Option<String>, RequestError> {
+    match value {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
         Some(_) => Err(malformed(&format!("{key}: expected a string"))),
@@ -199,6 +208,95 @@ pub fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reading before `parse_strict_fields`: the whole request as a map, then each member
+    /// taken out of it. [`Call::parse`] must read every text exactly so, errors included.
+    fn parse_via_map(text: &str) -> Result<Call, RequestError> {
+        if text.len() > MAX_REQUEST_BYTES {
+            return Err(RequestError::TooLarge(text.len()));
+        }
+        let value = parse_strict(text).map_err(RequestError::Malformed)?;
+        let Value::Object(mut obj) = value else {
+            return Err(malformed("request: expected a JSON object"));
+        };
+        if let Some(key) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+            return Err(malformed(&format!(
+                "request: unknown field `{}`",
+                short(key)
+            )));
+        }
+        Call::from_members(FIELDS.map(|name| obj.remove(name)))
+    }
+
+    #[test]
+    fn reading_members_directly_agrees_with_reading_a_map() {
+        let mut inputs: Vec<String> = [
+            "",
+            " ",
+            "{",
+            "}",
+            "[]",
+            "[{\"a\":1,\"a\":2}]",
+            "null",
+            "\"x\"",
+            "1",
+            " \t\n{\"toolName\":\"x\",\"params\":{}} \n",
+            "\u{feff}{\"toolName\":\"x\",\"params\":{}}",
+            "{\"toolName\":\"x\",\"params\":{}} x",
+            "{\"toolName\":\"x\",\"params\":{}}{}",
+            "{\"toolName\":\"x\",\"toolName\":\"y\",\"params\":{}}",
+            "{\"toolName\":\"x\",\"params\":{},\"zz\":1,\"zz\":2}",
+            "{\"toolName\":\"x\",\"params\":{},\"zz\":1,\"aa\":2,\"mm\":3}",
+            "{\"b\":1,\"toolName\":\"x\",\"params\":{},\"a\":[}",
+            "{\"toolName\":\"x\",\"params\":{\"a\":1,\"a\":2},\"q\":1}",
+            "{\"tool\\u004eame\":\"x\",\"params\":{}}",
+            "{\"toolName\":\"x\",\"params\":{},\"nowMs\":1e400}",
+            "{\"toolName\":\"x\",\"params\":{},\"nowMs\":-0.5,\"derivedPaths\":null}",
+            "{\"toolName\":\"x\",\"params\":{},\"derivedPaths\":[\"a\",2]}",
+            "{\"toolName\":1,\"params\":2,\"toolKind\":3}",
+            "{\"toolName\":\"tool_call\",\"params\":{\"id\":\"exec\",\"args\":{\"command\":\"ls\"}}}",
+            "{\"toolName\":\"x\",\"params\":{},\"toolKind\":\"\",\"sessionKey\":null}",
+            "{\"toolName\":\"x\",\"params\":{},\"\":1}",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        inputs.push(format!("{}1{}", "{\"a\":".repeat(200), "}".repeat(200)));
+        inputs.push(format!(
+            "{{\"toolName\":\"x\",\"params\":{}1{}}}",
+            "[".repeat(130),
+            "]".repeat(130)
+        ));
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            inputs.push(request);
+        }
+        for input in &inputs {
+            assert_eq!(Call::parse(input), parse_via_map(input), "{input}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_member_list_reads_the_same(
+            members in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "toolName", "params", "toolKind", "toolInputKind", "sessionKey",
+                        "sessionId", "runId", "callId", "derivedPaths", "nowMs", "x", "a", "zz",
+                    ]),
+                    proptest::sample::select(vec![
+                        "\"exec\"", "\"\"", "{}", "{\"command\":\"ls\"}", "[]", "[\"a\"]",
+                        "[1]", "null", "1", "2.5", "true", "{\"a\":1,\"a\":2}", "[", "\"x",
+                    ]),
+                ),
+                0..6,
+            )
+        ) {
+            let body: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            let text = format!("{{{}}}", body.join(","));
+            proptest::prop_assert_eq!(Call::parse(&text), parse_via_map(&text), "{}", text);
+        }
+    }
 
     #[test]
     fn reads_a_minimal_request() {
@@ -293,6 +391,10 @@ mod tests {
         assert_eq!(c.bridged_from.as_deref(), Some("tool_call"));
         assert_eq!(c.destructive_kind(), Some("exec"));
         assert_eq!(c.params.get("command"), Some(&Value::String("ls".into())));
+        assert_eq!(
+            c.bridged_params.map(Value::Object),
+            Some(serde_json::json!({"id": "exec", "args": {"command": "ls"}}))
+        );
         // A bridge call it cannot read stays itself (and falls to the default mode).
         let c =
             Call::parse(r#"{"toolName":"tool_call","params":{"id":"exec","args":"x"}}"#).unwrap();

@@ -32,7 +32,28 @@ pub enum Severity {
     Critical,
 }
 
+impl Class {
+    /// The class as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Auto => "auto",
+            Class::Approval => "approval",
+            Class::Critical => "critical",
+            Class::Block => "block",
+        }
+    }
+}
+
 impl Severity {
+    /// The severity as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Critical => "critical",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Severity> {
         match s {
             "info" => Some(Severity::Info),
@@ -58,6 +79,15 @@ impl Resolution {
         Resolution::AllowAlways,
         Resolution::Deny,
     ];
+
+    /// The answer as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resolution::AllowOnce => "allow-once",
+            Resolution::AllowAlways => "allow-always",
+            Resolution::Deny => "deny",
+        }
+    }
 
     pub fn parse(s: &str) -> Option<Resolution> {
         match s {
@@ -122,7 +152,9 @@ pub struct Decision {
 /// docs/core-api.md): the class; for an approval or critical also severity, allowed answers,
 /// timeout and preview (the prompt shows the preview, never the reason); for a block its
 /// reason. Same names and values as in the full decision; the rest (findings, risk, source,
-/// rule, reusability) goes to the audit record.
+/// rule, reusability) goes to the audit record. [`Decision::host_json`] writes it by hand;
+/// this serde form is the reference the tests hold it to.
+#[cfg(test)]
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct HostView<'a> {
@@ -140,8 +172,52 @@ struct HostView<'a> {
 }
 
 impl Decision {
-    /// [`HostView`] as ASCII JSON (`crate::json::to_ascii_string`).
+    /// The host view (see `HostView`) as ASCII JSON: what `crate::json::to_ascii_string`
+    /// writes for it, field by field without the serializer (it never fails; the `Result`
+    /// is the contract `audit::decide_for_hook` reads).
     pub fn host_json(&self) -> Result<String, String> {
+        use crate::json::{push_ascii_str, push_u64};
+        let asks = matches!(self.decision, Class::Approval | Class::Critical);
+        let mut out = String::with_capacity(
+            112 + self.preview.title.len() + self.preview.description.len() + self.reason.len(),
+        );
+        out.push_str("{\"decision\":\"");
+        out.push_str(self.decision.as_str());
+        out.push('"');
+        if asks {
+            out.push_str(",\"severity\":\"");
+            out.push_str(self.severity.as_str());
+            out.push('"');
+        }
+        if self.decision == Class::Block {
+            out.push_str(",\"reason\":");
+            push_ascii_str(&mut out, &self.reason);
+        }
+        if asks {
+            out.push_str(",\"allowedDecisions\":[");
+            for (i, r) in self.allowed_decisions.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('"');
+                out.push_str(r.as_str());
+                out.push('"');
+            }
+            out.push_str("],\"timeoutMs\":");
+            push_u64(&mut out, u64::from(self.timeout_ms));
+            out.push_str(",\"preview\":{\"title\":");
+            push_ascii_str(&mut out, &self.preview.title);
+            out.push_str(",\"description\":");
+            push_ascii_str(&mut out, &self.preview.description);
+            out.push('}');
+        }
+        out.push('}');
+        Ok(out)
+    }
+
+    /// The host view through serde (`HostView`): the reference for [`Decision::host_json`].
+    #[cfg(test)]
+    pub(crate) fn host_json_serde(&self) -> Result<String, String> {
         let asks = matches!(self.decision, Class::Approval | Class::Critical);
         let view = HostView {
             decision: self.decision,
@@ -225,6 +301,49 @@ mod tests {
         };
         d.normalize();
         d
+    }
+
+    #[test]
+    fn labels_are_the_serialized_names() {
+        for c in [Class::Auto, Class::Approval, Class::Critical, Class::Block] {
+            assert_eq!(serde_json::to_value(c).unwrap(), c.as_str());
+        }
+        for s in [Severity::Info, Severity::Warning, Severity::Critical] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        for r in Resolution::ALL {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+        }
+    }
+
+    #[test]
+    fn the_host_view_is_written_as_serde_writes_it() {
+        let texts = [
+            "",
+            "plain",
+            "q\"b\\n\nt\tc\u{1}\u{7f}",
+            "• bullet … é \u{2028} \u{1F600}",
+        ];
+        let answers: [&[Resolution]; 4] = [
+            &[],
+            &[Resolution::Deny],
+            &[Resolution::AllowOnce, Resolution::Deny],
+            &Resolution::ALL,
+        ];
+        for class in [Class::Auto, Class::Approval, Class::Critical, Class::Block] {
+            for severity in [Severity::Info, Severity::Warning, Severity::Critical] {
+                for (i, text) in texts.iter().enumerate() {
+                    let mut d = base(class);
+                    d.severity = severity;
+                    d.reason = format!("{text} reason");
+                    d.preview.title = (*text).to_owned();
+                    d.preview.description = texts[(i + 1) % texts.len()].to_owned();
+                    d.allowed_decisions = answers[i % answers.len()].to_vec();
+                    d.timeout_ms = [0, 1, 120_000, u32::MAX][i % 4];
+                    assert_eq!(d.host_json(), d.host_json_serde());
+                }
+            }
+        }
     }
 
     #[test]

@@ -246,19 +246,22 @@ impl Gate {
             collect_fragments(&self.redactor, &call.params, &mut fragments);
         }
         for f in &mut d.findings {
-            let redacted = self.redactor.scrub(
-                &self
-                    .redactor
-                    .redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS),
+            let redacted = self.redactor.scrub_cow(
+                self.redactor
+                    .redact_bounded_cow(&f.detail, crate::finding::MAX_DETAIL_CHARS),
                 &fragments,
             );
-            if redacted != f.detail {
+            if *redacted != *f.detail {
+                let redacted = redacted.into_owned();
                 f.set_detail(&redacted);
             }
         }
-        d.reason = self
+        let reason = self
             .redactor
-            .scrub(&self.redactor.redact_bounded(&d.reason, 400), &fragments);
+            .scrub_cow(self.redactor.redact_bounded_cow(&d.reason, 400), &fragments);
+        if *reason != *d.reason {
+            d.reason = reason.into_owned();
+        }
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
             Some(call) => preview::render(
@@ -314,12 +317,60 @@ fn collect_fragments(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use serde_json::Value;
 
     fn decide(config: &str, request: &str) -> Value {
         serde_json::from_str(&Gate::new(config).decide_json(request)).unwrap()
+    }
+
+    /// Every request of the bench corpus and the decision corpus, with the config it runs
+    /// under (for the tests that hold a shortcut to the full path).
+    pub(crate) fn corpus_requests() -> Vec<(String, String)> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut out = Vec::new();
+        let bench = std::fs::read_to_string(format!("{root}/bench/config.json")).unwrap();
+        for line in std::fs::read_to_string(format!("{root}/bench/corpus.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            out.push((bench.clone(), line.to_owned()));
+        }
+        let mut files: Vec<_> = std::fs::read_dir(format!("{root}/tests/corpus"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+            .filter(|p| !p.ends_with("secrets.jsonl"))
+            .collect();
+        files.sort();
+        for f in files {
+            for line in std::fs::read_to_string(&f).unwrap().lines() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let case: Value = serde_json::from_str(line).unwrap();
+                let mut request =
+                    serde_json::json!({"toolName": case["toolName"], "params": case["params"]});
+                if let Some(kind) = case.get("toolKind") {
+                    request["toolKind"] = kind.clone();
+                }
+                let config = case.get("config").cloned().unwrap_or(serde_json::json!({}));
+                out.push((config.to_string(), request.to_string()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_host_view_of_every_corpus_decision_is_written_as_serde_writes_it() {
+        let requests = corpus_requests();
+        assert!(requests.len() > 500);
+        for (config, request) in &requests {
+            let d = Gate::new(config).decide(request);
+            assert_eq!(d.host_json(), d.host_json_serde(), "{request}");
+        }
     }
 
     #[test]

@@ -68,12 +68,117 @@ impl<'de> Visitor<'de> for StrictVisitor {
         let mut out = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             let Strict(v) = map.next_value()?;
-            if out.contains_key(&key) {
-                return Err(A::Error::custom("duplicate object key"));
+            match out.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(v);
+                }
+                serde_json::map::Entry::Occupied(_) => {
+                    return Err(A::Error::custom("duplicate object key"));
+                }
             }
-            out.insert(key, v);
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// The members of a top-level JSON object as [`parse_strict_fields`] reads them.
+#[derive(Debug)]
+pub struct Fields<const N: usize> {
+    /// The value of each known name, by its index.
+    pub values: [Option<Value>; N],
+    /// The smallest (byte order) of the other names, if any.
+    pub first_unknown: Option<String>,
+}
+
+/// [`parse_strict`] for text whose first non-blank character is `{`, read straight into
+/// `known`'s slots instead of a map: the same errors at the same positions (duplicates, also
+/// of unknown names, nesting, trailing data). `Ok(None)` when the text does not start with
+/// `{` (the caller then uses [`parse_strict`]).
+pub fn parse_strict_fields<const N: usize>(
+    text: &str,
+    known: &[&str; N],
+) -> Result<Option<Fields<N>>, String> {
+    if text
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .as_bytes()
+        .first()
+        != Some(&b'{')
+    {
+        return Ok(None);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let fields = de
+        .deserialize_any(FieldsVisitor { known })
+        .map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(Some(fields))
+}
+
+struct FieldsVisitor<'k, const N: usize> {
+    known: &'k [&'k str; N],
+}
+
+/// One member name: the index of a known name, or the name itself.
+enum Key {
+    Known(usize),
+    Other(String),
+}
+
+struct KeySeed<'k, const N: usize>(&'k [&'k str; N]);
+
+impl<'de, const N: usize> serde::de::DeserializeSeed<'de> for KeySeed<'_, N> {
+    type Value = Key;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, const N: usize> Visitor<'de> for KeySeed<'_, N> {
+    type Value = Key;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: Error>(self, v: &str) -> Result<Key, E> {
+        Ok(match self.0.iter().position(|k| *k == v) {
+            Some(i) => Key::Known(i),
+            None => Key::Other(v.to_owned()),
+        })
+    }
+}
+
+impl<'de, const N: usize> Visitor<'de> for FieldsVisitor<'_, N> {
+    type Value = Fields<N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<N>, A::Error> {
+        let mut values: [Option<Value>; N] = std::array::from_fn(|_| None);
+        let mut others: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key_seed(KeySeed(self.known))? {
+            let Strict(v) = map.next_value()?;
+            let duplicate = match key {
+                Key::Known(i) => match values.get_mut(i) {
+                    Some(slot) if slot.is_none() => {
+                        *slot = Some(v);
+                        false
+                    }
+                    _ => true,
+                },
+                Key::Other(name) => {
+                    let seen = others.contains(&name);
+                    others.push(name);
+                    seen
+                }
+            };
+            if duplicate {
+                return Err(A::Error::custom("duplicate object key"));
+            }
+        }
+        Ok(Fields {
+            values,
+            first_unknown: others.into_iter().min(),
+        })
     }
 }
 
@@ -85,6 +190,89 @@ pub fn to_ascii_string<T: serde::Serialize>(v: &T) -> Result<String, String> {
     let mut ser = serde_json::Serializer::with_formatter(&mut out, AsciiFormatter);
     v.serialize(&mut ser).map_err(|e| e.to_string())?;
     String::from_utf8(out).map_err(|e| e.to_string())
+}
+
+/// Appends `s` as a JSON string literal in ASCII: exactly what [`to_ascii_string`] writes for
+/// it (serde_json's escapes for `"`, `\\` and control characters, `\uXXXX` for every
+/// non-ASCII character), without the serializer.
+pub fn push_ascii_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    // Runs of printable ASCII other than `"` and `\\` are copied whole.
+    while let Some(i) = bytes
+        .get(start..)
+        .and_then(|rest| rest.iter().position(|&b| !plain(b)))
+        .map(|off| start + off)
+    {
+        out.push_str(s.get(start..i).unwrap_or(""));
+        let b = bytes.get(i).copied().unwrap_or(0);
+        if b < 0x80 {
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                b'\n' => out.push_str("\\n"),
+                b'\r' => out.push_str("\\r"),
+                b'\t' => out.push_str("\\t"),
+                0x08 => out.push_str("\\b"),
+                0x0c => out.push_str("\\f"),
+                _ => push_u_escape(out, u16::from(b)),
+            }
+            start = i + 1;
+        } else {
+            let Some(ch) = s.get(i..).and_then(|rest| rest.chars().next()) else {
+                // Not a character boundary (cannot happen in a `str`).
+                start = i;
+                break;
+            };
+            let mut units = [0u16; 2];
+            for unit in ch.encode_utf16(&mut units) {
+                push_u_escape(out, *unit);
+            }
+            start = i + ch.len_utf8();
+        }
+    }
+    out.push_str(s.get(start..).unwrap_or(""));
+    out.push('"');
+}
+
+/// The bytes [`push_ascii_str`] copies as they are: printable ASCII (and DEL) but `"` and `\\`.
+fn plain(b: u8) -> bool {
+    (0x20..0x80).contains(&b) && b != b'"' && b != b'\\'
+}
+
+/// `\uXXXX` with lowercase hex digits, as serde_json writes it.
+fn push_u_escape(out: &mut String, unit: u16) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push_str("\\u");
+    for shift in [12u16, 8, 4, 0] {
+        let digit = HEX
+            .get(usize::from((unit >> shift) & 0xF))
+            .copied()
+            .unwrap_or(b'0');
+        out.push(char::from(digit));
+    }
+}
+
+/// Appends `n` in decimal, as serde_json writes an unsigned integer.
+pub fn push_u64(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        if let Some(d) = digits.get_mut(i) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(i..).unwrap_or(&[]) {
+        out.push(char::from(d));
+    }
 }
 
 struct AsciiFormatter;
@@ -163,6 +351,77 @@ mod tests {
         // ASCII text is written exactly as serde_json writes it.
         let plain = json!({"k": "v \" \\ \u{1}", "n": [1, -0.5]});
         assert_eq!(to_ascii_string(&plain).unwrap(), plain.to_string());
+    }
+
+    /// Every character class the writer treats apart: ASCII, quote, backslash, each control
+    /// character, DEL, two- three- and four-byte UTF-8, line separators, bidi controls.
+    const AWKWARD: &[char] = &[
+        'a',
+        ' ',
+        '~',
+        '"',
+        '\\',
+        '/',
+        '\u{0}',
+        '\u{1}',
+        '\u{8}',
+        '\t',
+        '\n',
+        '\u{b}',
+        '\u{c}',
+        '\r',
+        '\u{1b}',
+        '\u{1f}',
+        '\u{7f}',
+        '\u{80}',
+        'é',
+        '•',
+        '…',
+        '\u{2028}',
+        '\u{202e}',
+        '\u{feff}',
+        '\u{ffff}',
+        '\u{10000}',
+        '\u{1F600}',
+        '\u{10ffff}',
+    ];
+
+    #[test]
+    fn the_string_writer_writes_what_the_ascii_serializer_writes() {
+        let mut texts: Vec<String> = AWKWARD.iter().map(|c| c.to_string()).collect();
+        for a in AWKWARD {
+            for b in AWKWARD {
+                texts.push(format!("x{a}{b}y"));
+            }
+        }
+        texts.push(String::new());
+        texts.push(AWKWARD.iter().collect());
+        for c in 0u32..0x3000 {
+            if let Some(c) = char::from_u32(c) {
+                texts.push(format!("{c}z"));
+            }
+        }
+        for t in &texts {
+            let mut out = String::new();
+            push_ascii_str(&mut out, t);
+            assert_eq!(out, to_ascii_string(t).unwrap(), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_string_writer_agrees_on_any_text(t in "\\PC*|[\\x00-\\x7f]*|.*") {
+            let mut out = String::new();
+            push_ascii_str(&mut out, &t);
+            proptest::prop_assert_eq!(out, to_ascii_string(&t).unwrap());
+        }
+
+        #[test]
+        fn the_number_writer_agrees(n: u64) {
+            let mut out = String::from("x");
+            push_u64(&mut out, n);
+            proptest::prop_assert_eq!(out, format!("x{n}"));
+        }
     }
 
     #[test]

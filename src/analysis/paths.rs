@@ -103,12 +103,18 @@ impl NormPath {
 
 /// Normalizes a path lexically. Backslashes are separators (Windows forms).
 pub fn normalize(raw: &str) -> NormPath {
-    let mut s = raw.trim().replace('\\', "/");
+    // Borrowed until a form needs rewriting (most paths have no backslash and no home form).
+    let trimmed = raw.trim();
+    let mut s: std::borrow::Cow<'_, str> = if trimmed.contains('\\') {
+        std::borrow::Cow::Owned(trimmed.replace('\\', "/"))
+    } else {
+        std::borrow::Cow::Borrowed(trimmed)
+    };
     let mut anchor = String::new();
     for h in HOME_PREFIXES {
         if anchored_at(&s, h) {
             anchor = "~".into();
-            s = s.get(h.len()..).unwrap_or("").to_owned();
+            s = std::borrow::Cow::Owned(s.get(h.len()..).unwrap_or("").to_owned());
             break;
         }
     }
@@ -116,7 +122,7 @@ pub fn normalize(raw: &str) -> NormPath {
         for (h, below) in HOME_SUBDIRS {
             if anchored_at(&s, h) {
                 anchor = "~".into();
-                s = format!("{below}{}", s.get(h.len()..).unwrap_or(""));
+                s = std::borrow::Cow::Owned(format!("{below}{}", s.get(h.len()..).unwrap_or("")));
                 break;
             }
         }
@@ -126,19 +132,21 @@ pub fn normalize(raw: &str) -> NormPath {
         if b.len() >= 2 && b.first().is_some_and(u8::is_ascii_alphabetic) && b.get(1) == Some(&b':')
         {
             anchor = s.get(..2).unwrap_or("").to_ascii_lowercase();
-            s = s.get(2..).unwrap_or("").to_owned();
+            s = std::borrow::Cow::Owned(s.get(2..).unwrap_or("").to_owned());
         } else if s.starts_with('/') {
             anchor = "/".into();
         } else if let Some(rest) = s.strip_prefix("~") {
             // ~user/...: another user's home.
             anchor = "~".into();
-            s = rest
-                .split_once('/')
-                .map(|(_, r)| format!("/{r}"))
-                .unwrap_or_default();
+            s = std::borrow::Cow::Owned(
+                rest.split_once('/')
+                    .map(|(_, r)| format!("/{r}"))
+                    .unwrap_or_default(),
+            );
         }
     }
-    let mut segments: Vec<String> = Vec::new();
+    let mut segments: Vec<String> =
+        Vec::with_capacity(s.bytes().filter(|&b| b == b'/').count() + 1);
     let mut escapes = false;
     for seg in s.split('/') {
         match seg {

@@ -25,8 +25,9 @@ use crate::config::Previews;
 use crate::decision::{Class, Preview, Severity};
 use crate::finding::Finding;
 use redact::{head, Redactor};
-use sanitize::{sanitize, sanitize_cow, truncate_chars};
+use sanitize::{sanitize, sanitize_cow, truncate_chars, truncate_cow};
 use serde_json::Value;
+use std::borrow::Cow;
 
 pub const MAX_TITLE_CHARS: usize = 80;
 pub const MAX_DESCRIPTION_CHARS: usize = 512;
@@ -54,11 +55,23 @@ struct Cleaner<'a> {
 
 impl Cleaner<'_> {
     fn clean(&self, text: &str, max: usize) -> String {
-        if self.cfg.redact_secrets {
-            clean_text(self.redactor, text, max)
-        } else {
-            truncate_chars(&sanitize_cow(head(text, max)), max)
+        self.clean_cow(text, max).into_owned()
+    }
+
+    /// [`Cleaner::clean`], borrowing `text` when nothing changes.
+    fn clean_cow<'t>(&self, text: &'t str, max: usize) -> Cow<'t, str> {
+        let clean = sanitize_cow(head(text, max));
+        if !self.cfg.redact_secrets {
+            return truncate_cow(clean, max);
         }
+        let redacted = match clean {
+            Cow::Borrowed(s) => self.redactor.redact_cow(s),
+            Cow::Owned(s) => match self.redactor.redact_cow(&s) {
+                Cow::Borrowed(_) => Cow::Owned(s),
+                Cow::Owned(r) => Cow::Owned(r),
+            },
+        };
+        truncate_cow(redacted, max)
     }
 
     /// Text sanitized and redacted but not cut (bounded by `head`).
@@ -105,24 +118,27 @@ pub fn render(
         Class::Block => "Blocked ",
         _ => "",
     };
-    let tool = one_line(&sanitize(head(&call.tool_name, MAX_TITLE_CHARS)));
+    let tool = one_line(&sanitize_cow(head(&call.tool_name, MAX_TITLE_CHARS)));
     let kind = Kind::of(call);
 
     // Reason and findings first: they say why a person is asked.
-    let mut desc = one_line(&c.clean(reason, cfg.max_section_chars));
+    let mut desc = String::with_capacity(max_desc + 64);
+    push_one_line(&mut desc, &c.clean_cow(reason, cfg.max_section_chars));
     let mut ordered: Vec<&Finding> = findings.iter().collect();
     ordered.sort_by_key(|f| std::cmp::Reverse(f.severity));
     for f in ordered {
         desc.push_str("\n• ");
-        desc.push_str(&one_line(&c.clean(&f.detail, 160)));
+        push_one_line(&mut desc, &c.clean_cow(&f.detail, 160));
     }
     if let Some(from) = &call.bridged_from {
-        desc.push_str(&format!("\n(via {})", one_line(&sanitize(from))));
+        desc.push_str("\n(via ");
+        push_one_line(&mut desc, &sanitize_cow(from));
+        desc.push(')');
     }
     if !cfg.enabled {
         return Preview {
-            title: truncate_chars(&format!("{label}{tool}"), MAX_TITLE_CHARS),
-            description: truncate_chars(&desc, max_desc),
+            title: truncate_owned(format!("{label}{tool}"), MAX_TITLE_CHARS),
+            description: truncate_owned(desc, max_desc),
         };
     }
 
@@ -133,11 +149,13 @@ pub fn render(
         Kind::Patch => patch_section(call, &c),
         Kind::Other => (generic_summary(call, &c), String::new(), Vec::new()),
     };
-    let title = if what.is_empty() {
-        format!("{label}{tool}")
-    } else {
-        format!("{label}{tool}: {what}")
-    };
+    let mut title = String::with_capacity(label.len() + tool.len() + what.len() + 2);
+    title.push_str(label);
+    title.push_str(&tool);
+    if !what.is_empty() {
+        title.push_str(": ");
+        title.push_str(&what);
+    }
     if !section.is_empty() {
         desc.push('\n');
         desc.push_str(&section);
@@ -156,22 +174,21 @@ pub fn render(
             redact::REDACTED.to_owned()
         } else {
             match value {
-                Value::String(s) => c.clean(s, cfg.max_section_chars),
+                Value::String(s) => c.clean_cow(s, cfg.max_section_chars).into_owned(),
                 other => c.clean(
                     &compact_json(&redact_strings(other, &c, cfg.max_section_chars)),
                     cfg.max_section_chars,
                 ),
             }
         };
-        desc.push_str(&format!(
-            "\n{}: {}",
-            one_line(&sanitize(head(key, 64))),
-            lines_cut(&rendered, cfg.max_lines)
-        ));
+        desc.push('\n');
+        push_one_line(&mut desc, &sanitize_cow(head(key, 64)));
+        desc.push_str(": ");
+        push_lines_cut(&mut desc, &rendered, cfg.max_lines);
     }
     Preview {
-        title: truncate_chars(&title, MAX_TITLE_CHARS),
-        description: truncate_chars(&desc, max_desc),
+        title: truncate_owned(title, MAX_TITLE_CHARS),
+        description: truncate_owned(desc, max_desc),
     }
 }
 
@@ -197,13 +214,11 @@ impl Kind {
         if call.kinds().any(|k| k == "exec") {
             return Kind::Exec;
         }
-        let name = call.tool_name.to_ascii_lowercase();
         let has_path = PATH_KEYS.iter().any(|k| call.params.contains_key(*k));
         if has_path
-            && matches!(
-                name.as_str(),
-                "edit" | "multi_edit" | "multiedit" | "str_replace"
-            )
+            && ["edit", "multi_edit", "multiedit", "str_replace"]
+                .iter()
+                .any(|n| call.tool_name.eq_ignore_ascii_case(n))
         {
             return Kind::Edit;
         }
@@ -282,36 +297,42 @@ fn command_section<'a>(
                 .get(..*at)
                 .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
     });
-    let body = match start {
-        Some(at) => {
-            let tail = full.get(at..).unwrap_or("");
-            format!(
-                "…{}",
-                lines_cut(
-                    &truncate_chars(tail, max.saturating_sub(1)),
-                    c.cfg.max_lines
-                )
-            )
-        }
-        None => lines_cut(&truncate_chars(&full, max), c.cfg.max_lines),
-    };
-    let title_src = match start {
-        Some(at) => format!("…{}", full.get(at..).unwrap_or("")),
-        None => full.clone(),
-    };
-    let what = one_line(&truncate_chars(&title_src, MAX_TITLE_CHARS));
     let lines = text.lines().count();
     let label = if kind == Kind::Code {
         "code"
     } else {
         "command"
     };
-    let size = if lines > 1 {
-        format!(" ({lines} lines)")
-    } else {
-        String::new()
+    // The section: `command (N lines):` then the body.
+    let mut section = String::with_capacity(max.min(full.len()) + 32);
+    section.push_str(label);
+    if lines > 1 {
+        section.push_str(" (");
+        section.push_str(&lines.to_string());
+        section.push_str(" lines)");
+    }
+    section.push_str(":\n");
+    let what = match start {
+        Some(at) => {
+            let tail = full.get(at..).unwrap_or("");
+            section.push('…');
+            push_lines_cut(
+                &mut section,
+                &truncate_cow(Cow::Borrowed(tail), max.saturating_sub(1)),
+                c.cfg.max_lines,
+            );
+            one_line(&truncate_chars(&format!("…{tail}"), MAX_TITLE_CHARS))
+        }
+        None => {
+            push_lines_cut(
+                &mut section,
+                &truncate_cow(Cow::Borrowed(full.as_str()), max),
+                c.cfg.max_lines,
+            );
+            one_line(&truncate_cow(Cow::Borrowed(full.as_str()), MAX_TITLE_CHARS))
+        }
     };
-    (what, format!("{label}{size}:\n{body}"), vec![key])
+    (what, section, vec![key])
 }
 
 /// write: size, line count, the leading lines.
@@ -486,8 +507,14 @@ fn generic_summary(call: &Call, c: &Cleaner<'_>) -> String {
 
 /// At most `max` lines of `text`; a cut is marked with `…`.
 fn lines_cut(text: &str, max: usize) -> String {
-    let mut lines = text.lines();
     let mut out = String::with_capacity(text.len() + 4);
+    push_lines_cut(&mut out, text, max);
+    out
+}
+
+/// Appends [`lines_cut`] of `text` to `out`.
+fn push_lines_cut(out: &mut String, text: &str, max: usize) {
+    let mut lines = text.lines();
     for (i, line) in lines.by_ref().take(max).enumerate() {
         if i > 0 {
             out.push('\n');
@@ -497,7 +524,11 @@ fn lines_cut(text: &str, max: usize) -> String {
     if lines.next().is_some() {
         out.push_str("\n…");
     }
-    out
+}
+
+/// [`truncate_chars`] of a String the caller gives up: returned as it is when it fits.
+fn truncate_owned(s: String, max: usize) -> String {
+    truncate_cow(Cow::Owned(s), max).into_owned()
 }
 
 /// A copy of `v` with every string cut to what can be shown and redacted, so a secret is
@@ -544,20 +575,115 @@ fn compact_json(v: &Value) -> String {
     v.to_string()
 }
 
+/// `s` on one line: its words (split at any whitespace) joined by single spaces.
 fn one_line(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_one_line(&mut out, s);
+    out
+}
+
+/// Appends [`one_line`] of `s` to `out`.
+fn push_one_line(out: &mut String, s: &str) {
+    if is_one_line(s) {
+        out.push_str(s);
+        return;
+    }
+    let mut first = true;
     for word in s.split_whitespace() {
-        if !out.is_empty() {
+        if !first {
             out.push(' ');
         }
         out.push_str(word);
+        first = false;
     }
-    out
+}
+
+/// `s` is already its own [`one_line`]: ASCII without whitespace but single spaces between
+/// words (any other character could be whitespace: the general path decides).
+fn is_one_line(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+        return false;
+    }
+    let mut prev = b'x';
+    bytes.iter().all(|&b| {
+        let ok = b.is_ascii_graphic() || b == b' ' && prev != b' ';
+        prev = b;
+        ok
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`one_line`] as it was written first: the reference for its shortcut.
+    fn one_line_reference(s: &str) -> String {
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn one_line_agrees_with_joining_words() {
+        let pieces = [
+            "", " ", "  ", "a", "ab c", "\t", "\n", "\u{b}", "\u{c}", "\r", "\u{85}", "\u{a0}",
+            "\u{2028}", "\u{3000}", "é", "\u{7f}", "\u{0}", "x  y", " x", "x ",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(one_line(&s), one_line_reference(&s), "{s:?}");
+                    let mut out = String::from("kept ");
+                    push_one_line(&mut out, &s);
+                    assert_eq!(out, format!("kept {}", one_line_reference(&s)), "{s:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*") {
+            proptest::prop_assert_eq!(one_line(&s), one_line_reference(&s));
+        }
+
+        #[test]
+        fn clean_cow_agrees_with_clean_text(s in "\\PC*|[ -~\t\n]*|.*", max in 1usize..40, redact: bool) {
+            let redactor = Redactor::new();
+            let c = Cleaner { redactor: &redactor, cfg: Previews { redact_secrets: redact, ..Previews::default() } };
+            let expected = if redact {
+                clean_text(&redactor, &s, max)
+            } else {
+                truncate_chars(&sanitize_cow(head(&s, max)), max)
+            };
+            proptest::prop_assert_eq!(c.clean_cow(&s, max).into_owned(), expected);
+        }
+    }
+
+    #[test]
+    fn clean_cow_agrees_with_clean_text_over_the_secret_corpus() {
+        let redactor = Redactor::new();
+        let c = Cleaner {
+            redactor: &redactor,
+            cfg: Previews::default(),
+        };
+        let root = env!("CARGO_MANIFEST_DIR");
+        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let text = v["text"].as_str().unwrap();
+            for max in [8, 60, 160, 400, 4096] {
+                assert_eq!(
+                    c.clean_cow(text, max).into_owned(),
+                    clean_text(&redactor, text, max),
+                    "{text}"
+                );
+            }
+        }
+    }
     use crate::finding;
 
     fn preview_with(json: &str, findings: &[Finding], cfg: &Previews) -> Preview {

@@ -291,7 +291,7 @@ const RULES: &[RuleSpec] = &[
         &["-p"],
         &["sshpass", "mongo", "cqlsh", "cypher-shell", "rabbitmqadmin"],
     ),
-    rule(
+    rule_also(
         concat!(
             r"\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|cf|oc|regctl|az)\b[^|;&\n]*?\blogin\b",
             same_cmd!(),
@@ -300,11 +300,13 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["login"],
+        &["-p"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bredis-cli\b", same_cmd!(), r"-a[ \t]*", arg!()),
         Check::Value,
         &["redis-cli"],
+        &["-a"],
     ),
     rule_also(
         concat!(
@@ -358,15 +360,17 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["htpasswd"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bssh-keygen\b", same_cmd!(), r"-[NP][ \t]*", arg!()),
         Check::Value,
         &["ssh-keygen"],
+        &["-n", "-p"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bopenssl\b", same_cmd!(), r"-k[ \t]+", arg!()),
         Check::Value,
         &["openssl"],
+        &["-k"],
     ),
     rule(
         concat!(
@@ -398,10 +402,11 @@ const RULES: &[RuleSpec] = &[
         Check::Value,
         &["using"],
     ),
-    rule(
+    rule_also(
         concat!(r"\blftp\b", same_cmd!(), r"-u[ \t]+[^,\s]+,", arg!()),
         Check::Value,
         &["lftp"],
+        &["-u"],
     ),
     // Windows-style options: xfreerdp /p:X, cmdkey /pass:X, net use ... /password:X
     rule(
@@ -415,22 +420,25 @@ const RULES: &[RuleSpec] = &[
         &["convertto-securestring"],
     ),
     // SNMP community strings and v3 pass phrases.
-    rule(
+    rule_also(
         concat!(r"\bsnmp[a-z]*\b", same_cmd!(), r"-[cAX][ \t]*", arg!()),
         Check::Value,
         &["snmp"],
+        &["-c", "-a", "-x"],
     ),
     // curl cookies: -b 'session=X'
-    rule(
+    rule_also(
         concat!(r"\bcurl\b", same_cmd!(), r"-b[ \t]*", arg!()),
         Check::Value,
         &["curl"],
+        &["-b"],
     ),
     // .netrc / _netrc: machine h login u password X
-    rule(
+    rule_also(
         r"(?i)\blogin\s+\S+\s+password[ \t]+(?P<s>\S+)",
         Check::Value,
         &["password"],
+        &["login"],
     ),
     // PuTTY private keys: the lines after Private-Lines.
     rule(
@@ -438,7 +446,7 @@ const RULES: &[RuleSpec] = &[
         Check::Always,
         &["private-lines:"],
     ),
-    rule(
+    rule_also(
         concat!(
             r"\bsecret[ \t]+set\b",
             same_cmd!(),
@@ -447,11 +455,13 @@ const RULES: &[RuleSpec] = &[
         ),
         Check::Value,
         &["secret"],
+        &["set"],
     ),
-    rule(
+    rule_also(
         concat!(r"\bvault[ \t]+login[ \t]+", arg!()),
         Check::Value,
         &["vault"],
+        &["login"],
     ),
     rule(
         r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b|--with-token|\bsudo[ \t]+(?:-\S+[ \t]+)*-S\b)"#,
@@ -1218,10 +1228,16 @@ struct Rule {
     re: LazyRegex,
     check: Check,
     per_line: &'static [&'static str],
-    /// Indexes into [`Literals`] of `pre` and `per_line`.
+    /// Indexes into [`Literals`] of `pre`, `per_line` and `also`.
+    #[cfg(test)]
     pre_ids: Vec<usize>,
     line_ids: Vec<usize>,
+    #[cfg(test)]
     also_ids: Vec<usize>,
+    /// The same as sets (`None`: no filter, as for an empty list).
+    pre_set: Option<LitSet>,
+    line_set: Option<LitSet>,
+    also_set: Option<LitSet>,
     /// The rule can only match where a `.` follows a run of 24 or more `[A-Za-z0-9_-]`
     /// (the Discord token shape, which has no literal to look for).
     needs_long_dotted_run: bool,
@@ -1231,7 +1247,7 @@ struct Rule {
     needs_colon_line: bool,
     /// The rule needs [`HEX_RUN`] lowercase hex digits in a row (Airtable).
     needs_hex_run: bool,
-    /// A line-bound rule whose matches hold `=` or `:`: lines without one are skipped.
+    /// The assignment rule: lines where [`assignment_may_redact`] is false are skipped.
     needs_separator: bool,
 }
 
@@ -1242,9 +1258,42 @@ struct Rule {
 /// regex, at a fraction of its cost (its automaton holds every shape at every position).
 #[derive(Debug, Clone)]
 struct ShapeSplit {
-    /// Each alternative wrapped as `(?P<s>\b(?:ALT)\b)`, and the index in [`Literals`] of a
-    /// literal every match of it contains (`None`: always searched).
-    alts: Vec<(LazyRegex, Option<usize>)>,
+    alts: Vec<ShapeAlt>,
+}
+
+/// One provider key shape of a [`ShapeSplit`].
+#[derive(Debug, Clone)]
+struct ShapeAlt {
+    /// The alternative wrapped as `(?P<s>\b(?:ALT)\b)`.
+    re: LazyRegex,
+    /// The index in [`Literals`] of a literal every match contains (`None`: always searched).
+    id: Option<usize>,
+    /// That literal as written: a match holds it in this case.
+    exact: String,
+    /// A match starts with `exact`, after a word boundary, and `exact` starts with a word
+    /// character: an occurrence right after a word character cannot start one.
+    boundary: bool,
+}
+
+impl ShapeAlt {
+    /// Some match of this shape may start at or after `pos` in `text`, as far as its literal
+    /// tells: the literal occurs there in its case (and, for a shape that starts with it,
+    /// after a non-word character or the start).
+    fn may_match(&self, text: &str, pos: usize) -> bool {
+        if self.exact.is_empty() {
+            return true;
+        }
+        let bytes = text.as_bytes();
+        let rest = text.get(pos..).unwrap_or("");
+        rest.match_indices(self.exact.as_str()).any(|(at, _)| {
+            let at = pos + at;
+            !self.boundary
+                || at
+                    .checked_sub(1)
+                    .and_then(|i| bytes.get(i))
+                    .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        })
+    }
 }
 
 /// Splits `alts` at its top-level `|`.
@@ -1275,18 +1324,29 @@ fn top_level_alternatives(alts: &str) -> Vec<&str> {
 
 /// The longest run of plain characters at the top level of one alternative (lowercased): a
 /// literal every match contains. A character a quantifier follows is left out.
+#[cfg(test)]
 fn required_literal(alt: &str) -> String {
+    required_literal_cased(alt).0.to_ascii_lowercase()
+}
+
+/// [`required_literal`] as written (the shape patterns are case-sensitive, so a match holds
+/// it in this case), and whether it opens the alternative (a match then starts with it).
+fn required_literal_cased(alt: &str) -> (String, bool) {
     let (mut best, mut run) = (String::new(), String::new());
+    let (mut best_at_start, mut run_at_start) = (false, false);
     let chars: Vec<char> = alt.chars().collect();
     let (mut i, mut depth, mut class) = (0usize, 0i32, false);
-    let end_run = |run: &mut String, best: &mut String| {
-        if run.len() > best.len() {
-            *best = run.clone();
-        }
-        run.clear();
-    };
+    let end_run =
+        |run: &mut String, best: &mut String, run_at_start: bool, best_at_start: &mut bool| {
+            if run.len() > best.len() {
+                *best = run.clone();
+                *best_at_start = run_at_start;
+            }
+            run.clear();
+        };
     while let Some(&c) = chars.get(i) {
         let next = chars.get(i + 1).copied();
+        let token_start = i;
         if class {
             if c == '\\' {
                 i += 1;
@@ -1328,16 +1388,19 @@ fn required_literal(alt: &str) -> String {
         match literal {
             Some(l) if depth == 0 => {
                 if matches!(chars.get(i), Some('?' | '*' | '{' | '+')) {
-                    end_run(&mut run, &mut best);
+                    end_run(&mut run, &mut best, run_at_start, &mut best_at_start);
                 } else {
-                    run.push(l.to_ascii_lowercase());
+                    if run.is_empty() {
+                        run_at_start = token_start == 0;
+                    }
+                    run.push(l);
                 }
             }
-            _ => end_run(&mut run, &mut best),
+            _ => end_run(&mut run, &mut best, run_at_start, &mut best_at_start),
         }
     }
-    end_run(&mut run, &mut best);
-    best
+    end_run(&mut run, &mut best, run_at_start, &mut best_at_start);
+    (best, best_at_start)
 }
 
 impl ShapeSplit {
@@ -1345,13 +1408,23 @@ impl ShapeSplit {
         let mut out = Vec::new();
         for alt in top_level_alternatives(alts) {
             let re = LazyRegex::new(format!(r"(?P<s>\b(?:{alt})\b)"));
-            let lit = required_literal(alt);
-            let id = if lit.is_empty() {
+            let (exact, at_start) = required_literal_cased(alt);
+            let id = if exact.is_empty() {
                 None
             } else {
-                Some(literals.id_owned(lit))
+                Some(literals.id_owned(exact.to_ascii_lowercase()))
             };
-            out.push((re, id));
+            let boundary = at_start
+                && exact
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+            out.push(ShapeAlt {
+                re,
+                id,
+                exact,
+                boundary,
+            });
         }
         ShapeSplit { alts: out }
     }
@@ -1364,11 +1437,11 @@ impl ShapeSplit {
         present: &Presence,
     ) -> Option<Captures<'t>> {
         let mut best: Option<(usize, Captures<'t>)> = None;
-        for (re, lit) in &self.alts {
-            if lit.is_some_and(|id| !present.hit.get(id).copied().unwrap_or(true)) {
+        for alt in &self.alts {
+            if alt.id.is_some_and(|id| !present.hit.contains(id)) || !alt.may_match(text, pos) {
                 continue;
             }
-            let Some(caps) = re.get().and_then(|re| re.captures_at(text, pos)) else {
+            let Some(caps) = alt.re.get().and_then(|re| re.captures_at(text, pos)) else {
                 continue;
             };
             let Some(start) = caps.get(0).map(|m| m.start()) else {
@@ -1394,15 +1467,66 @@ struct Literals {
     words: Vec<Vec<u8>>,
     /// One-byte literals by their (lowercase) byte.
     single: Vec<Vec<usize>>,
-    /// Longer literals by their first two (lowercase) bytes: `pairs[b0 << 8 | b1]` is an index
-    /// into `lists` plus one (0: no literal starts so), so most positions cost one lookup.
+    /// Two-byte literals by a hash of their (lowercase) bytes ([`pair_key`]): an index into
+    /// `lists` plus one (0: no literal hashes so), so most positions cost one lookup.
     pairs: Vec<u16>,
     lists: Vec<Vec<usize>>,
+    /// Longer literals by a hash of their first three (lowercase) bytes ([`triple_key`]),
+    /// likewise into `lists`: three bytes rule out far more positions than two. A hash
+    /// collision only adds a candidate that is then compared; the tables are small
+    /// ([`KEY_BITS`]) so they stay in the cache a scan runs from.
+    triples: Vec<u16>,
+    /// The empty literals (in every text).
+    empty: LitSet,
+    /// Per byte: [`TOKEN_BYTE`] and [`SINGLE_BYTE`] flags (256 entries once a literal is added).
+    class: Vec<u8>,
+}
+
+/// A byte of the runs [`Literals::scan`] measures for the dotted-run check (`[A-Za-z0-9_-]`).
+const TOKEN_BYTE: u8 = 1;
+/// A byte (ASCII case-folded) that is a one-byte literal.
+const SINGLE_BYTE: u8 = 2;
+
+/// Literal ids held in a text, one bit each: [`Literals::scan`] fills one on the stack and
+/// each rule's filter is one intersection.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct LitSet([u64; LIT_SET_WORDS]);
+
+/// Words of a [`LitSet`]: room for 256 literals (a test checks that every literal fits; one
+/// that did not would count as present in every text, which only costs time).
+const LIT_SET_WORDS: usize = 4;
+
+impl LitSet {
+    /// The set of `ids`; `None` when `ids` is empty (no filter) or one does not fit (the
+    /// filter could not be exact, so there is none).
+    fn of(ids: &[usize]) -> Option<LitSet> {
+        let mut set = LitSet::default();
+        for &id in ids {
+            let word = set.0.get_mut(id / 64)?;
+            *word |= 1 << (id % 64);
+        }
+        (!ids.is_empty()).then_some(set)
+    }
+
+    fn insert(&mut self, id: usize) {
+        if let Some(word) = self.0.get_mut(id / 64) {
+            *word |= 1 << (id % 64);
+        }
+    }
+
+    /// `id` is in the set; an id beyond the capacity always is.
+    fn contains(&self, id: usize) -> bool {
+        self.0.get(id / 64).is_none_or(|w| w >> (id % 64) & 1 == 1)
+    }
+
+    fn intersects(&self, other: &LitSet) -> bool {
+        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
 }
 
 /// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
 struct Presence {
-    hit: Vec<bool>,
+    hit: LitSet,
     long_dotted_run: bool,
 }
 
@@ -1419,80 +1543,119 @@ impl Literals {
         let i = self.words.len();
         if self.single.is_empty() {
             self.single = vec![Vec::new(); 256];
-            self.pairs = vec![0; 1 << 16];
+            self.pairs = vec![0; 1 << KEY_BITS];
+            self.triples = vec![0; 1 << KEY_BITS];
+            self.class = (0..=255u8)
+                .map(|b| {
+                    let lower = b.to_ascii_lowercase();
+                    if lower.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
+                        TOKEN_BYTE
+                    } else {
+                        0
+                    }
+                })
+                .collect();
         }
-        match (bytes.first(), bytes.get(1)) {
-            (Some(&b0), None) => {
-                if let Some(list) = self.single.get_mut(usize::from(b0.to_ascii_lowercase())) {
+        match (bytes.first(), bytes.get(1), bytes.get(2)) {
+            (Some(&b0), None, _) => {
+                let lower = b0.to_ascii_lowercase();
+                if let Some(list) = self.single.get_mut(usize::from(lower)) {
                     list.push(i);
+                }
+                // Both cases of the byte find it.
+                for b in [lower, lower.to_ascii_uppercase()] {
+                    if let Some(c) = self.class.get_mut(usize::from(b)) {
+                        *c |= SINGLE_BYTE;
+                    }
                 }
             }
-            (Some(&b0), Some(&b1)) => {
-                let key = pair_key(b0, b1);
-                let slot = self.pairs.get(key).copied().unwrap_or(0);
-                let list = if slot == 0 {
-                    self.lists.push(Vec::new());
-                    if let Some(p) = self.pairs.get_mut(key) {
-                        *p = u16::try_from(self.lists.len()).unwrap_or(0);
-                    }
-                    self.lists.last_mut()
-                } else {
-                    self.lists.get_mut(usize::from(slot) - 1)
-                };
-                if let Some(list) = list {
-                    list.push(i);
-                }
+            (Some(&b0), Some(&b1), None) => {
+                let key = pair_key(triple(0, b0, b1));
+                Self::file(&mut self.pairs, &mut self.lists, key, i);
+            }
+            (Some(&b0), Some(&b1), Some(&b2)) => {
+                let key = triple_key(triple(b0, b1, b2));
+                Self::file(&mut self.triples, &mut self.lists, key, i);
             }
             // The empty literal is in every text (see `scan`).
-            _ => {}
+            _ => self.empty.insert(i),
         }
         self.words.push(bytes);
         i
     }
 
+    /// Adds literal `id` to the list `table[key]` points to (a new list if none).
+    fn file(table: &mut [u16], lists: &mut Vec<Vec<usize>>, key: usize, id: usize) {
+        let slot = table.get(key).copied().unwrap_or(0);
+        let list = if slot == 0 {
+            lists.push(Vec::new());
+            if let Some(p) = table.get_mut(key) {
+                *p = u16::try_from(lists.len()).unwrap_or(0);
+            }
+            lists.last_mut()
+        } else {
+            lists.get_mut(usize::from(slot) - 1)
+        };
+        if let Some(list) = list {
+            list.push(id);
+        }
+    }
+
+    /// Marks in `hit` each literal of the list `slot` points to that `from` starts with.
+    fn check(&self, slot: u16, from: &[u8], hit: &mut LitSet) {
+        let Some(list) = usize::from(slot)
+            .checked_sub(1)
+            .and_then(|l| self.lists.get(l))
+        else {
+            return;
+        };
+        for &id in list {
+            if !hit.contains(id)
+                && self
+                    .words
+                    .get(id)
+                    .is_some_and(|w| starts_with_lower(from, w))
+            {
+                hit.insert(id);
+            }
+        }
+    }
+
     fn scan(&self, text: &str) -> Presence {
         let bytes = text.as_bytes();
-        let mut hit: Vec<bool> = vec![false; self.words.len()];
         // An empty literal is in every text.
-        for (h, w) in hit.iter_mut().zip(&self.words) {
-            *h = w.is_empty();
-        }
+        let mut hit = self.empty;
         let mut run = 0usize;
         let mut long_dotted_run = false;
-        // The lowercase pair ending at the current byte (the previous byte in the high half).
-        let mut key = 0usize;
+        // The lowercase bytes ending at the current one (the earlier ones in the higher bytes).
+        let mut last3 = 0u32;
         for (i, &b) in bytes.iter().enumerate() {
             let lower = b.to_ascii_lowercase();
-            key = (key << 8 | usize::from(lower)) & 0xFFFF;
+            last3 = (last3 << 8 | u32::from(lower)) & 0xFF_FFFF;
             if b == b'.' && run >= DOTTED_RUN {
                 long_dotted_run = true;
             }
-            run = if lower.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-' {
-                run + 1
-            } else {
-                0
-            };
-            for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
-                if let Some(h) = hit.get_mut(id) {
-                    *h = true;
+            let class = self.class.get(usize::from(b)).copied().unwrap_or(0);
+            run = if class & TOKEN_BYTE != 0 { run + 1 } else { 0 };
+            if class & SINGLE_BYTE != 0 {
+                for &id in self.single.get(usize::from(lower)).map_or(&[][..], |l| l) {
+                    hit.insert(id);
                 }
             }
-            let slot = self.pairs.get(key).copied().unwrap_or(0);
-            if slot != 0 && i > 0 {
-                let from = bytes.get(i - 1..).unwrap_or(&[]);
-                for &id in self.lists.get(usize::from(slot) - 1).map_or(&[][..], |l| l) {
-                    if hit.get(id).copied().unwrap_or(true) {
-                        continue;
-                    }
-                    if self
-                        .words
-                        .get(id)
-                        .is_some_and(|w| starts_with_lower(from, w))
-                    {
-                        if let Some(h) = hit.get_mut(id) {
-                            *h = true;
-                        }
-                    }
+            if i >= 1 {
+                let slot = self
+                    .pairs
+                    .get(pair_key(last3 & 0xFFFF))
+                    .copied()
+                    .unwrap_or(0);
+                if slot != 0 {
+                    self.check(slot, bytes.get(i - 1..).unwrap_or(&[]), &mut hit);
+                }
+            }
+            if i >= 2 {
+                let slot = self.triples.get(triple_key(last3)).copied().unwrap_or(0);
+                if slot != 0 {
+                    self.check(slot, bytes.get(i - 2..).unwrap_or(&[]), &mut hit);
                 }
             }
         }
@@ -1503,9 +1666,25 @@ impl Literals {
     }
 }
 
-/// The index of a two-byte prefix, ASCII case-folded.
-fn pair_key(b0: u8, b1: u8) -> usize {
-    usize::from(b0.to_ascii_lowercase()) << 8 | usize::from(b1.to_ascii_lowercase())
+/// Bits of the [`Literals`] lookup keys (4096 slots per table).
+const KEY_BITS: u32 = 12;
+
+/// The hash of two case-folded bytes (`b0 << 8 | b1`) that indexes [`Literals::pairs`].
+fn pair_key(pair: u32) -> usize {
+    (pair.wrapping_mul(0x9E37_79B1) >> (32 - KEY_BITS)) as usize
+}
+
+/// Three bytes, ASCII case-folded, in one number (the first in the highest byte).
+fn triple(b0: u8, b1: u8, b2: u8) -> u32 {
+    u32::from(b0.to_ascii_lowercase()) << 16
+        | u32::from(b1.to_ascii_lowercase()) << 8
+        | u32::from(b2.to_ascii_lowercase())
+}
+
+/// The hash of a [`triple`] that indexes [`Literals::triples`] (multiplicative: the high
+/// bits of the product mix all three bytes).
+fn triple_key(triple: u32) -> usize {
+    (triple.wrapping_mul(0x9E37_79B1) >> (32 - KEY_BITS)) as usize
 }
 
 /// Some line of `text` holds four `:` or more (the `.pgpass` shape).
@@ -1547,9 +1726,14 @@ fn contains_lower(text: &[u8], word: &[u8]) -> bool {
 }
 
 impl Presence {
+    #[cfg(test)]
     fn any(&self, ids: &[usize]) -> bool {
-        ids.iter()
-            .any(|&i| self.hit.get(i).copied().unwrap_or(true))
+        ids.iter().any(|&i| self.hit.contains(i))
+    }
+
+    /// The text holds a literal of `set`; true without a filter.
+    fn any_of(&self, set: &Option<LitSet>) -> bool {
+        set.as_ref().is_none_or(|s| self.hit.intersects(s))
     }
 }
 
@@ -1561,8 +1745,8 @@ pub fn patterns() -> Vec<String> {
     let mut out = Vec::new();
     for rule in &redactor.rules {
         out.push(rule.re.pattern().to_owned());
-        for (alt, _) in rule.split.iter().flat_map(|s| &s.alts) {
-            out.push(alt.pattern().to_owned());
+        for alt in rule.split.iter().flat_map(|s| &s.alts) {
+            out.push(alt.re.pattern().to_owned());
         }
     }
     out
@@ -1584,7 +1768,8 @@ impl Default for Redactor {
 /// One text redacted inside [`with_memo`]: its redaction and what was hidden.
 struct MemoEntry {
     text: String,
-    out: String,
+    /// `None`: the text is its own redaction.
+    out: Option<String>,
     hidden: Vec<String>,
 }
 
@@ -1638,19 +1823,29 @@ impl Redactor {
         let mut literals = Literals::default();
         let rules = RULES
             .iter()
-            .map(|r| Rule {
-                re: LazyRegex::new(r.pattern),
-                check: r.check,
-                per_line: r.per_line,
-                pre_ids: r.pre.iter().map(|w| literals.id(w)).collect(),
-                line_ids: r.per_line.iter().map(|w| literals.id(w)).collect(),
-                also_ids: r.also.iter().map(|w| literals.id(w)).collect(),
-                needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
-                needs_colon_line: r.pattern == PGPASS_PATTERN,
-                needs_hex_run: r.pattern == AIRTABLE_PATTERN,
-                needs_separator: r.pattern == ASSIGNMENT_PATTERN,
-                split: (r.pattern == SHAPE_PATTERN)
-                    .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
+            .map(|r| {
+                let pre_ids: Vec<usize> = r.pre.iter().map(|w| literals.id(w)).collect();
+                let line_ids: Vec<usize> = r.per_line.iter().map(|w| literals.id(w)).collect();
+                let also_ids: Vec<usize> = r.also.iter().map(|w| literals.id(w)).collect();
+                Rule {
+                    re: LazyRegex::new(r.pattern),
+                    check: r.check,
+                    per_line: r.per_line,
+                    pre_set: LitSet::of(&pre_ids),
+                    line_set: LitSet::of(&line_ids),
+                    also_set: LitSet::of(&also_ids),
+                    #[cfg(test)]
+                    pre_ids,
+                    line_ids,
+                    #[cfg(test)]
+                    also_ids,
+                    needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
+                    needs_colon_line: r.pattern == PGPASS_PATTERN,
+                    needs_hex_run: r.pattern == AIRTABLE_PATTERN,
+                    needs_separator: r.pattern == ASSIGNMENT_PATTERN,
+                    split: (r.pattern == SHAPE_PATTERN)
+                        .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
+                }
             })
             .collect();
         Redactor { rules, literals }
@@ -1663,7 +1858,7 @@ impl Redactor {
     /// [`Redactor::redact`], borrowing `text` when no rule can match it.
     pub fn redact_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
         if may_hold_secret(text) {
-            std::borrow::Cow::Owned(self.run_possible(text, None))
+            self.run_possible(text, None)
         } else {
             std::borrow::Cow::Borrowed(text)
         }
@@ -1675,13 +1870,20 @@ impl Redactor {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
-        self.run_possible(text, fragments)
+        self.run_possible(text, fragments).into_owned()
     }
 
-    /// [`Redactor::run`] for a text [`may_hold_secret`] let through.
-    fn run_possible(&self, text: &str, fragments: Option<&mut Vec<String>>) -> String {
+    /// [`Redactor::run`] for a text [`may_hold_secret`] let through, borrowing `text` when
+    /// nothing is hidden.
+    fn run_possible<'t>(
+        &self,
+        text: &'t str,
+        fragments: Option<&mut Vec<String>>,
+    ) -> std::borrow::Cow<'t, str> {
+        use std::borrow::Cow;
+        let done = |out: Option<String>| out.map_or(Cow::Borrowed(text), Cow::Owned);
         if text.len() > MEMO_MAX_TEXT_BYTES {
-            return self.run_rules(text, fragments);
+            return done(self.run_rules(text, fragments));
         }
         let known = MEMO.with(|m| {
             m.borrow().as_ref().map(|entries| {
@@ -1693,12 +1895,12 @@ impl Redactor {
         });
         match known {
             // No memo in scope.
-            None => self.run_rules(text, fragments),
+            None => done(self.run_rules(text, fragments)),
             Some(Some((out, hidden))) => {
                 if let Some(f) = fragments {
                     f.extend(hidden);
                 }
-                out
+                done(out)
             }
             Some(None) => {
                 let mut hidden = Vec::new();
@@ -1717,58 +1919,64 @@ impl Redactor {
                 if let Some(f) = fragments {
                     f.extend(hidden);
                 }
-                out
+                done(out)
             }
         }
     }
 
-    /// Every rule over `text`, in order.
+    /// Every rule over `text`, in order; `None` when the result is `text` itself.
     /// Runs the rules until nothing changes (at most [`MAX_PASSES`] passes), so redaction is
     /// idempotent: hiding one secret can change what a rule sees elsewhere (a quote that closed
     /// a value is now inside `[REDACTED]`). A second pass only runs when the first hid
     /// something, so clean text still costs one pass.
-    fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
-        let mut out = self.run_rules_once(text, fragments.as_deref_mut());
+    fn run_rules(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> Option<String> {
+        let mut out = self.run_rules_once(text, fragments.as_deref_mut())?;
         let mut passes = 1;
         while passes < MAX_PASSES && out != text {
-            let again = self.run_rules_once(&out, fragments.as_deref_mut());
+            let Some(again) = self.run_rules_once(&out, fragments.as_deref_mut()) else {
+                break;
+            };
             if again == out {
                 break;
             }
             out = again;
             passes += 1;
         }
-        out
+        (out != text).then_some(out)
     }
 
-    fn run_rules_once(&self, text: &str, mut fragments: Option<&mut Vec<String>>) -> String {
-        let mut out = text.to_owned();
-        let mut present = self.literals.scan(&out);
+    /// One pass of every rule over `text`; `None` when no rule changed it.
+    fn run_rules_once(
+        &self,
+        text: &str,
+        mut fragments: Option<&mut Vec<String>>,
+    ) -> Option<String> {
+        let mut out: Option<String> = None;
+        let mut present = self.literals.scan(text);
         for rule in &self.rules {
-            if !rule.pre_ids.is_empty() && !present.any(&rule.pre_ids)
-                || !rule.also_ids.is_empty() && !present.any(&rule.also_ids)
-            {
+            let cur = out.as_deref().unwrap_or(text);
+            if !present.any_of(&rule.pre_set) || !present.any_of(&rule.also_set) {
                 continue;
             }
             if rule.needs_long_dotted_run && !present.long_dotted_run
-                || rule.needs_colon_line && !has_colon_line(&out)
-                || rule.needs_hex_run && !has_hex_run(&out)
+                || rule.needs_colon_line && !has_colon_line(cur)
+                || rule.needs_hex_run && !has_hex_run(cur)
             {
                 continue;
             }
             let changed = if rule.line_ids.is_empty() {
-                apply(rule, &out, Some(&present), fragments.as_deref_mut())
-            } else if present.any(&rule.line_ids) {
+                apply(rule, cur, Some(&present), fragments.as_deref_mut())
+            } else if present.any_of(&rule.line_set) {
                 // A text of one line holds one of the rule's words: the scan just found it.
-                let one_line = !out.contains('\n');
-                apply_lines(rule, &out, one_line, fragments.as_deref_mut())
+                let one_line = !cur.contains('\n');
+                apply_lines(rule, cur, one_line, fragments.as_deref_mut())
             } else {
                 // No line holds one of the rule's words.
                 None
             };
             if let Some(changed) = changed {
-                out = changed;
-                present = self.literals.scan(&out);
+                present = self.literals.scan(&changed);
+                out = Some(changed);
             }
         }
         out
@@ -1793,8 +2001,12 @@ impl Redactor {
     /// marked it as a secret (a PEM body line, the value after `--token`) can be hidden there
     /// too. At most `MAX_FRAGMENTS` pieces are kept.
     pub fn secret_fragments(&self, text: &str, out: &mut Vec<String>) {
+        if !may_hold_secret(text) {
+            // No rule can match: nothing is hidden.
+            return;
+        }
         let mut raw = Vec::new();
-        self.run(text, Some(&mut raw));
+        self.run_possible(text, Some(&mut raw));
         for secret in raw {
             for piece in secret
                 .split(|c: char| c.is_whitespace() || "\"'`,;".contains(c))
@@ -1820,6 +2032,33 @@ impl Redactor {
         if fragments.is_empty() {
             return text.to_owned();
         }
+        self.scrub_some(text, fragments)
+    }
+
+    /// [`Redactor::scrub`], keeping `text` as it is when there is nothing to scrub.
+    pub fn scrub_cow<'t>(
+        &self,
+        text: std::borrow::Cow<'t, str>,
+        fragments: &[String],
+    ) -> std::borrow::Cow<'t, str> {
+        if fragments.is_empty() {
+            return text;
+        }
+        std::borrow::Cow::Owned(self.scrub_some(&text, fragments))
+    }
+
+    /// [`Redactor::redact_bounded`] as a [`std::borrow::Cow`]: borrowed when nothing is hidden
+    /// and nothing cut.
+    pub fn redact_bounded_cow<'t>(
+        &self,
+        text: &'t str,
+        max_chars: usize,
+    ) -> std::borrow::Cow<'t, str> {
+        self.redact_cow(head(text, max_chars))
+    }
+
+    /// [`Redactor::scrub`] with at least one fragment.
+    fn scrub_some(&self, text: &str, fragments: &[String]) -> String {
         let mut out = text.to_owned();
         for f in fragments.iter().filter(|f| f.chars().count() < WINDOW) {
             if out.contains(f.as_str()) {
@@ -1879,7 +2118,7 @@ fn apply_lines(
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
-        let hit = (!rule.needs_separator || line.bytes().any(|b| b == b'=' || b == b':'))
+        let hit = (!rule.needs_separator || assignment_may_redact(line))
             && (words_known
                 || rule
                     .per_line
@@ -1897,6 +2136,67 @@ fn apply_lines(
         }
     }
     changed.then_some(out)
+}
+
+/// Words one of which a name the assignment rule redacts for holds (ASCII case-insensitively):
+/// [`is_secret_name`] needs a component that ends with a [`SECRET_SUFFIXES`] entry, is a
+/// [`SECRET_WORDS`] entry, or is `key`/`keys`/`phrase` after a qualifier; [`is_auth_name`] a
+/// last component `auth`. Every component is a piece of the name, so the name holds the word.
+const ASSIGNED_NAME_WORDS: [&[u8]; 3] = [b"key", b"phrase", b"auth"];
+
+/// Whether the assignment rule can redact anything in `line`: its match is a name
+/// (`[A-Za-z_][A-Za-z0-9_.-]*`) right before a separator (`\?["']?[ \t]*` then `=` or `:`),
+/// and it redacts only for a secret name, which holds one of the words above. So some `=` or
+/// `:` must follow (past blanks, one quote, one backslash) a run of name characters holding
+/// such a word; a line without one is left as it is, without running the regex.
+fn assignment_may_redact(line: &str) -> bool {
+    let b = line.as_bytes();
+    let name_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-';
+    let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
+    b.iter().enumerate().any(|(k, &c)| {
+        if c != b'=' && c != b':' {
+            return false;
+        }
+        let mut end = k;
+        while matches!(before(end), Some(b' ' | b'\t')) {
+            end -= 1;
+        }
+        if matches!(before(end), Some(b'"' | b'\'')) {
+            end -= 1;
+        }
+        if before(end) == Some(b'\\') {
+            end -= 1;
+        }
+        let mut start = end;
+        while before(start).is_some_and(name_char) {
+            start -= 1;
+        }
+        let name = b.get(start..end).unwrap_or(&[]);
+        if name.len() < 2 {
+            // Every word has two bytes or more.
+            return false;
+        }
+        // The name's lowercase byte pairs, hashed into 64 bits: a word whose first pair is not
+        // there cannot be in the name (a hash collision only costs the full comparison).
+        let pairs = name.windows(2).fold(0u64, |m, w| {
+            m | pair_bit(w.first().copied(), w.get(1).copied())
+        });
+        let holds = |w: &[u8]| {
+            pairs & pair_bit(w.first().copied(), w.get(1).copied()) != 0 && contains_lower(name, w)
+        };
+        SECRET_SUFFIXES
+            .iter()
+            .chain(SECRET_WORDS.iter())
+            .any(|w| holds(w.as_bytes()))
+            || ASSIGNED_NAME_WORDS.iter().any(|w| holds(w))
+    })
+}
+
+/// One of 64 bits for a byte pair, ASCII case-folded (see [`assignment_may_redact`]).
+fn pair_bit(a: Option<u8>, b: Option<u8>) -> u64 {
+    let a = u32::from(a.unwrap_or(0).to_ascii_lowercase());
+    let b = u32::from(b.unwrap_or(0).to_ascii_lowercase());
+    1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
 }
 
 /// Applies one rule to `text`; `None` when nothing changed. After a match that is not a
@@ -2007,8 +2307,10 @@ mod tests {
                 "{:?}",
                 crate::preview::pattern::compile(rule.re.pattern()).err()
             );
-            for (alt, _) in rule.split.iter().flat_map(|s| &s.alts) {
-                assert!(alt.get().is_some(), "{}", alt.pattern());
+            for alt in rule.split.iter().flat_map(|s| &s.alts) {
+                assert!(alt.re.get().is_some(), "{}", alt.re.pattern());
+                // The shapes are case-sensitive: their literal is required in its case.
+                assert!(!alt.re.pattern().contains("(?i"), "{}", alt.re.pattern());
             }
         }
     }
@@ -2170,6 +2472,19 @@ mod tests {
         assert_eq!(required_literal(r"(?:AKIA|ASIA)[0-9A-Z]{16}"), "");
         assert_eq!(required_literal(r"xapp-[0-9]-x"), "xapp-");
         assert_eq!(required_literal(r"abc?d"), "ab");
+        assert_eq!(
+            required_literal_cased(r"sk-(?:ant-)?[A-Z]{20,}"),
+            ("sk-".to_owned(), true)
+        );
+        assert_eq!(
+            required_literal_cased(r"[A-Z]{14}\.AtlasV1\.[A-Z]{60,}"),
+            (".AtlasV1.".to_owned(), false)
+        );
+        assert_eq!(required_literal_cased(r"xy?zzz"), ("zzz".to_owned(), false));
+        assert_eq!(
+            required_literal_cased(r"GR1348941[A-Z]{20,}"),
+            ("GR1348941".to_owned(), true)
+        );
         let corpus = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/corpus/secrets.jsonl"
@@ -2186,6 +2501,15 @@ mod tests {
             })
             .collect();
         texts.push("sk-abcdefghijklmnopqrstuvwxyz ghp_0123456789abcdefghijABCDEFGHIJ0123 AKIA0123456789ABCDEF".to_owned());
+        // Literal look-alikes: another case, after a word character, inside a word.
+        for base in texts.clone() {
+            texts.push(base.to_ascii_uppercase());
+            texts.push(base.to_ascii_lowercase());
+            texts.push(format!("x{base}"));
+            texts.push(format!("task-{base} disk-{base}"));
+        }
+        texts.push("AWS_SECRET_ACCESS_KEY secret_0123456789012345678901234567890123456789abc xsecret_0123456789012345678901234567890123456789abc".to_owned());
+        texts.push("task-abcdefghijklmnopqrstuvwxyz0123 sk-abcdefghijklmnopqrstuvwxyz0123 _sk-abcdefghijklmnopqrstuvwxyz0123 é-sk-abcdefghijklmnopqrstuvwxyz0123".to_owned());
         texts.push("xsk_live_0123456789abcdefX sk_live_0123456789abcdef AIzaSyA-0123456789abcdefghijklmnopqrstu".to_owned());
         let mut matched = 0;
         for text in &texts {
@@ -2241,6 +2565,265 @@ mod tests {
         assert!(MEMO.with(|m| m.borrow().is_none()));
     }
 
+    /// Which literals `text` holds, by searching its lowercase copy (the reference for
+    /// [`Literals::scan`]).
+    fn literal_reference(r: &Redactor, text: &str) -> Vec<bool> {
+        let lower = text.to_ascii_lowercase();
+        r.literals
+            .words
+            .iter()
+            .map(|w| {
+                lower
+                    .as_bytes()
+                    .windows(w.len().max(1))
+                    .any(|x| x == w.as_slice())
+                    || w.is_empty()
+            })
+            .collect()
+    }
+
+    fn literal_scan(r: &Redactor, text: &str) -> Vec<bool> {
+        let present = r.literals.scan(text);
+        (0..r.literals.words.len())
+            .map(|i| present.hit.contains(i))
+            .collect()
+    }
+
+    #[test]
+    fn the_literal_scan_finds_every_literal_as_a_lowercase_search_does() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut texts: Vec<String> =
+            std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .collect();
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            texts.push(request);
+        }
+        // Every literal alone, at the edges, upper-cased, cut short by one byte, and doubled.
+        for w in &r.literals.words {
+            let w = String::from_utf8(w.clone()).unwrap();
+            texts.push(w.clone());
+            texts.push(format!("x{}y", w.to_ascii_uppercase()));
+            texts.push(w.get(..w.len().saturating_sub(1)).unwrap_or("").to_owned());
+            texts.push(format!("{w}{w}"));
+        }
+        for text in &texts {
+            assert_eq!(
+                literal_scan(&r, text),
+                literal_reference(&r, text),
+                "{text}"
+            );
+        }
+    }
+
+    /// Every rule's literal filters are necessary: wherever a rule's regex matches a text, the
+    /// text holds one of its `pre` and one of its `also` literals (the scan may skip it
+    /// otherwise). Over the secret corpus, every decision corpus request and a hit for each
+    /// command-specific rule.
+    #[test]
+    fn every_rule_match_holds_its_filter_literals() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let hits = [
+            "redis-cli -h db -a s3cr3tPassw0rd ping",
+            "ssh-keygen -t ed25519 -N 'Sup3rS3cretPw' -f k",
+            "ssh-keygen -p -P 0ldPassw0rd9 -N N3wPassw0rd9 -f k",
+            "openssl enc -aes256 -k Sup3rS3cretPw -in a",
+            "lftp -u admin,Sup3rS3cretPw ftp.example.com",
+            "snmpwalk -v2c -c Sup3rS3cretCommunity host",
+            "snmpget -v3 -A Sup3rS3cretAuth -X Sup3rS3cretPriv host",
+            "curl -b 'session=Sup3rS3cretCookie9' https://x",
+            "telnet> login admin password Sup3rS3cretPw9",
+            "gh secret set API --body Sup3rS3cretBody9",
+            "vault login s.Sup3rS3cretT0ken9",
+            "docker login -u me -p Sup3rS3cretPw9 registry.example.com",
+        ];
+        let mut texts: Vec<String> = hits.iter().map(|h| (*h).to_owned()).collect();
+        for h in hits {
+            assert_ne!(r.redact(h), h, "{h}");
+        }
+        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            texts.push(v["text"].as_str().unwrap().to_owned());
+        }
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            let v: serde_json::Value = serde_json::from_str(&request).unwrap();
+            let mut stack = vec![&v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::String(s) => texts.push(s.clone()),
+                    serde_json::Value::Array(a) => stack.extend(a),
+                    serde_json::Value::Object(m) => stack.extend(m.values()),
+                    _ => {}
+                }
+            }
+        }
+        let mut matched = 0;
+        for (rule, spec) in r.rules.iter().zip(RULES) {
+            let re = rule.re.get().unwrap();
+            for text in &texts {
+                if !re.is_match(text) {
+                    continue;
+                }
+                matched += 1;
+                let lower = text.to_ascii_lowercase();
+                for words in [spec.pre, spec.also] {
+                    assert!(
+                        words.is_empty() || words.iter().any(|w| lower.contains(w)),
+                        "{} matches {text:?} without one of {words:?}",
+                        spec.pattern
+                    );
+                }
+            }
+        }
+        assert!(matched > 200, "{matched}");
+    }
+
+    /// The assignment rule's line filter never skips a line the rule would change.
+    fn assert_assignment_filter_keeps(r: &Redactor, text: &str) {
+        let rule = r.rules.iter().find(|rule| rule.needs_separator).unwrap();
+        for line in text.split_inclusive('\n') {
+            if apply(rule, line, None, None).is_some() {
+                assert!(assignment_may_redact(line), "{line:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_assignment_filter_keeps_every_line_the_rule_changes() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut changed = 0;
+        let rule = r.rules.iter().find(|rule| rule.needs_separator).unwrap();
+        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            let text = v["text"].as_str().unwrap();
+            assert_assignment_filter_keeps(&r, text);
+            changed += text
+                .split_inclusive('\n')
+                .filter(|l| apply(rule, l, None, None).is_some())
+                .count();
+        }
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            assert_assignment_filter_keeps(&r, &request);
+        }
+        assert!(changed > 20, "{changed}");
+        for line in [
+            "API_KEY=abc123XYZ987",
+            "\"password\": \"hunter2hunter2\"",
+            "db.pass := 'S3cretPassw0rd'",
+            "'auth_token' => 'abcDEF123456'",
+            "myPassword\\\" = \\\"S3cretPassw0rd\\\"",
+            "NPM_AUTH=dXNlcjpwYXNzd29yZA==",
+        ] {
+            assert_ne!(r.redact(line), line, "{line}");
+            assert!(assignment_may_redact(line), "{line}");
+        }
+        for line in ["https://example.com/a", "a = b", "key", "name: value", ""] {
+            assert!(!assignment_may_redact(line), "{line}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_assignment_filter_keeps_generated_assignments(
+            prefix in "[ -~]{0,6}",
+            name in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "api", "Key", "_", ".", "-", "secret", "PASS", "word", "db", "x1", "auth",
+                    "token", "pw", "sig", "phrase", "seed", "pat", "Access", "id",
+                ]),
+                1..5,
+            ),
+            sep in proptest::sample::select(vec![
+                "=", ":", ": ", " = ", "=>", " => ", ":=", "\"=", "\":", "\": ", "'=",
+                "\\\"=", "\\\":", "\t=\t",
+            ]),
+            value in proptest::sample::select(vec![
+                "S3cretPassw0rd", "\"S3cret Passw0rd\"", "'abcDEF123456'", "ghp_abcdefghij0123456789",
+                "dXNlcjpwYXNzd29yZA==", "x", "$VAR", "<redacted>", "12345678901234567890",
+            ]),
+            suffix in "[ -~]{0,6}",
+        ) {
+            let r = Redactor::new();
+            let line = format!("{prefix}{}{sep}{value}{suffix}", name.concat());
+            assert_assignment_filter_keeps(&r, &line);
+        }
+    }
+
+    #[test]
+    fn the_borrowing_forms_give_the_owned_results() {
+        let r = Redactor::new();
+        let root = env!("CARGO_MANIFEST_DIR");
+        let texts: Vec<String> =
+            std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| {
+                    serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .chain(["ls -la".to_owned(), String::new(), "x".repeat(3000)])
+                .collect();
+        for text in &texts {
+            let mut fragments = Vec::new();
+            r.secret_fragments(text, &mut fragments);
+            let mut raw = Vec::new();
+            r.run(text, Some(&mut raw));
+            assert_eq!(fragments.is_empty(), raw.is_empty(), "{text}");
+            for max in [10, 400, 2000] {
+                let owned = r.redact_bounded(text, max);
+                assert_eq!(r.redact_bounded_cow(text, max), owned, "{text}");
+                for frags in [&[][..], &fragments[..]] {
+                    assert_eq!(
+                        r.scrub_cow(r.redact_bounded_cow(text, max), frags),
+                        r.scrub(&owned, frags),
+                        "{text}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_literal_scan_agrees_on_generated_text(
+            parts in proptest::collection::vec(
+                (proptest::sample::select(Redactor::new().literals.words.clone()), "[ -~]{0,3}", proptest::bool::ANY),
+                0..8,
+            )
+        ) {
+            let r = Redactor::new();
+            let mut text = String::new();
+            for (word, glue, upper) in parts {
+                let word = String::from_utf8(word).unwrap();
+                text.push_str(&if upper { word.to_ascii_uppercase() } else { word });
+                text.push_str(&glue);
+            }
+            proptest::prop_assert_eq!(literal_scan(&r, &text), literal_reference(&r, &text));
+        }
+    }
+
     #[test]
     fn the_literal_scan_agrees_with_lowercase_search() {
         let r = Redactor::new();
@@ -2259,14 +2842,21 @@ mod tests {
             let present = r.literals.scan(sample);
             assert_eq!(r.rules.len(), RULES.len());
             for (rule, spec) in r.rules.iter().zip(RULES) {
-                for (ids, words) in [
-                    (&rule.pre_ids, spec.pre),
-                    (&rule.line_ids, rule.per_line),
-                    (&rule.also_ids, spec.also),
+                for (ids, set, words) in [
+                    (&rule.pre_ids, &rule.pre_set, spec.pre),
+                    (&rule.line_ids, &rule.line_set, rule.per_line),
+                    (&rule.also_ids, &rule.also_set, spec.also),
                 ] {
                     assert_eq!(
                         present.any(ids),
                         words.iter().any(|w| lower.contains(w)),
+                        "{sample} {words:?}"
+                    );
+                    // Every literal fits in a set, so every list is one exact filter.
+                    assert_eq!(set.is_some(), !ids.is_empty(), "{words:?}");
+                    assert_eq!(
+                        present.any_of(set),
+                        ids.is_empty() || present.any(ids),
                         "{sample} {words:?}"
                     );
                 }
@@ -2275,6 +2865,14 @@ mod tests {
                 }
             }
         }
+        assert!(r.literals.words.len() <= LIT_SET_WORDS * 64);
+        let mut set = LitSet::default();
+        assert!(!set.contains(3) && set.contains(LIT_SET_WORDS * 64));
+        set.insert(3);
+        set.insert(LIT_SET_WORDS * 64);
+        assert!(set.contains(3) && !set.contains(2));
+        assert_eq!(LitSet::of(&[LIT_SET_WORDS * 64]), None);
+        assert_eq!(LitSet::of(&[]), None);
         assert!(r.rules.iter().any(|rule| rule.needs_long_dotted_run));
         assert!(r.literals.scan(samples[4]).long_dotted_run);
         assert!(!r.literals.scan("a.b.c short.dots").long_dotted_run);

@@ -69,6 +69,14 @@ fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
     }
 }
 
+/// [`truncate_chars`] for text the caller owns or borrows: kept as it is when it fits.
+pub fn truncate_cow(s: std::borrow::Cow<'_, str>, max: usize) -> std::borrow::Cow<'_, str> {
+    if s.len() <= max || s.chars().count() <= max {
+        return s;
+    }
+    std::borrow::Cow::Owned(truncate_chars(&s, max))
+}
+
 /// Cuts `s` to at most `max` characters (code points), ending with `…` when cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
     // A string of at most `max` bytes has at most `max` characters.

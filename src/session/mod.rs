@@ -124,6 +124,13 @@ impl Session {
     }
 }
 
+/// How many of `asks` lie within `window` before `t`: `asks` is ascending (each is the
+/// session's monotone clock when it was pushed), so the old ones are a prefix and one binary
+/// search counts the rest, however many asks a flood has left.
+fn asks_within(asks: &VecDeque<f64>, t: f64, window: f64) -> usize {
+    asks.len() - asks.partition_point(|a| t - *a >= window)
+}
+
 fn push_bounded<T>(q: &mut VecDeque<T>, item: T, max: usize) {
     q.push_back(item);
     while q.len() > max {
@@ -175,7 +182,11 @@ impl Sessions {
                 self.map.remove(&k);
             }
         }
-        let s = self.map.entry(key.to_owned()).or_default();
+        // The key is copied only for a new session (most calls find theirs).
+        if !self.map.contains_key(key) {
+            self.map.insert(key.to_owned(), Session::default());
+        }
+        let s = self.map.get_mut(key)?;
         match (&s.session_id, id) {
             (Some(old), Some(new)) if old != new => *s = Session::default(),
             _ => {}
@@ -407,7 +418,7 @@ impl Sessions {
         if cfg.flood.enabled {
             push_bounded(&mut s.asks, t, MAX_ASKS);
             let window = cfg.flood.window_ms as f64;
-            let n = s.asks.iter().filter(|a| t - **a < window).count();
+            let n = asks_within(&s.asks, t, window);
             if n >= cfg.flood.threshold as usize {
                 let hint = format!(
                     "⚠ {n} approval requests in {} s in this session. Check each one: nothing is approved automatically.\n",

@@ -976,3 +976,25 @@ fn allow_always_is_offered_only_when_it_can_be_kept() {
     let (d, _) = w.call(S, "r1", 0.0, "write", write("/w/p/a.txt"));
     assert!(!offers_always(&d), "{d}");
 }
+
+proptest::proptest! {
+    /// The binary-search count of recent asks is the count a scan of every ask gives, for any
+    /// ascending ask times (the session's monotone clock) and any window.
+    #[test]
+    fn counting_recent_asks_by_search_agrees_with_a_scan(
+        steps in proptest::collection::vec(0u32..5_000, 0..300),
+        window in 1u32..20_000,
+        ahead in 0u32..5_000,
+    ) {
+        let mut asks = VecDeque::new();
+        let mut t = 0.0f64;
+        for step in steps {
+            t += f64::from(step);
+            asks.push_back(t);
+        }
+        let now = t + f64::from(ahead);
+        let window = f64::from(window);
+        let scan = asks.iter().filter(|a| now - **a < window).count();
+        proptest::prop_assert_eq!(asks_within(&asks, now, window), scan);
+    }
+}
