@@ -13,6 +13,7 @@ use crate::gate::{Gate, FAIL_CLOSED_JSON};
 use crate::session::Sessions;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Version of the record layout.
@@ -489,12 +490,13 @@ impl DecisionRecord {
         memo: &mut AuditMemo,
         defer_digest: bool,
     ) -> Option<DecisionRecord> {
+        // The params text is the call's own (made once, also read by the scope), or the
+        // bridge call's.
         let (tool, params) = match (&call.bridged_from, &call.bridged_params) {
-            (Some(from), Some(params)) => (from, params),
-            (None, _) => (&call.tool_name, &call.params),
+            (Some(from), Some(sent)) => (from, Cow::Owned(serde_json::to_string(sent).ok()?)),
+            (None, _) => (&call.tool_name, Cow::Borrowed(call.params_text()?)),
             (Some(_), None) => return None,
         };
-        let params = serde_json::to_string(params).ok()?;
         Some(DecisionRecord {
             time: call
                 .now_ms
@@ -507,7 +509,7 @@ impl DecisionRecord {
             tool: tool_name_str(Some(tool)),
             params_bytes: params.len(),
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
-                ParamsDigest::Deferred(params)
+                ParamsDigest::Deferred(params.into_owned())
             } else {
                 ParamsDigest::Done(digest(&params))
             },

@@ -55,6 +55,27 @@ pub struct Call {
     /// The params of the bridge call as the host sent them (`{id, args, …}`), set with
     /// `bridged_from`: the audit record describes the request as sent.
     pub bridged_params: Option<Map<String, Value>>,
+    /// `params` as compact JSON, made at the first [`Call::params_text`].
+    pub params_text: ParamsText,
+}
+
+/// A call's params as serde_json writes them (compact, keys sorted), made once: the scope's
+/// exact-call key and the audit record's digest both read it, and for a long command making
+/// it is a scan of every byte. A cache of `params`: it never takes part in comparisons, and
+/// nothing changes `params` after [`Call::parse`] (which fills nothing).
+#[derive(Clone, Default)]
+pub struct ParamsText(std::cell::OnceCell<Option<String>>);
+
+impl PartialEq for ParamsText {
+    fn eq(&self, _: &ParamsText) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for ParamsText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ParamsText")
+    }
 }
 
 /// Why a request could not be read; `path` names the field, never its value.
@@ -65,6 +86,15 @@ pub enum RequestError {
 }
 
 impl Call {
+    /// `params` as compact JSON (serde_json's text: keys sorted), made once per call. `None`
+    /// only if serde_json cannot write them (never for JSON values).
+    pub fn params_text(&self) -> Option<&str> {
+        self.params_text
+            .0
+            .get_or_init(|| serde_json::to_string(&self.params).ok())
+            .as_deref()
+    }
+
     /// Every kind this call has: the host's and the one its name implies.
     pub fn kinds(&self) -> impl Iterator<Item = &str> {
         self.host_kind.as_deref().into_iter().chain(self.name_kind)
@@ -149,6 +179,7 @@ impl Call {
             now_ms,
             bridged_from: None,
             bridged_params: None,
+            params_text: ParamsText::default(),
         };
         call.unwrap_bridge();
         Ok(call)
@@ -208,6 +239,22 @@ pub fn short(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn params_text_is_serde_json_text_and_not_part_of_equality() {
+        for text in [
+            r#"{"toolName":"exec","params":{"command":"ls","b":[1,2.5,null],"a":{"z":"é\u0001"}}}"#,
+            r#"{"toolName":"tool_call","params":{"id":"exec","args":{"command":"rm -rf /"}}}"#,
+            r#"{"toolName":"write","params":{}}"#,
+        ] {
+            let filled = Call::parse(text).unwrap();
+            let fresh = Call::parse(text).unwrap();
+            let made = filled.params_text().map(str::to_owned);
+            assert_eq!(made, serde_json::to_string(&filled.params).ok(), "{text}");
+            assert_eq!(filled.params_text(), made.as_deref(), "made once, then read");
+            assert_eq!(filled, fresh, "a filled cache does not make calls differ");
+        }
+    }
 
     /// The reading before `parse_strict_fields`: the whole request as a map, then each member
     /// taken out of it. [`Call::parse`] must read every text exactly so, errors included.

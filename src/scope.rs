@@ -54,7 +54,8 @@ pub fn of(call: &Call, d: &Decision, analysis: Option<&CallAnalysis>) -> Scope {
     let exact = format!(
         "{VERSION}|exact|{}|{:016x}",
         call.tool_name,
-        params_digest(&call.params)
+        call.params_text()
+            .map_or_else(|| params_digest(&call.params), |t| fnv1a(t.as_bytes()))
     );
     let mut scope = Scope {
         exact,
