@@ -251,7 +251,11 @@ mod tests {
             let fresh = Call::parse(text).unwrap();
             let made = filled.params_text().map(str::to_owned);
             assert_eq!(made, serde_json::to_string(&filled.params).ok(), "{text}");
-            assert_eq!(filled.params_text(), made.as_deref(), "made once, then read");
+            assert_eq!(
+                filled.params_text(),
+                made.as_deref(),
+                "made once, then read"
+            );
             assert_eq!(filled, fresh, "a filled cache does not make calls differ");
         }
     }

@@ -275,6 +275,18 @@ impl<'a> Cursor<'a> {
 }
 
 /// Helpers shared by the three lexers' tests.
+/// FNV-1a over `bytes`, for the open-addressing name tables of the rules and the PowerShell
+/// lexer (fixed keys, built once, at most half full: a lookup of any word probes a few slots).
+pub fn fnv(bytes: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    // Truncation is fine: only the low bits pick a slot.
+    h as usize
+}
+
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;

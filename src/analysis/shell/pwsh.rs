@@ -61,8 +61,8 @@
 //! it is not fully quoted).
 
 use super::model::{
-    Connector, Cursor, LexLimits, LexProblem, Nested, NestedKind, Redirect, RedirectKind, Script,
-    SimpleCommand, Span, Word,
+    fnv, Connector, Cursor, LexLimits, LexProblem, Nested, NestedKind, Redirect, RedirectKind,
+    Script, SimpleCommand, Span, Word,
 };
 
 /// Recursion cap applied on top of [`LexLimits::max_depth`]: each nesting level costs a few
@@ -1266,16 +1266,6 @@ struct NameTable {
 }
 
 static NAME_TABLE: std::sync::OnceLock<NameTable> = std::sync::OnceLock::new();
-
-fn fnv(bytes: &[u8]) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    // Truncation is fine: only the low bits pick a slot.
-    h as usize
-}
 
 impl NameTable {
     fn slot_of(&self, key: &[u8]) -> Result<usize, usize> {

@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 use super::{deploy, infra, services, wipe};
 use crate::analysis::shell::command::{is_powershell, is_shell};
+use crate::analysis::shell::model::fnv;
 
 /// `delete::apply`.
 pub(super) const DELETE: u16 = 1;
@@ -535,16 +536,6 @@ struct Table {
 }
 
 static TABLE: OnceLock<Table> = OnceLock::new();
-
-fn fnv(bytes: &[u8]) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    // Truncation is fine: only the low bits pick a slot.
-    h as usize
-}
 
 impl Table {
     /// The slot holding `key`, or the empty slot where it would go.
