@@ -106,21 +106,7 @@ fn main() {
         return;
     }
     if let Some((what, secs)) = profile {
-        let reqs: Vec<&String> = if what == "typical" {
-            corpus
-                .iter()
-                .filter(|r| r.len() <= TYPICAL_MAX_BYTES)
-                .collect()
-        } else if let Some(needle) = what.strip_prefix("corpus:") {
-            corpus.iter().filter(|r| r.contains(needle)).collect()
-        } else {
-            worst
-                .iter()
-                .filter(|(n, _)| n.starts_with(&what))
-                .map(|(_, r)| r)
-                .collect()
-        };
-        assert!(!reqs.is_empty(), "nothing matches {what}");
+        let reqs = select(&what, &corpus, &worst);
         let t = Instant::now();
         let mut n = 0u64;
         let mut sessions = Sessions::new();
