@@ -607,26 +607,30 @@ pub fn decide_for_hook(
         },
     };
     let (parts, cut) = record.parts_cut();
+    // A deferred digest: the tail's two pieces around the missing hex, and the params text.
     let deferred = match &record.params_digest {
-        ParamsDigest::Deferred(text) => text.as_str(),
-        ParamsDigest::Done(_) => "",
+        ParamsDigest::Deferred(text) => parts
+            .tail
+            .split_at_checked(cut)
+            .map(|(a, b)| [a, b, text.as_str()]),
+        ParamsDigest::Done(_) => None,
     };
     let mut out = String::with_capacity(
-        view.len() + parts.head.len() + parts.tail.len() + deferred.len() + 4,
+        view.len() + parts.head.len() + parts.tail.len() + deferred.map_or(0, |d| d[2].len()) + 4,
     );
     out.push_str(&view);
     out.push('\n');
     out.push_str(&parts.head);
     out.push('\n');
-    match (&record.params_digest, parts.tail.split_at_checked(cut)) {
-        (ParamsDigest::Deferred(_), Some((a, b))) => {
+    match deferred {
+        Some([a, b, text]) => {
             out.push_str(a);
             out.push('\n');
             out.push_str(b);
             out.push('\n');
-            out.push_str(deferred);
+            out.push_str(text);
         }
-        _ => out.push_str(&parts.tail),
+        None => out.push_str(&parts.tail),
     }
     out
 }
