@@ -54,8 +54,11 @@ pub fn of(call: &Call, d: &Decision, analysis: Option<&CallAnalysis>) -> Scope {
     let exact = format!(
         "{VERSION}|exact|{}|{:016x}",
         call.tool_name,
-        call.params_text()
-            .map_or_else(|| params_digest(&call.params), |t| fnv1a(t.as_bytes()))
+        // The params' compact JSON text, made once per call (the record reads it too).
+        match call.params_text() {
+            Some(text) => fnv1a(text.as_bytes()),
+            None => fnv1a(Value::Object(call.params.clone()).to_string().as_bytes()),
+        }
     );
     let mut scope = Scope {
         exact,
@@ -174,30 +177,6 @@ fn dev_loop(c: Category) -> Option<&'static str> {
 
 /// 64-bit FNV-1a: a stable digest for keys (not a security boundary: keys never leave the
 /// core and an attacker gains nothing from a collision but a block or an extra prompt).
-/// FNV-1a of the params' compact JSON text, hashed as it is written (no copy of the params,
-/// no text kept): the same number as `fnv1a` of `Value::Object(params).to_string()`.
-fn params_digest(params: &serde_json::Map<String, Value>) -> u64 {
-    struct Fnv(u64);
-    impl std::io::Write for Fnv {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            for b in buf {
-                self.0 ^= u64::from(*b);
-                self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-            }
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    match serde_json::to_writer(&mut h, params) {
-        Ok(()) => h.0,
-        // Writing to the hasher cannot fail; if serialization ever did, hash the text form.
-        Err(_) => fnv1a(Value::Object(params.clone()).to_string().as_bytes()),
-    }
-}
-
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
@@ -213,25 +192,22 @@ mod tests {
     use crate::gate::Gate;
 
     #[test]
-    fn the_streamed_params_digest_is_the_digest_of_the_text() {
-        for (_, request) in crate::gate::tests::corpus_requests() {
+    fn the_exact_key_digests_the_params_text() {
+        let odd = serde_json::json!({"toolName": "x", "params": {"é\u{1F600}": ["\u{0}", 1.5, -0, 1e300, null, {"\"": "\\"}]}});
+        let requests = crate::gate::tests::corpus_requests()
+            .into_iter()
+            .map(|(_, r)| r)
+            .chain([odd.to_string()]);
+        for request in requests {
             let Ok(call) = Call::parse(&request) else {
                 continue;
             };
             assert_eq!(
-                params_digest(&call.params),
-                fnv1a(Value::Object(call.params.clone()).to_string().as_bytes()),
+                call.params_text(),
+                Some(Value::Object(call.params.clone()).to_string().as_str()),
                 "{request}"
             );
         }
-        let odd = serde_json::json!({"é\u{1F600}": ["\u{0}", 1.5, -0, 1e300, null, {"\"": "\\"}]});
-        let Value::Object(map) = odd else {
-            unreachable!()
-        };
-        assert_eq!(
-            params_digest(&map),
-            fnv1a(Value::Object(map.clone()).to_string().as_bytes())
-        );
     }
 
     fn scope_of(request: &str) -> Scope {
