@@ -16,6 +16,7 @@
 )]
 
 use openclaw_human_gate::analysis::dispatch;
+use openclaw_human_gate::audit::{decide_for_hook, AuditMemo};
 use openclaw_human_gate::call::Call;
 use openclaw_human_gate::gate::Gate;
 use openclaw_human_gate::session::Sessions;
@@ -71,7 +72,9 @@ fn main() {
         )
     });
     // `native-bench calls typical|corpus:SUBSTRING|NAME-PREFIX N`: exactly N calls of those
-    // (for instruction counts: `valgrind --tool=callgrind`, then divide by N).
+    // (for instruction counts: `valgrind --tool=callgrind`, then divide by N). With
+    // NATIVE_BENCH_HOOK set, each call takes the gate hook's path (`audit::decide_for_hook`
+    // with the shim's session fields), as the WASM `decideForHook` does.
     let fixed_calls = (args.first().map(String::as_str) == Some("calls")).then(|| {
         (
             args.get(1).cloned().unwrap_or_default(),
@@ -98,9 +101,22 @@ fn main() {
     let worst = worst_cases();
     if let Some((what, n)) = fixed_calls {
         let reqs = select(&what, &corpus, &worst);
+        // NATIVE_BENCH_HOOK: the gate hook's path (session fields, session authority, record).
+        let hook = std::env::var("NATIVE_BENCH_HOOK").is_ok();
+        let (mut sessions, mut memo) = (Sessions::new(), AuditMemo::default());
         for k in 0..n {
             let r = reqs[k as usize % reqs.len()];
-            black_box(gate.decide_json(black_box(r)));
+            if hook {
+                let req = in_session(r, k);
+                black_box(decide_for_hook(
+                    &gate,
+                    &mut sessions,
+                    &mut memo,
+                    black_box(&req),
+                ));
+            } else {
+                black_box(gate.decide_json(black_box(r)));
+            }
         }
         println!("{n} calls");
         return;
