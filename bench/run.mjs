@@ -6,6 +6,10 @@
 //               registered at priority 60), called as the host calls it, with (event, ctx),
 //               over bench/corpus.jsonl: WARMUP_PASSES untimed, then PASSES timed passes
 //   calls       timed calls
+//   warmup      the shim's idle-time warm-up of the core after register (js-shim/warmup.js):
+//               the bench waits for it to end before its own warm-up passes, as a gateway idles
+//               far longer than that before its first tool calls. HUMAN_GATE_WARMUP=off
+//               measures without it (baseline-tier code for most of the run).
 //   wasm_bytes  size of pkg/openclaw_human_gate_bg.wasm
 //
 //   typical     calls whose params serialize to at most TYPICAL_MAX_BYTES (2048) bytes of JSON;
@@ -76,6 +80,18 @@ const loadMs = median(loadRuns);
 const { api, hooks, logs } = makeFakeApi(config);
 const shim = (await import(pathToFileURL(SHIM).href)).default;
 shim.register(api);
+const { processState } = await import(pathToFileURL(`${ROOT}js-shim/core.js`).href);
+/** Awaits `promise` while keeping the process alive (the warm-up's timers are unref'd). */
+async function keptAlive(promise) {
+  const timer = setInterval(() => {}, 1 << 30);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(timer);
+  }
+}
+const warmRun = processState().warmup;
+const warmup = warmRun?.done ? ((await keptAlive(warmRun.done)) ?? warmRun) : null;
 const gateHook = hooks.find((h) => h.hookName === "before_tool_call" && h.priority === GATE_PRIORITY);
 if (!gateHook) throw new Error(`no before_tool_call hook at priority ${GATE_PRIORITY}`);
 // Every other before_tool_call hook (the sealing hook) runs untimed after the gate, as the host
@@ -213,6 +229,9 @@ const result = {
   typical_p99_us: groups.typical.hook?.p99_us ?? null,
   large_p50_us: groups.large.hook?.p50_us ?? null,
   worst_max_us: Math.max(...Object.values(worst)),
+  warmup_status: warmup?.status ?? null,
+  warmup_decisions: warmup?.decisions ?? 0,
+  warmup_cpu_ms: warmup ? round1(warmup.cpuMs) : 0,
 };
 
 // ---- report ----
@@ -224,6 +243,7 @@ const classLines = Object.entries(perClass)
   });
 console.log(`human-gate bench: ${corpus.length} corpus calls × ${PASSES} passes (after ${WARMUP_PASSES} warm-up), node ${process.version}`);
 console.log(`  plugin load (import + register, fresh process): median ${round1(loadMs)} ms over ${LOAD_RUNS} runs [${loadRuns.map(round1).join(", ")}]`);
+console.log(`  core warm-up after register (idle time, throwaway engine): ${warmup ? `${warmup.status}, ${warmup.decisions} decisions, ${round1(warmup.cpuMs)} ms CPU, ${round1(warmup.wallMs)} ms wall` : "none"}`);
 console.log(`  gate hook latency: p50 ${result.p50_us} µs, p99 ${result.p99_us} µs, max ${result.max_us} µs over ${result.calls} calls`);
 console.log(classLines.join("\n"));
 for (const [g, v] of Object.entries(groups)) {

@@ -19,7 +19,7 @@ import { createRequire } from "node:module";
 
 const STATE_KEY = Symbol.for("openclaw-human-gate");
 /** Bumped when the shape of the process-wide state changes between package versions. */
-const STATE_LAYOUT = 3;
+const STATE_LAYOUT = 4;
 const CORE_SPECIFIER = "../pkg/openclaw_human_gate.js";
 const localRequire = createRequire(import.meta.url);
 
@@ -72,6 +72,7 @@ export function processState() {
       guarded: new Set(), // guard.js: tool call ids the result middleware already scanned
       sessionCallSeq: 0, // session.js: call ids unique in this process
       sessionCallPrefix: null,
+      warmup: null, // warmup.js: the run for the loaded core (status, counts, done)
     };
     globalThis[STATE_KEY] = state;
   }
@@ -133,7 +134,8 @@ function dropEngine(state) {
   }
 }
 
-function poison(state) {
+/** Drops the engine and the module instance after a trap: the next call loads a fresh one. */
+export function poison(state) {
   state.traps += 1;
   dropEngine(state);
   state.core = null;

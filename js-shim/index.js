@@ -27,6 +27,7 @@ import {
 import { addSessionFields, registerSession, resolutionFeedback } from "./session.js";
 import { auditDecision, auditDecisionParts, auditResolution } from "./audit.js";
 import { registerOutputGuard } from "./guard.js";
+import { startWarmup } from "./warmup.js";
 
 const PLUGIN_ID = "human-gate";
 export const GATE_PRIORITY = 60;
@@ -471,6 +472,14 @@ function register(api) {
       }
     }
     registerSession(api, configJson, log);
+    // In idle time, on a throwaway engine: brings the core's optimized code in (warmup.js).
+    startWarmup(configJson, (event, ctx, i) =>
+      requestJsonOf(event, ctx, JSON.stringify(event.params), Date.now(), {
+        callId: `human-gate-warmup:${i}`,
+        sessionId: ctx.sessionId,
+        runId: event.runId,
+      }),
+    );
   } catch (err) {
     log.error(`human-gate: registration failed: ${describeError(err)}`);
   }
