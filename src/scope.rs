@@ -368,6 +368,27 @@ mod tests {
     }
 
     #[test]
+    fn the_exact_key_reads_the_tool_and_params_only() {
+        let digest = keyed(SECRET_A);
+        let base = serde_json::json!({"toolName":"exec","params":{"command":"make","timeout":5}});
+        let key = scope_with(&base.to_string(), &digest).exact;
+        let mut same = base.clone();
+        for (field, value) in [
+            ("sessionKey", "agent:main:other"),
+            ("sessionId", "s9"),
+            ("runId", "r9"),
+            ("callId", "c9"),
+        ] {
+            same[field] = serde_json::json!(value);
+        }
+        same["nowMs"] = serde_json::json!(1_764_400_000_000_u64);
+        assert_eq!(scope_with(&same.to_string(), &digest).exact, key);
+        let mut other_tool = base.clone();
+        other_tool["toolName"] = serde_json::json!("bash");
+        assert_ne!(scope_with(&other_tool.to_string(), &digest).exact, key);
+    }
+
+    #[test]
     fn one_changed_byte_anywhere_in_long_params_changes_the_exact_key() {
         let long: String = (0..30_000)
             .map(|i| char::from(b'a' + (i % 26) as u8))
