@@ -19,11 +19,18 @@ use openclaw_human_gate::analysis::dispatch;
 use openclaw_human_gate::audit::{decide_for_hook, AuditMemo};
 use openclaw_human_gate::call::Call;
 use openclaw_human_gate::gate::Gate;
+use openclaw_human_gate::scope::ExactDigest;
 use openclaw_human_gate::session::Sessions;
 use std::hint::black_box;
 use std::time::Instant;
 
 const TYPICAL_MAX_BYTES: usize = 2048;
+
+/// A session store keyed like the plugin's (the shim passes a random per-process secret; the
+/// bench a fixed one): the exact key is SipHash, not the SHA-256 fallback.
+fn keyed_sessions() -> Sessions {
+    Sessions::with_exact_digest(ExactDigest::from_hex("8f3a2b1c4d5e6f708192a3b4c5d6e7f8").unwrap())
+}
 
 fn pct(sorted: &[f64], p: f64) -> f64 {
     let n = sorted.len();
@@ -101,9 +108,11 @@ fn main() {
     let worst = worst_cases();
     if let Some((what, n)) = fixed_calls {
         let reqs = select(&what, &corpus, &worst);
-        // NATIVE_BENCH_HOOK: the gate hook's path (session fields, session authority, record).
+        // NATIVE_BENCH_HOOK: the gate hook's path (session fields, session authority, record);
+        // NATIVE_BENCH_SESSIONS: session fields and authority, decision JSON only.
         let hook = std::env::var("NATIVE_BENCH_HOOK").is_ok();
-        let (mut sessions, mut memo) = (Sessions::new(), AuditMemo::default());
+        let with_session = std::env::var("NATIVE_BENCH_SESSIONS").is_ok();
+        let (mut sessions, mut memo) = (keyed_sessions(), AuditMemo::default());
         for k in 0..n {
             let r = reqs[k as usize % reqs.len()];
             if hook {
@@ -114,6 +123,9 @@ fn main() {
                     &mut memo,
                     black_box(&req),
                 ));
+            } else if with_session {
+                let req = in_session(r, k);
+                black_box(gate.decide_in_json(&mut sessions, black_box(&req)));
             } else {
                 black_box(gate.decide_json(black_box(r)));
             }
@@ -125,7 +137,7 @@ fn main() {
         let reqs = select(&what, &corpus, &worst);
         let t = Instant::now();
         let mut n = 0u64;
-        let mut sessions = Sessions::new();
+        let mut sessions = keyed_sessions();
         let with_session = std::env::var("NATIVE_BENCH_SESSIONS").is_ok();
         while t.elapsed().as_secs_f64() < secs {
             for r in &reqs {
@@ -146,7 +158,7 @@ fn main() {
     }
 
     let (mut all, mut typical, mut large) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut sessions, mut in_sessions, mut seq) = (Sessions::new(), Vec::new(), 0u64);
+    let (mut sessions, mut in_sessions, mut seq) = (keyed_sessions(), Vec::new(), 0u64);
     let mut per_call: Vec<Vec<f64>> = vec![Vec::new(); corpus.len()];
     let (mut parse, mut decide, mut analysis, mut encode) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());

@@ -4,6 +4,8 @@
 // synchronous), the one process-wide Engine on `globalThis[Symbol.for("openclaw-human-gate")]`
 // (plugin registrations run in separate module instances and must share it), rebuilding it
 // when the config JSON or the package version changes or after a WebAssembly trap, the
+// per-process secret that keys the core's exact-call keys (src/scope.rs: drawn here because the
+// core is pure and makes no randomness; it never leaves the process and is never logged), the
 // fail-closed decision used when anything fails, text bounding for the host, and the fault
 // injection seam the tests use. Shared by the plugin shim (index.js) and the CLI (cli.js).
 //
@@ -14,7 +16,7 @@
 // instance (its stack pointer and allocator may be mid-update), so the module is re-required
 // and instantiated afresh on the next call, never reused.
 
-import { createHash, hash as oneShotHash } from "node:crypto";
+import { createHash, hash as oneShotHash, randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 
 const STATE_KEY = Symbol.for("openclaw-human-gate");
@@ -73,6 +75,7 @@ export function processState() {
       sessionCallSeq: 0, // session.js: call ids unique in this process
       sessionCallPrefix: null,
       warmup: null, // warmup.js: the run for the loaded core (status, counts, done)
+      keySecret: null, // see engineSecret
     };
     globalThis[STATE_KEY] = state;
   }
@@ -153,6 +156,17 @@ function parseConfigErrors(raw) {
 }
 
 /**
+ * The 128-bit secret (32 hex digits) that keys the core's exact-call keys: an exact-repeat
+ * lease grants by that key, so the agent must not be able to compute it (docs/core-api.md).
+ * Drawn once per process with `node:crypto`; every engine of the process gets the same one. A
+ * value the core refuses makes `new Engine` throw, and every caller then fails closed.
+ */
+export function engineSecret(state) {
+  if (state.keySecret === null || state.keySecret === undefined) state.keySecret = randomBytes(16).toString("hex");
+  return state.keySecret;
+}
+
+/**
  * Returns the process engine for this config, building it when the config JSON or the package
  * version changed (or after a trap). `firstTime` is true once per distinct config per process,
  * so callers log config errors once. Throws when the core cannot be loaded.
@@ -173,7 +187,7 @@ export function acquireEngine(configJson) {
   let engine;
   let errors;
   try {
-    engine = new core.Engine(configJson);
+    engine = new core.Engine(configJson, engineSecret(state));
     errors = parseConfigErrors(engine.configErrors());
   } catch (err) {
     if (isTrap(err)) poison(state);

@@ -17,7 +17,7 @@
 // poisons the instance exactly as a live call's trap does (the live engine is rebuilt on the
 // next call). HUMAN_GATE_WARMUP=off (or 0) turns it off; test faults turn it off too.
 
-import { isTrap, poison, processState, splitHookAnswer } from "./core.js";
+import { engineSecret, isTrap, poison, processState, splitHookAnswer } from "./core.js";
 
 /** Decisions per run (the whole set about 120 times). */
 export const WARMUP_DECISIONS = 6000;
@@ -120,7 +120,8 @@ export function startWarmup(configJson, toRequestJson) {
       const ctx = { toolName, agentId: "human-gate-warmup", sessionKey: "agent:human-gate-warmup:main", sessionId: "human-gate-warmup", ...extra };
       return toRequestJson(event, ctx, i);
     });
-    const engine = new core.Engine(configJson);
+    // Keyed like the live engine, so the warmed code is the code live calls run.
+    const engine = new core.Engine(configJson, engineSecret(state));
     const run = { core, status: "running", decisions: 0, cpuMs: 0, wallMs: 0, classes: {}, error: null, done: null };
     const started = performance.now();
     run.done = new Promise((resolve) => {

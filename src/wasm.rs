@@ -22,14 +22,21 @@ pub struct Engine {
 
 #[wasm_bindgen]
 impl Engine {
-    /// Never throws for a bad config: see `configErrors()`.
+    /// Never throws for a bad config: see `configErrors()`. `secret_hex` is the shim's
+    /// per-process 128-bit secret (32 hex digits) that keys the exact-call key
+    /// (`src/scope.rs`); without it the key is a SHA-256 digest. A malformed secret throws
+    /// (the shim answers the fail-closed approval): it is a broken shim, never a config.
     #[wasm_bindgen(constructor)]
-    pub fn new(config_json: &str) -> Engine {
-        Engine {
+    pub fn new(config_json: &str, secret_hex: Option<String>) -> Result<Engine, JsError> {
+        let exact_digest = match secret_hex.as_deref() {
+            Some(hex) => crate::scope::ExactDigest::from_hex(hex).map_err(|e| JsError::new(&e))?,
+            None => crate::scope::ExactDigest::Sha256,
+        };
+        Ok(Engine {
             gate: Gate::new(config_json),
-            sessions: Sessions::new(),
+            sessions: Sessions::with_exact_digest(exact_digest),
             audit: AuditMemo::default(),
-        }
+        })
     }
 
     /// JSON array of path-qualified config problems.

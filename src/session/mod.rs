@@ -143,6 +143,8 @@ fn push_bounded<T>(q: &mut VecDeque<T>, item: T, max: usize) {
 pub struct Sessions {
     map: BTreeMap<String, Session>,
     tick: u64,
+    /// How exact keys are digested: keyed by the shim's secret, else SHA-256 (`src/scope.rs`).
+    exact_digest: scope::ExactDigest,
 }
 
 /// A usable time: finite and not negative.
@@ -151,8 +153,18 @@ fn valid_now(now: Option<f64>) -> Option<f64> {
 }
 
 impl Sessions {
+    /// A store whose exact keys are SHA-256 digests (no secret supplied).
     pub fn new() -> Sessions {
         Sessions::default()
+    }
+
+    /// A store whose exact keys are digested as `exact_digest` says (the engine's, keyed by
+    /// the shim's per-process secret).
+    pub fn with_exact_digest(exact_digest: scope::ExactDigest) -> Sessions {
+        Sessions {
+            exact_digest,
+            ..Sessions::default()
+        }
     }
 
     /// Sessions currently kept.
@@ -217,7 +229,7 @@ impl Sessions {
         d: &mut Decision,
         analysis: Option<&CallAnalysis>,
     ) -> Scope {
-        let scope = scope::of(call, d, analysis);
+        let scope = scope::of(call, d, analysis, &self.exact_digest);
         let capability = envelope::is_request(call);
         if capability {
             shape_capability(cfg, call, d);

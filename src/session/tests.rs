@@ -24,6 +24,13 @@ impl World {
         }
     }
 
+    /// A world whose exact keys are keyed by `secret` (as the engine's, through the shim).
+    fn keyed(config: &str, secret: &str) -> World {
+        let mut w = World::new(config);
+        w.sessions = Sessions::with_exact_digest(scope::ExactDigest::from_hex(secret).unwrap());
+        w
+    }
+
     /// Decides a call in session `key` at `now`; returns (decision JSON, call id).
     fn call(
         &mut self,
@@ -945,6 +952,51 @@ fn allow_always_on_a_call_without_verified_targets_covers_exact_repeats_only() {
         .0["decision"],
         "approval"
     );
+}
+
+#[test]
+fn a_keyed_exact_repeat_lease_covers_the_identical_call_and_nothing_else() {
+    let long = format!("printf '%s' {} > /dev/null", "x".repeat(12_000));
+    for mut w in [
+        World::keyed("{}", "8f3a2b1c4d5e6f708192a3b4c5d6e7f8"),
+        World::new("{}"),
+    ] {
+        let params = json!({"command": long, "timeout": 30});
+        let (d, id) = w.call(S, "r1", 0.0, "exec", params.clone());
+        assert_eq!(d["decision"], "approval", "{d}");
+        assert!(offers_always(&d), "{d}");
+        assert_eq!(
+            w.resolve(S, &id, "allow-always", 10.0)["effects"],
+            json!(["lease"])
+        );
+        // The same params, whatever the key order: covered.
+        let reordered: Value =
+            serde_json::from_str(&format!(r#"{{"timeout":30,"command":{}}}"#, json!(long)))
+                .unwrap();
+        for same in [params.clone(), reordered] {
+            let (d, _) = w.call(S, "r2", 1000.0, "exec", same);
+            assert_eq!(d["source"], "session-lease", "{d}");
+        }
+        // One byte different anywhere, another param, another tool: asks.
+        let mut others = vec![
+            json!({"command": long, "timeout": 31}),
+            json!({"command": long}),
+            json!({"command": long, "timeout": 30, "pty": true}),
+        ];
+        for at in [0, 9, 10_000, long.len() - 1] {
+            let mut bytes = long.clone().into_bytes();
+            bytes[at] ^= 0x01;
+            let changed = String::from_utf8(bytes).unwrap();
+            others.push(json!({"command": changed, "timeout": 30}));
+        }
+        for other in others {
+            let (d, _) = w.call(S, "r2", 1000.0, "exec", other);
+            assert_ne!(d["source"], "session-lease", "{d}");
+            assert_ne!(d["decision"], "auto", "{d}");
+        }
+        let (d, _) = w.call(S, "r2", 1000.0, "process", params.clone());
+        assert_ne!(d["source"], "session-lease", "{d}");
+    }
 }
 
 #[test]

@@ -68,6 +68,21 @@ test("allow-always on a write lets the next write in the same directory pass, no
   assert.ok(h.rec.logs.some((l) => /allow-always recorded for this session: lease/.test(l)), h.rec.logs.join("\n"));
 });
 
+test("allow-always on a command without verified targets covers its exact repeats only (keyed exact key)", () => {
+  const h = fakeHost(config());
+  const s = "agent:main:shim-exact";
+  const command = `printf '%s' ${"x".repeat(9000)} > /dev/null`;
+  const first = h.call(s, "exec", { command, timeout: 30 });
+  assert.ok(asks(first));
+  assert.ok(first.requireApproval.allowedDecisions.includes("allow-always"));
+  first.requireApproval.onResolution("allow-always");
+  assert.equal(h.call(s, "exec", { timeout: 30, command }), undefined, "the identical call passes, whatever the key order");
+  const flipped = `${command.slice(0, 5000)}y${command.slice(5001)}`;
+  for (const params of [{ command: flipped, timeout: 30 }, { command, timeout: 31 }, { command }, { command, timeout: 30, pty: true }]) {
+    assert.ok(asks(h.call(s, "exec", params)), JSON.stringify(params).slice(0, 80));
+  }
+});
+
 test("allow-once, timeout and cancelled grant nothing; deny blocks the identical retry", () => {
   const h = fakeHost(config());
   const s = "agent:main:shim-deny";

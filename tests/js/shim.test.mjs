@@ -433,6 +433,58 @@ describe("fail closed on injected faults", () => {
     });
   }
 
+  test("the exact-call key is keyed by one per-process secret from node:crypto, never logged", () => {
+    const first = setup({ defaultTimeoutMs: 7001 });
+    const state = processState();
+    const secret = state.keySecret;
+    assert.match(secret, /^[0-9a-f]{32}$/);
+    const engine = state.engine;
+    setup({ defaultTimeoutMs: 7002 });
+    assert.notEqual(state.engine, engine, "a new config builds a new engine");
+    assert.equal(state.keySecret, secret, "with the same secret");
+    const logs = Object.values(first.rec.logs).flat().join("\n");
+    assert.ok(!logs.includes(secret));
+    // Another process draws another secret.
+    const other = spawnSync(process.execPath, ["--input-type=module", "-e",
+      `import { acquireEngine, processState } from ${JSON.stringify(new URL("js-shim/core.js", ROOT).href)}; acquireEngine("{}"); process.stdout.write(processState().keySecret);`], { encoding: "utf8" });
+    assert.equal(other.status, 0, other.stderr);
+    assert.match(other.stdout, /^[0-9a-f]{32}$/);
+    assert.notEqual(other.stdout, secret);
+  });
+
+  test("the core refuses a malformed secret with a clear error, and the shim then fails closed", () => {
+    assert.ok(new core.Engine("{}"), "no secret: the SHA-256 fallback");
+    assert.ok(new core.Engine("{}", "8f3a2b1c4d5e6f708192a3b4c5d6e7f8"));
+    for (const [bad, why] of [
+      ["", /key secret: expected 32 hexadecimal digits \(a 128-bit secret\), got 0 characters/],
+      ["8f3a2b1c4d5e6f70", /got 16 characters/],
+      ["8f3a2b1c4d5e6f708192a3b4c5d6e7fz", /key secret: expected only hexadecimal digits .*character 32/],
+      ["0".repeat(32), /key secret: all zeros is not a secret/],
+    ]) {
+      assert.throws(() => new core.Engine("{}", bad), (err) => err instanceof Error && why.test(err.message) && (bad === "" || !err.message.includes(bad)));
+    }
+    const state = processState();
+    const secret = state.keySecret;
+    const bad = "not-a-secret-but-it-could-be-one";
+    try {
+      state.keySecret = bad;
+      const h = setup({ defaultTimeoutMs: 7003 });
+      const { gateResult } = call(h, "read", { path: "a.txt" });
+      assertFailClosed(gateResult, { toolName: "read" });
+      assert.match(gateResult.requireApproval.description, /key secret: expected only hexadecimal digits/);
+      const logs = Object.values(h.rec.logs).flat();
+      assert.ok(logs.some((m) => /failed to load \(Error: key secret: /.test(m)), logs.join("\n"));
+      assert.ok(!logs.join("\n").includes(bad));
+      const { decision, error } = decideOrFailClosed(JSON.stringify({ defaultTimeoutMs: 7003 }), JSON.stringify({ toolName: "read", params: {} }), "read");
+      assert.ok(error instanceof Error);
+      assert.equal(decision.source, "fail-closed");
+    } finally {
+      state.keySecret = secret;
+    }
+    const h = setup({ defaultTimeoutMs: 7003 });
+    assert.equal(call(h, "read", { path: "a.txt" }).gateResult, undefined, "a good secret recovers");
+  });
+
   test("a trap poisons the engine: it is dropped and a fresh one answers the next call", () => {
     const h = setup({ rules: [{ id: "r1", toolName: "exec", mode: "require-approval", severity: "critical" }] });
     const state = processState();
