@@ -2162,8 +2162,8 @@ fn apply_lines(
 /// qualifier; [`is_auth_name`] a last component `auth`.
 const ASSIGNED_NAME_WORDS: [&[u8]; 4] = [b"key", b"keys", b"phrase", b"auth"];
 
-/// Longest qualified name (see [`qualified_start`]) read back from a separator or a name: a
-/// longer run only makes [`assignment_may_redact`] say yes, so the cost stays linear.
+/// Longest qualified name (see [`qualified_start`]) read back from a name: the bytes before
+/// it are only words to judge it by, and each match reads back a bounded stretch.
 const QUALIFIED_NAME_MAX: usize = 128;
 
 /// The bytes of a qualified name: the name characters of [`ASSIGNMENT_PATTERN`] and the
@@ -2222,7 +2222,12 @@ fn holds_at_component_end(name: &[u8], word: &[u8]) -> bool {
 /// qualified name (the segments before the name, see [`qualified_start`]), which holds one of
 /// the words above at the end of a component. So some `=` or `:` must follow (past blanks) a
 /// run of [`qualified_name_byte`]s holding such a word; a line without one is left as it is,
-/// without running the regex. A run longer than [`QUALIFIED_NAME_MAX`] counts as holding one.
+/// without running the regex.
+///
+/// Linear: the words are alphanumeric and the check of each ends at a byte that is not (or the
+/// name's end, which counts the same), so a name holds one exactly when one of its pieces
+/// between such bytes does. The `:` inside a run were candidates already, their names (the run
+/// before them) held none, so each candidate only reads back to the last `:`.
 fn assignment_may_redact(line: &str) -> bool {
     let b = line.as_bytes();
     let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
@@ -2234,12 +2239,8 @@ fn assignment_may_redact(line: &str) -> bool {
         while matches!(before(end), Some(b' ' | b'\t')) {
             end -= 1;
         }
-        let floor = end.saturating_sub(QUALIFIED_NAME_MAX);
         let mut start = end;
-        while before(start).is_some_and(qualified_name_byte) {
-            if start == floor {
-                return true;
-            }
+        while before(start).is_some_and(|p| p != b':' && qualified_name_byte(p)) {
             start -= 1;
         }
         may_be_secret_name(b.get(start..end).unwrap_or(&[]))
@@ -2931,7 +2932,12 @@ mod tests {
         assert!(!assignment_may_redact(
             "x.path.y=1 PATH=2 tokenizer=3 keyboard=4"
         ));
-        assert!(assignment_may_redact(&format!("{}=1", "a:".repeat(100))));
+        assert!(!assignment_may_redact(&format!("{}=1", "a:".repeat(100))));
+        assert!(assignment_may_redact(&format!(
+            "{}pat:x{}=1",
+            "a:".repeat(100),
+            "/b".repeat(99)
+        )));
     }
 
     #[test]
