@@ -938,8 +938,8 @@ fn styled_name(segments: &[&str], style: u8) -> String {
 }
 
 /// `name` (of `segments`, in `style`) assigned `value` in one of the syntaxes people write:
-/// env files and shell assignments, CLI options, JSON, YAML, TOML, INI, `.properties`, URL
-/// queries, HTTP headers and subscripts. `None` where the syntax has no such name (a `--flag
+/// env files and shell assignments (also `setx`, fish `set -gx`), CLI options, JSON, YAML,
+/// TOML, INI, `.properties`, URL queries, HTTP headers, subscripts, Makefiles (`?=`) and `||=`. `None` where the syntax has no such name (a `--flag
 /// value` option with `:` or `/` in it).
 fn assignment_line(segments: &[&str], style: u8, syntax: u8, value: &str) -> Option<String> {
     let name = styled_name(segments, style);
@@ -964,6 +964,10 @@ fn assignment_line(segments: &[&str], style: u8, syntax: u8, value: &str) -> Opt
             let bare: String = segments.iter().map(|s| format!("[{s}]")).collect();
             format!("curl -d 'user{bare}={value}&x=1' https://app.example.com")
         }
+        14 if style < 4 => format!("setx {name} {value}"),
+        15 if style < 4 => format!("set -gx {name} {value}; and ./run.fish"),
+        16 => format!("{name} ?= {value}\nIMAGE ?= app:1\n"),
+        17 => format!("{name} ||= '{value}'"),
         _ => return None,
     })
 }
@@ -995,7 +999,7 @@ proptest! {
         word in select(SECRET_SEGMENTS),
         after in prop::collection::vec(select(PLAIN_SEGMENTS), 0..2),
         style in 0..9u8,
-        syntax in 0..14u8,
+        syntax in 0..18u8,
         place in 0..4u8,
         value in "[A-XZa-xz0-9]{16,24}",
     ) {
@@ -1014,7 +1018,7 @@ proptest! {
         word in select(LOOKALIKE_SEGMENTS),
         after in prop::collection::vec(select(PLAIN_SEGMENTS), 0..2),
         style in 0..9u8,
-        syntax in 0..14u8,
+        syntax in 0..18u8,
         value in "[a-z]{2,8}[0-9]{1,3}",
     ) {
         let segments: Vec<&str> = before.iter().copied().chain([word]).chain(after.iter().copied()).collect();

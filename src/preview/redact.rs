@@ -7,7 +7,8 @@
 //!   chat, model providers, package registries, payment), webhook URLs;
 //! - context that marks a value: `Authorization:`/`Cookie:`/API-key headers, `Bearer …`, URL
 //!   credentials (`scheme://user:pass@`), connection-string and query parameters;
-//! - secret-named assignments in env files, shell, JSON, YAML, TOML, code and XML, and secret
+//! - secret-named assignments in env files, shell (also `setx`/`setenv`/fish `set -gx NAME X`),
+//!   Makefiles (`?=`, `+=`), JSON, YAML, TOML, code (`||=`, `??=`) and XML, and secret
 //!   options of command lines (`--password=…`, `--token …`, `-storepass …`), named by a
 //!   component classifier so `token_count=5`, `max_tokens`, `--password-file` stay; a name
 //!   is judged with the segments before it (`x.pat.y`, `Db:Pat:Value`, `app/pat/value`,
@@ -193,7 +194,7 @@ const PGPASS_PATTERN: &str = r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s
 /// (`cfg['db']['password'] = …`, `user[password]=…`); the segments before it are read back from
 /// the text (see [`qualified_start`]).
 const ASSIGNMENT_PATTERN: &str = concat!(
-    r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?\]?[ \t]*(?:=>|:=|=|:)[ \t]*)"#,
+    r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?\]?[ \t]*(?:=>|::=|:=|\?\?=|\?=|\+=|\|\|=|=|:)[ \t]*)"#,
     // An auth scheme before the value (`X-Service-Token: Bearer …`) stays shown.
     r"(?:(?:[Bb](?:earer|EARER)|[Bb](?:asic|ASIC)|[Dd](?:igest|IGEST))[ \t]+)?",
     value!()
@@ -487,6 +488,18 @@ const RULES: &[RuleSpec] = &[
         Check::Named,
         &["config"],
     ),
+    // Environment variables set by a command: setx NAME X, setenv NAME X, fish set -gx NAME X.
+    RuleSpec {
+        pattern: concat!(
+            r"\b(?:setx|setenv|set(?:[ \t]+-[A-Za-z]+)*)[ \t]+(?P<n>[A-Za-z_][A-Za-z0-9_]*)[ \t]+",
+            // The value: an argument that is not an option (`gh secret set NAME --body X`).
+            r#"(?P<s>(?:"[^"\n]*"|'[^'\n]*'|[^\s"'`;&|)-])(?:"[^"\n]*"|'[^'\n]*'|[^\s"'`;&|)])*)"#
+        ),
+        check: Check::Named,
+        pre: &["setx", "setenv", "set "],
+        per_line: NAME_WORDS,
+        also: &[],
+    },
     // Secret options: --password=X, --token X, -storepass X, --user user:pass, -u user:pass.
     RuleSpec {
         pattern: concat!(
@@ -2218,7 +2231,7 @@ fn holds_at_component_end(name: &[u8], word: &[u8]) -> bool {
 }
 
 /// Whether the assignment rule can redact anything in `line`: its match is a name right before
-/// a separator (`\?["']?]?[ \t]*` then `=` or `:`), and it redacts only for a secret name or
+/// a separator (`\?["']?]?[ \t]*` then `=`, `:`, `?=`, `+=`, `||=`, …), and it redacts only for a secret name or
 /// qualified name (the segments before the name, see [`qualified_start`]), which holds one of
 /// the words above at the end of a component. So some `=` or `:` must follow (past blanks) a
 /// run of [`qualified_name_byte`]s holding such a word; a line without one is left as it is,
@@ -2236,6 +2249,14 @@ fn assignment_may_redact(line: &str) -> bool {
             return false;
         }
         let mut end = k;
+        // `?=` `??=` `+=` `||=` (`::=` and `:=` are candidates at their `:`).
+        if c == b'=' {
+            for _ in 0..2 {
+                if matches!(before(end), Some(b'?' | b'+' | b'|')) {
+                    end -= 1;
+                }
+            }
+        }
         while matches!(before(end), Some(b' ' | b'\t')) {
             end -= 1;
         }
@@ -2323,7 +2344,9 @@ fn apply(
                     .bytes()
                     .all(|c| c.is_ascii_alphanumeric() || b"_.-:".contains(&c))
                     && (v.as_str().ends_with(':') && after.len() < rest.len() && !after.is_empty()
-                        || after.starts_with(['=', ':']))
+                        || ["=", ":", "?=", "??=", "+=", "||="]
+                            .iter()
+                            .any(|op| after.starts_with(op)))
             });
         let verdict = if inner_colon {
             None
@@ -2863,7 +2886,8 @@ mod tests {
             name in proptest::collection::vec(proptest::sample::select(NAME_PIECES), 1..6),
             sep in proptest::sample::select(vec![
                 "=", ":", ": ", " = ", "=>", " => ", ":=", "\"=", "\":", "\": ", "'=",
-                "\\\"=", "\\\":", "\t=\t", "]=", "'] = ", "\"]=", "\\\"] = ",
+                "\\\"=", "\\\":", "\t=\t", "]=", "'] = ", "\"]=", "\\\"] = ", "?=", " ?= ", "+=",
+                " ||= ", "??=", " ::= ", "'] ||= ",
             ]),
             value in proptest::sample::select(vec![
                 "S3cretPassw0rd", "\"S3cret Passw0rd\"", "'abcDEF123456'", "ghp_abcdefghij0123456789",
