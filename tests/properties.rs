@@ -940,14 +940,14 @@ fn styled_name(segments: &[&str], style: u8) -> String {
 /// `name` (of `segments`, in `style`) assigned `value` in one of the syntaxes people write:
 /// env files and shell assignments (also `setx`, fish `set -gx`), CLI options, JSON, YAML,
 /// TOML, INI, `.properties`, URL queries, HTTP headers, subscripts, Makefiles (`?=`) and `||=`. `None` where the syntax has no such name (a `--flag
-/// value` option with `:` or `/` in it).
+/// value` option with `/` in it).
 fn assignment_line(segments: &[&str], style: u8, syntax: u8, value: &str) -> Option<String> {
     let name = styled_name(segments, style);
     Some(match syntax {
         0 => format!("export {name}={value}"),
         1 => format!("{name}={value} ./run.sh --fast"),
         2 => format!("./tool --{name}={value} --retries 3"),
-        3 if style < 6 || style == 8 => format!("./tool --{name} {value} --retries 3"),
+        3 if style != 7 => format!("./tool --{name} {value} --retries 3"),
         4 => format!("{{\"{name}\": \"{value}\", \"region\": \"eu\"}}"),
         5 => format!("settings:\n  {name}: {value}\n  region: eu"),
         6 => format!("[tool.app]\n{name} = \"{value}\"\n"),

@@ -500,10 +500,11 @@ const RULES: &[RuleSpec] = &[
         per_line: NAME_WORDS,
         also: &[],
     },
-    // Secret options: --password=X, --token X, -storepass X, --user user:pass, -u user:pass.
+    // Secret options: --password=X, --token X, -storepass X, --Db:Password X, --user user:pass,
+    // -u user:pass.
     RuleSpec {
         pattern: concat!(
-            r#"(?m)(?:^|[\s"'(=])(?P<n>--?[A-Za-z][A-Za-z0-9_.-]*)(?:=|[ \t]+)"#,
+            r#"(?m)(?:^|[\s"'(=])(?P<n>--?[A-Za-z][A-Za-z0-9_.:-]*)(?:=|[ \t]+)"#,
             arg!()
         ),
         check: Check::Flag,
