@@ -872,6 +872,164 @@ fn check_secret_hidden(line: &str, secret: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Secret words as name segments: one or two components (`api`+`key`).
+const SECRET_SEGMENTS: &[&[&str]] = &[
+    &["password"],
+    &["passwd"],
+    &["passphrase"],
+    &["token"],
+    &["secret"],
+    &["pat"],
+    &["pw"],
+    &["pwd"],
+    &["otp"],
+    &["psk"],
+    &["credentials"],
+    &["api", "key"],
+    &["access", "key"],
+    &["private", "key"],
+    &["client", "secret"],
+    &["auth", "token"],
+];
+/// Words that hold a secret word inside another word, never a secret name.
+const LOOKALIKE_SEGMENTS: &[&str] = &[
+    "passwordless",
+    "tokenizer",
+    "keyboard",
+    "secretary",
+    "compass",
+    "keynote",
+    "path",
+    "patch",
+    "pattern",
+    "bypassed",
+];
+/// Neutral segments around the secret word.
+const PLAIN_SEGMENTS: &[&str] = &["db", "app", "prod", "ci", "github", "deploy", "main", "v2"];
+
+/// A name of `segments` in one style: 0 snake, 1 SCREAMING, 2 camel, 3 Pascal, 4 kebab,
+/// 5 dotted, 6 `:`, 7 `/`, 8 mixed `.`/`_`/`-`.
+fn styled_name(segments: &[&str], style: u8) -> String {
+    let cap = |s: &str| {
+        let mut c = s.chars();
+        c.next()
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+            .unwrap_or_default()
+    };
+    match style {
+        0 => segments.join("_"),
+        1 => segments.join("_").to_ascii_uppercase(),
+        2 => segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if i == 0 { (*s).to_owned() } else { cap(s) })
+            .collect(),
+        3 => segments.iter().map(|s| cap(s)).collect(),
+        4 => segments.join("-"),
+        5 => segments.join("."),
+        6 => segments.join(":"),
+        7 => segments.join("/"),
+        _ => segments
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{}{s}", if i == 0 { "" } else { [".", "_", "-"][i % 3] }))
+            .collect(),
+    }
+}
+
+/// `name` (of `segments`, in `style`) assigned `value` in one of the syntaxes people write:
+/// env files and shell assignments (also `setx`, fish `set -gx`), CLI options, JSON, YAML,
+/// TOML, INI, `.properties`, URL queries, HTTP headers, subscripts, Makefiles (`?=`) and `||=`. `None` where the syntax has no such name (a `--flag
+/// value` option with `/` in it).
+fn assignment_line(segments: &[&str], style: u8, syntax: u8, value: &str) -> Option<String> {
+    let name = styled_name(segments, style);
+    Some(match syntax {
+        0 => format!("export {name}={value}"),
+        1 => format!("{name}={value} ./run.sh --fast"),
+        2 => format!("./tool --{name}={value} --retries 3"),
+        3 if style != 7 => format!("./tool --{name} {value} --retries 3"),
+        4 => format!("{{\"{name}\": \"{value}\", \"region\": \"eu\"}}"),
+        5 => format!("settings:\n  {name}: {value}\n  region: eu"),
+        6 => format!("[tool.app]\n{name} = \"{value}\"\n"),
+        7 => format!("[main]\n{name} = {value}\nregion = eu\n"),
+        8 => format!("{name}={value}\nserver.port=8080\n"),
+        9 => format!("curl 'https://api.example.com/v1/x?page=2&{name}={value}&q=a'"),
+        10 => format!("curl -H 'X-{name}: {value}' https://api.example.com"),
+        11 => format!("X-{name}: Bearer {value}\nAccept: */*"),
+        12 => {
+            let quoted: String = segments.iter().map(|s| format!("['{s}']")).collect();
+            format!("cfg{quoted} = '{value}'")
+        }
+        13 => {
+            let bare: String = segments.iter().map(|s| format!("[{s}]")).collect();
+            format!("curl -d 'user{bare}={value}&x=1' https://app.example.com")
+        }
+        14 if style < 4 => format!("setx {name} {value}"),
+        15 if style < 4 => format!("set -gx {name} {value}; and ./run.fish"),
+        16 => format!("{name} ?= {value}\nIMAGE ?= app:1\n"),
+        17 => format!("{name} ||= '{value}'"),
+        _ => return None,
+    })
+}
+
+/// The same line where each tool shows it: a command, a file written, an edit, a patch.
+fn placed(line: &str, place: u8) -> String {
+    match place {
+        0 => exec(line),
+        1 => json!({"toolName": "write", "params": {"path": "conf/app.txt", "content": line}})
+            .to_string(),
+        2 => json!({"toolName": "edit", "params": {"path": "conf/app.txt", "oldText": "x", "newText": line}})
+            .to_string(),
+        _ => {
+            let added: String = line.lines().map(|l| format!("+{l}\n")).collect();
+            json!({"toolName": "apply_patch", "params": {"input": format!("*** Begin Patch\n*** Update File: conf/app.txt\n@@\n{added}*** End Patch")}})
+                .to_string()
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(runner(512))]
+
+    /// A secret under any secret-word name, in any style and syntax, never reaches the decision
+    /// (reason, findings, preview) wherever the tool call carries it.
+    #[test]
+    fn secret_named_values_never_reach_the_decision(
+        before in prop::collection::vec(select(PLAIN_SEGMENTS), 0..3),
+        word in select(SECRET_SEGMENTS),
+        after in prop::collection::vec(select(PLAIN_SEGMENTS), 0..2),
+        style in 0..9u8,
+        syntax in 0..18u8,
+        place in 0..4u8,
+        value in "[A-XZa-xz0-9]{16,24}",
+    ) {
+        let segments: Vec<&str> = before.iter().chain(word.iter()).chain(after.iter()).copied().collect();
+        if let Some(line) = assignment_line(&segments, style, syntax, &value) {
+            let d = Gate::new("{}").decide_json(&placed(&line, place));
+            prop_assert!(!d.contains(&value), "{line:?} -> {d}");
+        }
+    }
+
+    /// A word that only holds a secret word (`passwordless`, `tokenizer`, `path`) names nothing
+    /// secret: the same lines come out of redaction unchanged.
+    #[test]
+    fn lookalike_names_are_not_redacted(
+        before in prop::collection::vec(select(PLAIN_SEGMENTS), 0..3),
+        word in select(LOOKALIKE_SEGMENTS),
+        after in prop::collection::vec(select(PLAIN_SEGMENTS), 0..2),
+        style in 0..9u8,
+        syntax in 0..18u8,
+        value in "[a-z]{2,8}[0-9]{1,3}",
+    ) {
+        let segments: Vec<&str> = before.iter().copied().chain([word]).chain(after.iter().copied()).collect();
+        // Syntax 11 (`Bearer …`) is redacted whatever the name: the scheme marks the value.
+        if let Some(line) = assignment_line(&segments, style, syntax, &value).filter(|_| syntax != 11) {
+            let out = Redactor::new().redact(&line);
+            prop_assert_eq!(&out, &line);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 6. Config
 // ---------------------------------------------------------------------------------------------

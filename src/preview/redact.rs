@@ -7,9 +7,14 @@
 //!   chat, model providers, package registries, payment), webhook URLs;
 //! - context that marks a value: `Authorization:`/`Cookie:`/API-key headers, `Bearer …`, URL
 //!   credentials (`scheme://user:pass@`), connection-string and query parameters;
-//! - secret-named assignments in env files, shell, JSON, YAML, TOML, code and XML, and secret
+//! - secret-named assignments in env files, shell (also `setx`/`setenv`/fish `set -gx NAME X`),
+//!   Makefiles (`?=`, `+=`), JSON, YAML, TOML, code (`||=`, `??=`) and XML, and secret
 //!   options of command lines (`--password=…`, `--token …`, `-storepass …`), named by a
-//!   component classifier so `token_count=5`, `max_tokens`, `--password-file` stay;
+//!   component classifier so `token_count=5`, `max_tokens`, `--password-file` stay; a name
+//!   is judged with the segments before it (`x.pat.y`, `Db:Pat:Value`, `app/pat/value`,
+//!   `cfg['pat']['value']`, `user[password]`), and a secret word counts only as a whole
+//!   component or a component's end (`gitlabPatValue`, `PGPASSWORD`; not `passwordless`,
+//!   `tokenizer`, `keyboard`, `path`);
 //! - short password options whose meaning depends on the command (`mysql -pX`, `sshpass -p X`,
 //!   `docker login -p X`, `redis-cli -a X`, `curl -u user:X`, `openssl -passin pass:X`, …).
 //!
@@ -100,11 +105,7 @@ const FLAG_WORDS: &[&str] = &[
     "cookie",
     "mnemonic",
     "phrase",
-    "_pat",
-    "pat_",
-    "-pat",
-    "pat=",
-    "pat ",
+    "pat",
     "psk",
     "bearer",
     "-u",
@@ -116,7 +117,7 @@ const FLAG_WORDS: &[&str] = &[
 /// Words one of which every secret name contains (see [`is_secret_name`], [`is_auth_name`]).
 const NAME_WORDS: &[&str] = &[
     "pass", "pw", "secret", "token", "key", "auth", "cred", "otp", "sig", "cookie", "mnemonic",
-    "phrase", "_pat", "pat_", "-pat", "pat=", "pat:", "pat\"", "psk", "bearer",
+    "phrase", "pat", "psk", "bearer",
 ];
 
 /// A quoted or bare value (bare values end at whitespace, quotes and separators).
@@ -189,8 +190,13 @@ const HEX_RUN: usize = 64;
 const PGPASS_PATTERN: &str = r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$";
 
 /// Assignments: a match is within one line and holds `=` or `:` (see [`Rule::needs_separator`]).
+/// An HTTP auth scheme before the value is passed over. The name may close a subscript
+/// (`cfg['db']['password'] = …`, `user[password]=…`); the segments before it are read back from
+/// the text (see [`qualified_start`]).
 const ASSIGNMENT_PATTERN: &str = concat!(
-    r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?[ \t]*(?:=>|:=|=|:)[ \t]*)"#,
+    r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?\]?[ \t]*(?:=>|::=|:=|\?\?=|\?=|\+=|\|\|=|=|:)[ \t]*)"#,
+    // An auth scheme before the value (`X-Service-Token: Bearer …`) stays shown.
+    r"(?:(?:[Bb](?:earer|EARER)|[Bb](?:asic|ASIC)|[Dd](?:igest|IGEST))[ \t]+)?",
     value!()
 );
 
@@ -482,10 +488,23 @@ const RULES: &[RuleSpec] = &[
         Check::Named,
         &["config"],
     ),
-    // Secret options: --password=X, --token X, -storepass X, --user user:pass, -u user:pass.
+    // Environment variables set by a command: setx NAME X, setenv NAME X, fish set -gx NAME X.
     RuleSpec {
         pattern: concat!(
-            r#"(?m)(?:^|[\s"'(=])(?P<n>--?[A-Za-z][A-Za-z0-9_.-]*)(?:=|[ \t]+)"#,
+            r"\b(?:setx|setenv|set(?:[ \t]+-[A-Za-z]+)*)[ \t]+(?P<n>[A-Za-z_][A-Za-z0-9_]*)[ \t]+",
+            // The value: an argument that is not an option (`gh secret set NAME --body X`).
+            r#"(?P<s>(?:"[^"\n]*"|'[^'\n]*'|[^\s"'`;&|)-])(?:"[^"\n]*"|'[^'\n]*'|[^\s"'`;&|)])*)"#
+        ),
+        check: Check::Named,
+        pre: &["setx", "setenv", "set "],
+        per_line: NAME_WORDS,
+        also: &[],
+    },
+    // Secret options: --password=X, --token X, -storepass X, --Db:Password X, --user user:pass,
+    // -u user:pass.
+    RuleSpec {
+        pattern: concat!(
+            r#"(?m)(?:^|[\s"'(=])(?P<n>--?[A-Za-z][A-Za-z0-9_.:-]*)(?:=|[ \t]+)"#,
             arg!()
         ),
         check: Check::Flag,
@@ -1127,8 +1146,23 @@ fn shape_is_secret(v: &str) -> bool {
     distinct.len() > 4 && !v.to_ascii_lowercase().contains("example0")
 }
 
+/// A [`Check::Named`] match: `name` says `value` is a secret, and `value` is one.
+fn named_secret(name: &str, value: &str) -> bool {
+    (is_secret_name(name)
+        && value_is_secret(value)
+        && (!is_weak_name(name) || unquote(value).chars().count() >= 16))
+        || (is_auth_name(name) && auth_value(value))
+}
+
 /// Decides what part of one match (if any) is replaced: `(start, end, replacement)`.
-fn decide(check: Check, caps: &Captures<'_>) -> Option<(usize, usize, &'static str)> {
+/// `qualified`: for the assignment rule, the name with the segments before it (see
+/// [`qualified_start`]) when there are any; a [`Check::Named`] match is a secret when either
+/// name says so.
+fn decide(
+    check: Check,
+    caps: &Captures<'_>,
+    qualified: Option<&str>,
+) -> Option<(usize, usize, &'static str)> {
     let m = caps.get(0)?;
     if check == Check::Block {
         return Some((m.start(), m.end(), REDACTED_KEY));
@@ -1144,10 +1178,8 @@ fn decide(check: Check, caps: &Captures<'_>) -> Option<(usize, usize, &'static s
         Check::Always => whole,
         Check::TokenLike => token_like(value).then_some((s.start(), end, REDACTED)),
         Check::Value => value_is_secret(value).then_some((s.start(), end, REDACTED)),
-        Check::Named => ((is_secret_name(name)
-            && value_is_secret(value)
-            && (!is_weak_name(name) || unquote(value).chars().count() >= 16))
-            || (is_auth_name(name) && auth_value(value)))
+        Check::Named => (named_secret(name, value)
+            || qualified.is_some_and(|q| named_secret(q, value)))
         .then_some((s.start(), end, REDACTED)),
         Check::Shape => shape_is_secret(value).then_some((s.start(), end, REDACTED)),
         Check::Flag => {
@@ -2138,58 +2170,126 @@ fn apply_lines(
     changed.then_some(out)
 }
 
-/// Words one of which a name the assignment rule redacts for holds (ASCII case-insensitively):
-/// [`is_secret_name`] needs a component that ends with a [`SECRET_SUFFIXES`] entry, is a
-/// [`SECRET_WORDS`] entry, or is `key`/`keys`/`phrase` after a qualifier; [`is_auth_name`] a
-/// last component `auth`. Every component is a piece of the name, so the name holds the word.
-const ASSIGNED_NAME_WORDS: [&[u8]; 3] = [b"key", b"phrase", b"auth"];
+/// Words one of which a name the assignment rule redacts for holds (ASCII case-insensitively),
+/// each ending a component: [`is_secret_name`] needs a component that ends with a
+/// [`SECRET_SUFFIXES`] entry, is a [`SECRET_WORDS`] entry, or is `key`/`keys`/`phrase` after a
+/// qualifier; [`is_auth_name`] a last component `auth`.
+const ASSIGNED_NAME_WORDS: [&[u8]; 4] = [b"key", b"keys", b"phrase", b"auth"];
 
-/// Whether the assignment rule can redact anything in `line`: its match is a name
-/// (`[A-Za-z_][A-Za-z0-9_.-]*`) right before a separator (`\?["']?[ \t]*` then `=` or `:`),
-/// and it redacts only for a secret name, which holds one of the words above. So some `=` or
-/// `:` must follow (past blanks, one quote, one backslash) a run of name characters holding
-/// such a word; a line without one is left as it is, without running the regex.
+/// Longest qualified name (see [`qualified_start`]) read back from a name: the bytes before
+/// it are only words to judge it by, and each match reads back a bounded stretch.
+const QUALIFIED_NAME_MAX: usize = 128;
+
+/// The bytes of a qualified name: the name characters of [`ASSIGNMENT_PATTERN`] and the
+/// separators of the segments before it: `:` `/` (`Db:Password`, `app/pat/value`), subscripts
+/// and their quotes (`cfg['db']["pat"]`, `user[password]`, escaped as `\"`).
+const fn qualified_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'_' | b'.' | b'-' | b':' | b'/' | b'[' | b']' | b'\'' | b'"' | b'\\'
+        )
+}
+
+/// Where the qualified name that ends with the name at `name_start` begins: the run of
+/// [`qualified_name_byte`]s before it (at most [`QUALIFIED_NAME_MAX`] bytes back), so
+/// `x.pat.y`, `Db:Pat:Value`, `app/pat/value` and `cfg['pat']['value']` are judged whole.
+fn qualified_start(text: &str, name_start: usize) -> usize {
+    let b = text.as_bytes();
+    let floor = name_start.saturating_sub(QUALIFIED_NAME_MAX);
+    let mut start = name_start;
+    while start > floor && b.get(start - 1).is_some_and(|&c| qualified_name_byte(c)) {
+        start -= 1;
+    }
+    start
+}
+
+/// `name` holds `word` (ASCII case-insensitively) at the end of a component as [`components`]
+/// splits it: before a byte that is not alphanumeric, the end, or an upper-case letter after a
+/// lower-case one or a digit. (`pat` in `x.pat.y`, `gitlabPatValue`; not in `path`, `PATH`,
+/// `passwordless`, `tokenizer`.)
+fn holds_at_component_end(name: &[u8], word: &[u8]) -> bool {
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    name.iter().enumerate().any(|(i, b)| {
+        if b.to_ascii_lowercase() != first || !starts_with_lower(name.get(i..).unwrap_or(&[]), word)
+        {
+            return false;
+        }
+        let end = i + word.len();
+        match name.get(end) {
+            None => true,
+            Some(&next) => {
+                !next.is_ascii_alphanumeric()
+                    || (next.is_ascii_uppercase()
+                        && name
+                            .get(end - 1)
+                            .is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit()))
+            }
+        }
+    })
+}
+
+/// Whether the assignment rule can redact anything in `line`: its match is a name right before
+/// a separator (`\?["']?]?[ \t]*` then `=`, `:`, `?=`, `+=`, `||=`, …), and it redacts only for a secret name or
+/// qualified name (the segments before the name, see [`qualified_start`]), which holds one of
+/// the words above at the end of a component. So some `=` or `:` must follow (past blanks) a
+/// run of [`qualified_name_byte`]s holding such a word; a line without one is left as it is,
+/// without running the regex.
+///
+/// Linear: the words are alphanumeric and the check of each ends at a byte that is not (or the
+/// name's end, which counts the same), so a name holds one exactly when one of its pieces
+/// between such bytes does. The `:` inside a run were candidates already, their names (the run
+/// before them) held none, so each candidate only reads back to the last `:`.
 fn assignment_may_redact(line: &str) -> bool {
     let b = line.as_bytes();
-    let name_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-';
     let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
     b.iter().enumerate().any(|(k, &c)| {
         if c != b'=' && c != b':' {
             return false;
         }
         let mut end = k;
+        // `?=` `??=` `+=` `||=` (`::=` and `:=` are candidates at their `:`).
+        if c == b'=' {
+            for _ in 0..2 {
+                if matches!(before(end), Some(b'?' | b'+' | b'|')) {
+                    end -= 1;
+                }
+            }
+        }
         while matches!(before(end), Some(b' ' | b'\t')) {
             end -= 1;
         }
-        if matches!(before(end), Some(b'"' | b'\'')) {
-            end -= 1;
-        }
-        if before(end) == Some(b'\\') {
-            end -= 1;
-        }
         let mut start = end;
-        while before(start).is_some_and(name_char) {
+        while before(start).is_some_and(|p| p != b':' && qualified_name_byte(p)) {
             start -= 1;
         }
-        let name = b.get(start..end).unwrap_or(&[]);
-        if name.len() < 2 {
-            // Every word has two bytes or more.
-            return false;
-        }
-        // The name's lowercase byte pairs, hashed into 64 bits: a word whose first pair is not
-        // there cannot be in the name (a hash collision only costs the full comparison).
-        let pairs = name.windows(2).fold(0u64, |m, w| {
-            m | pair_bit(w.first().copied(), w.get(1).copied())
-        });
-        let holds = |w: &[u8]| {
-            pairs & pair_bit(w.first().copied(), w.get(1).copied()) != 0 && contains_lower(name, w)
-        };
-        SECRET_SUFFIXES
-            .iter()
-            .chain(SECRET_WORDS.iter())
-            .any(|w| holds(w.as_bytes()))
-            || ASSIGNED_NAME_WORDS.iter().any(|w| holds(w))
+        may_be_secret_name(b.get(start..end).unwrap_or(&[]))
     })
+}
+
+/// Whether `name` holds a word a secret name needs, at the end of a component: true for every
+/// name [`is_secret_name`] or [`is_auth_name`] accepts (and for some others).
+fn may_be_secret_name(name: &[u8]) -> bool {
+    if name.len() < 2 {
+        // Every word has two bytes or more.
+        return false;
+    }
+    // The name's lowercase byte pairs, hashed into 64 bits: a word whose first pair is not
+    // there cannot be in the name (a hash collision only costs the full comparison).
+    let pairs = name.windows(2).fold(0u64, |m, w| {
+        m | pair_bit(w.first().copied(), w.get(1).copied())
+    });
+    let holds = |w: &[u8]| {
+        pairs & pair_bit(w.first().copied(), w.get(1).copied()) != 0
+            && holds_at_component_end(name, w)
+    };
+    SECRET_SUFFIXES
+        .iter()
+        .chain(SECRET_WORDS.iter())
+        .any(|w| holds(w.as_bytes()))
+        || ASSIGNED_NAME_WORDS.iter().any(|w| holds(w))
 }
 
 /// One of 64 bits for a byte pair, ASCII case-folded (see [`assignment_may_redact`]).
@@ -2223,7 +2323,38 @@ fn apply(
         let Some(m) = caps.get(0) else {
             break;
         };
-        let next = match decide(rule.check, &caps) {
+        // The assignment rule judges the name with the segments before it too.
+        let qualified = caps
+            .name("n")
+            .filter(|_| rule.needs_separator)
+            .and_then(|n| {
+                let from = qualified_start(text, n.start());
+                (from < n.start())
+                    .then(|| text.get(from..n.end()))
+                    .flatten()
+            });
+        // `password:db: value`, `auth:token:db = value` (a name of `:` segments, then the
+        // separator): the first `:` is not the separator; the match at a later segment judges
+        // the whole name.
+        let inner_colon = rule.needs_separator
+            && caps.name("sep").is_some_and(|sep| sep.as_str() == ":")
+            && caps.name("s").is_some_and(|v| {
+                let rest = text.get(v.end()..).unwrap_or("");
+                let after = rest.trim_start_matches([' ', '\t']);
+                v.as_str()
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || b"_.-:".contains(&c))
+                    && (v.as_str().ends_with(':') && after.len() < rest.len() && !after.is_empty()
+                        || ["=", ":", "?=", "??=", "+=", "||="]
+                            .iter()
+                            .any(|op| after.starts_with(op)))
+            });
+        let verdict = if inner_colon {
+            None
+        } else {
+            decide(rule.check, &caps, qualified)
+        };
+        let next = match verdict {
             Some((start, end, replacement)) if start >= last && end > start => {
                 out.push_str(text.get(last..start).unwrap_or(""));
                 out.push_str(replacement);
@@ -2741,20 +2872,23 @@ mod tests {
         }
     }
 
+    /// Pieces of generated names: secret words in every case, look-alikes that hold one
+    /// (`path`, `passwordless`, `keyboard`), and the separators of qualified names.
+    const NAME_PIECES: &[&str] = &[
+        "api", "Key", "_", ".", "-", "secret", "PASS", "word", "db", "x1", "auth", "token", "pw",
+        "sig", "phrase", "seed", "pat", "Pat", "PAT", "h", "H", "less", "Access", "id", "keys",
+        "board", "9", ":", "/", "['", "']", "[\"", "\"]", "[", "]", "\\\"",
+    ];
+
     proptest::proptest! {
         #[test]
         fn the_assignment_filter_keeps_generated_assignments(
             prefix in "[ -~]{0,6}",
-            name in proptest::collection::vec(
-                proptest::sample::select(vec![
-                    "api", "Key", "_", ".", "-", "secret", "PASS", "word", "db", "x1", "auth",
-                    "token", "pw", "sig", "phrase", "seed", "pat", "Access", "id",
-                ]),
-                1..5,
-            ),
+            name in proptest::collection::vec(proptest::sample::select(NAME_PIECES), 1..6),
             sep in proptest::sample::select(vec![
                 "=", ":", ": ", " = ", "=>", " => ", ":=", "\"=", "\":", "\": ", "'=",
-                "\\\"=", "\\\":", "\t=\t",
+                "\\\"=", "\\\":", "\t=\t", "]=", "'] = ", "\"]=", "\\\"] = ", "?=", " ?= ", "+=",
+                " ||= ", "??=", " ::= ", "'] ||= ",
             ]),
             value in proptest::sample::select(vec![
                 "S3cretPassw0rd", "\"S3cret Passw0rd\"", "'abcDEF123456'", "ghp_abcdefghij0123456789",
@@ -2766,6 +2900,69 @@ mod tests {
             let line = format!("{prefix}{}{sep}{value}{suffix}", name.concat());
             assert_assignment_filter_keeps(&r, &line);
         }
+    }
+
+    proptest::proptest! {
+        /// The word check the assignment filter makes never misses a secret name.
+        #[test]
+        fn every_secret_name_holds_a_word_at_a_component_end(
+            pieces in proptest::collection::vec(proptest::sample::select(NAME_PIECES), 1..7),
+            raw in "[ -~]{0,16}",
+        ) {
+            let name = pieces.concat();
+            for n in [&name, &raw] {
+                if is_secret_name(n) || is_auth_name(n) {
+                    proptest::prop_assert!(may_be_secret_name(n.as_bytes()), "{n:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn qualified_names_are_judged_whole() {
+        let r = Redactor::new();
+        for (line, secret) in [
+            ("x.pat.y=Q7wjJJibaZUPgHV7", "Q7wjJJib"),
+            ("app/pat/value=Q7wjJJibaZUPgHV7", "Q7wjJJib"),
+            ("Db:Pat:Value=Q7wjJJibaZUPgHV7", "Q7wjJJib"),
+            ("cfg['pat']['value'] = 'Q7wjJJibaZUPgHV7'", "Q7wjJJib"),
+            (
+                "cfg[\"db\"][\"password\"] = \"Q7wjJJibaZUPgHV7\"",
+                "Q7wjJJib",
+            ),
+            ("user[password]=Q7wjJJibaZUPgHV7&x=1", "Q7wjJJib"),
+            (
+                "{\\\"cfg\\\": {\\\"ci.pat\\\": \\\"Q7wjJJibaZUPgHV7\\\"}}",
+                "Q7wjJJib",
+            ),
+            ("gitlabPatValue: Q7wjJJibaZUPgHV7", "Q7wjJJib"),
+            ("--gitlabPatValue Q7wjJJibaZUPgHV7", "Q7wjJJib"),
+        ] {
+            let out = r.redact(line);
+            assert!(!out.contains(secret), "{line} -> {out}");
+        }
+        for line in [
+            "x.path.y=src/main2",
+            "cfg['tokenizer']['name'] = 'bpe2'",
+            "auth.passwordless.mode=magiclink",
+            "ui.keyboard.layout=dvorak2",
+            "max:tokens/path=5x",
+            "PATH=/opt/bin:$PATH",
+            "--patch-level 4b",
+            "db.password.policy=strict2",
+        ] {
+            assert_eq!(r.redact(line), line);
+        }
+        assert_eq!(qualified_start("a b.c['d']", 7), 2);
+        assert!(!assignment_may_redact(
+            "x.path.y=1 PATH=2 tokenizer=3 keyboard=4"
+        ));
+        assert!(!assignment_may_redact(&format!("{}=1", "a:".repeat(100))));
+        assert!(assignment_may_redact(&format!(
+            "{}pat:x{}=1",
+            "a:".repeat(100),
+            "/b".repeat(99)
+        )));
     }
 
     #[test]
