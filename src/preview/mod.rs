@@ -18,6 +18,8 @@
 
 pub mod pattern;
 pub mod redact;
+#[cfg(test)]
+pub(crate) mod reference;
 pub mod sanitize;
 
 use crate::call::Call;
