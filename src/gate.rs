@@ -245,33 +245,53 @@ impl Gate {
         if let Some(call) = call {
             collect_fragments(&self.redactor, &call.params, &mut fragments);
         }
+        // Which details (by index) and whether the reason are their own redaction, whole: the
+        // preview, which redacts them again, is told so (`preview::render`'s `unchanged`).
+        let mut unchanged_details = Vec::with_capacity(d.findings.len());
         for f in &mut d.findings {
-            let redacted = self.redactor.scrub_cow(
-                self.redactor
-                    .redact_bounded_cow(&f.detail, crate::finding::MAX_DETAIL_CHARS),
-                &fragments,
-            );
+            let redacted = self
+                .redactor
+                .redact_bounded_cow(&f.detail, crate::finding::MAX_DETAIL_CHARS);
+            let own = is_whole(&redacted, &f.detail);
+            let redacted = self.redactor.scrub_cow(redacted, &fragments);
             if *redacted != *f.detail {
                 let redacted = redacted.into_owned();
                 f.set_detail(&redacted);
+                unchanged_details.push(false);
+            } else {
+                unchanged_details.push(own);
             }
         }
-        let reason = self
-            .redactor
-            .scrub_cow(self.redactor.redact_bounded_cow(&d.reason, 400), &fragments);
+        let reason = self.redactor.redact_bounded_cow(&d.reason, 400);
+        let mut reason_unchanged = is_whole(&reason, &d.reason);
+        let reason = self.redactor.scrub_cow(reason, &fragments);
         if *reason != *d.reason {
             d.reason = reason.into_owned();
+            reason_unchanged = false;
         }
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
-            Some(call) => preview::render(
-                call,
-                d.decision,
-                &d.reason,
-                &d.findings,
-                &self.redactor,
-                &self.config.privacy.previews,
-            ),
+            Some(call) => {
+                let mut unchanged: Vec<&str> = d
+                    .findings
+                    .iter()
+                    .zip(&unchanged_details)
+                    .filter(|(_, own)| **own)
+                    .map(|(f, _)| f.detail.as_str())
+                    .collect();
+                if reason_unchanged {
+                    unchanged.push(&d.reason);
+                }
+                preview::render(
+                    call,
+                    d.decision,
+                    &d.reason,
+                    &d.findings,
+                    &self.redactor,
+                    &self.config.privacy.previews,
+                    &unchanged,
+                )
+            }
             None => Preview {
                 title: "Human Gate could not read this call".to_owned(),
                 description: preview::sanitize::truncate_chars(
@@ -345,6 +365,12 @@ impl Gate {
         };
         d
     }
+}
+
+/// `redacted` is `text`'s redaction, borrowed and whole: `text` is its own redaction (not only
+/// a head of it).
+fn is_whole(redacted: &std::borrow::Cow<'_, str>, text: &str) -> bool {
+    matches!(redacted, std::borrow::Cow::Borrowed(r) if r.len() == text.len())
 }
 
 /// Secret fragments of every string in the params (depth ≤ 4; the first 2 KiB of each string
