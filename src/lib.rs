@@ -22,6 +22,7 @@ pub mod preview;
 pub mod risk;
 pub mod scope;
 pub mod session;
+pub mod swar;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

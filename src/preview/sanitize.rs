@@ -10,9 +10,7 @@ pub fn sanitize(s: &str) -> String {
 /// [`sanitize`], borrowing `s` when nothing changes (most text is printable ASCII with
 /// newlines and tabs).
 pub fn sanitize_cow(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.bytes()
-        .all(|b| (b' '..=b'~').contains(&b) || b == b'\n' || b == b'\t')
-    {
+    if crate::swar::all_printable_or_line(s.as_bytes()) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
