@@ -1186,13 +1186,16 @@ const REDACTION_MARGIN_CHARS: usize = 1024;
 /// (assignments, URLs, headers), a run of at least 8 token characters (keys, JWTs, PEM
 /// markers, header values), an option (`-p…`) or a `<` (XML). Most preview text has none.
 fn may_hold_secret(text: &str) -> bool {
+    // (perf, session 5: one table lookup per byte instead of range and list tests; the test
+    // `may_hold_secret_is_its_reference` holds it to the byte tests it replaced.)
     let mut run = 0usize;
-    let mut prev = b' ';
+    let mut prev_dash = false;
     for &b in text.as_bytes() {
-        if b == b'=' || b == b':' || b == b'<' {
+        let class = SECRET_BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(0);
+        if class & SECRET_BYTE_MARK != 0 {
             return true;
         }
-        if b.is_ascii_alphanumeric() || b"_-+/.~".contains(&b) {
+        if class & SECRET_BYTE_RUN != 0 {
             run += 1;
             if run >= 8 {
                 return true;
@@ -1200,13 +1203,46 @@ fn may_hold_secret(text: &str) -> bool {
         } else {
             run = 0;
         }
-        if prev == b'-' && b.is_ascii_alphabetic() {
+        if prev_dash && class & SECRET_BYTE_ALPHA != 0 {
             return true;
         }
-        prev = b;
+        prev_dash = b == b'-';
     }
     false
 }
+
+/// [`may_hold_secret`]'s byte classes: `=`, `:` or `<`; a token byte (ASCII alphanumeric or
+/// one of `_-+/.~`); an ASCII letter.
+const SECRET_BYTE_MARK: u8 = 1;
+const SECRET_BYTE_RUN: u8 = 2;
+const SECRET_BYTE_ALPHA: u8 = 4;
+const SECRET_BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        let mut class = 0;
+        if b == b'=' || b == b':' || b == b'<' {
+            class |= SECRET_BYTE_MARK;
+        }
+        if b.is_ascii_alphanumeric()
+            || b == b'_'
+            || b == b'-'
+            || b == b'+'
+            || b == b'/'
+            || b == b'.'
+            || b == b'~'
+        {
+            class |= SECRET_BYTE_RUN;
+        }
+        if b.is_ascii_alphabetic() {
+            class |= SECRET_BYTE_ALPHA;
+        }
+        table[i] = class;
+        i += 1;
+    }
+    table
+};
 
 /// The part of `text` that can matter when it is shown cut to `max_chars`: the first
 /// `max_chars` plus [`REDACTION_MARGIN_CHARS`], so a secret that starts inside the shown part is
@@ -2894,6 +2930,55 @@ mod tests {
         }
         assert!(contains_lower(b"xX-PaSs y", b"-pass"));
         assert!(!contains_lower(b"-pas", b"-pass"));
+    }
+
+    /// `may_hold_secret` as it was before its byte table (session 5): the reference.
+    fn may_hold_secret_reference(text: &str) -> bool {
+        let mut run = 0usize;
+        let mut prev = b' ';
+        for &b in text.as_bytes() {
+            if b == b'=' || b == b':' || b == b'<' {
+                return true;
+            }
+            if b.is_ascii_alphanumeric() || b"_-+/.~".contains(&b) {
+                run += 1;
+                if run >= 8 {
+                    return true;
+                }
+            } else {
+                run = 0;
+            }
+            if prev == b'-' && b.is_ascii_alphabetic() {
+                return true;
+            }
+            prev = b;
+        }
+        false
+    }
+
+    #[test]
+    fn may_hold_secret_is_its_reference() {
+        // Every byte pair and every byte after a run of seven or eight token bytes.
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for text in [
+                    vec![a, b],
+                    vec![b' ', a, b, b' '],
+                    [b"abcdefg".as_slice(), &[a], &[b]].concat(),
+                    [b"x-".as_slice(), &[a, b]].concat(),
+                ] {
+                    let text = String::from_utf8_lossy(&text);
+                    assert_eq!(may_hold_secret(&text), may_hold_secret_reference(&text), "{text:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn may_hold_secret_agrees_on_any_text(s in "\\PC{0,40}|[ -~]{0,40}|[a-z -]{0,24}") {
+            proptest::prop_assert_eq!(may_hold_secret(&s), may_hold_secret_reference(&s));
+        }
     }
 
     #[test]
