@@ -31,11 +31,13 @@ pub struct Risk {
     pub level: Level,
     pub confidence: f64,
     pub recommendation: Recommendation,
-    pub evidence: Vec<String>,
+    /// The ids of the findings that count (the finding table's own `&'static str`s: no
+    /// copies per decision).
+    pub evidence: Vec<&'static str>,
 }
 
 impl Risk {
-    fn tier(level: Level, evidence: Vec<String>) -> Risk {
+    fn tier(level: Level, evidence: Vec<&'static str>) -> Risk {
         let (confidence, recommendation) = match level {
             Level::Critical => (0.90, Recommendation::Deny),
             Level::High => (0.80, Recommendation::Review),
@@ -67,10 +69,10 @@ impl Risk {
     /// information low. The decided class is a floor (block and critical are critical); a call
     /// nothing recognized is medium at 0.50.
     pub fn assess(class: Class, severity: Severity, source: Source, findings: &[Finding]) -> Risk {
-        let evidence: Vec<String> = findings
+        let evidence: Vec<&'static str> = findings
             .iter()
             .filter(|f| f.severity > Severity::Info || findings.len() == 1)
-            .map(|f| f.id.to_owned())
+            .map(|f| f.id)
             .collect();
         let from_findings = findings.iter().map(level_of).max().unwrap_or(Level::Low);
         let floor = match (class, severity) {

@@ -68,6 +68,42 @@ pub fn all_printable_or_line(bytes: &[u8]) -> bool {
     .is_none()
 }
 
+/// The high bit of exactly each zero byte of `v` (no borrow between bytes).
+fn zero_bytes(v: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((v & LOW7).wrapping_add(LOW7)) | v | LOW7)
+}
+
+/// Whether every byte is printable ASCII (`' '..='~'`) and no two spaces are adjacent
+/// (`preview::push_one_line`'s test for text that is already on one line).
+pub fn printable_without_double_space(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    // Whether the byte before the current word is a space.
+    let mut space_before = false;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        if word_has_non_printable(v) {
+            return false;
+        }
+        let spaces = zero_bytes(v ^ (ONES * u64::from(b' ')));
+        // A space right after a space: within the word (the next byte is 8 bits higher), or
+        // at its first byte after the last byte of the word before.
+        if spaces & (spaces << 8) != 0 || space_before && spaces & 0x80 != 0 {
+            return false;
+        }
+        space_before = spaces >> 63 != 0;
+    }
+    for &b in chunks.remainder() {
+        if !(b' '..=b'~').contains(&b) || b == b' ' && space_before {
+            return false;
+        }
+        space_before = b == b' ';
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,7 +139,34 @@ mod tests {
         }
     }
 
+    fn double_space_reference(bytes: &[u8]) -> bool {
+        bytes.iter().all(|b| (b' '..=b'~').contains(b))
+            && !bytes.windows(2).any(|w| w == b"  ")
+    }
+
+    #[test]
+    fn double_spaces_are_found_at_every_offset() {
+        for len in 0..26 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut v = vec![b'a'; len];
+                    v[at] = b;
+                    assert_eq!(printable_without_double_space(&v), double_space_reference(&v));
+                    if at + 1 < len {
+                        v[at + 1] = b' ';
+                        assert_eq!(printable_without_double_space(&v), double_space_reference(&v), "{v:?}");
+                    }
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
+        #[test]
+        fn double_space_scan_agrees(s in "[ a!\x1f\x7f~]{0,40}|[ -~]{0,40}|\\PC{0,20}") {
+            proptest::prop_assert_eq!(printable_without_double_space(s.as_bytes()), double_space_reference(s.as_bytes()));
+        }
+
         #[test]
         fn scans_agree_with_the_byte_tests(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
                                            ascii in "[ -~\n\t\"\\\\]{0,40}") {

@@ -627,17 +627,39 @@ fn is_one_line(s: &str) -> bool {
     if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
         return false;
     }
-    let mut prev = b'x';
-    bytes.iter().all(|&b| {
-        let ok = b.is_ascii_graphic() || b == b' ' && prev != b' ';
-        prev = b;
-        ok
-    })
+    crate::swar::printable_without_double_space(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `is_one_line` as it was before its word-at-a-time scan: the reference.
+    fn is_one_line_reference(s: &str) -> bool {
+        let bytes = s.as_bytes();
+        if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+            return false;
+        }
+        let mut prev = b'x';
+        bytes.iter().all(|&b| {
+            let ok = b.is_ascii_graphic() || b == b' ' && prev != b' ';
+            prev = b;
+            ok
+        })
+    }
+
+    #[test]
+    fn is_one_line_is_its_reference() {
+        let pieces = ["", " ", "  ", "a", "ab c", "\t", "\n", "é", "\u{7f}", "x  y", "abcdefgh", "abcdefg "];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(is_one_line(&s), is_one_line_reference(&s), "{s:?}");
+                }
+            }
+        }
+    }
 
     /// [`one_line`] as it was written first: the reference for its shortcut.
     fn one_line_reference(s: &str) -> String {
@@ -665,8 +687,9 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*") {
+        fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*|[a ]{0,30}") {
             proptest::prop_assert_eq!(one_line(&s), one_line_reference(&s));
+            proptest::prop_assert_eq!(is_one_line(&s), is_one_line_reference(&s));
         }
 
         #[test]
