@@ -249,16 +249,23 @@ fn tool_name(v: Option<&Value>) -> Value {
 
 fn tool_name_str(name: Option<&str>) -> Value {
     match name {
-        Some(name) => {
-            let clean: String = name
-                .chars()
-                .filter(|c| !c.is_control() && !crate::preview::sanitize::is_invisible_control(*c))
-                .take(MAX_TOOL_CHARS)
-                .collect();
-            Value::String(clean)
+        // Printable ASCII within the bound: nothing to filter or cut.
+        Some(name)
+            if name.len() <= MAX_TOOL_CHARS && name.bytes().all(|b| (0x20..0x7f).contains(&b)) =>
+        {
+            Value::String(name.to_owned())
         }
+        Some(name) => Value::String(tool_name_filtered(name)),
         None => Value::Null,
     }
+}
+
+/// The tool name without controls and invisible marks, cut to [`MAX_TOOL_CHARS`].
+fn tool_name_filtered(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control() && !crate::preview::sanitize::is_invisible_control(*c))
+        .take(MAX_TOOL_CHARS)
+        .collect()
 }
 
 fn latency(ms: f64) -> Value {
@@ -358,11 +365,16 @@ fn push_value(out: &mut String, v: &Value) {
 /// [`short`] without the work for what is already short: a printable ASCII text of at most
 /// 64 bytes is its own short form (the enum names and finding ids of a decision).
 fn short_label(s: &str) -> String {
-    if s.len() <= 64 && s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+    if is_own_short(s) {
         s.to_owned()
     } else {
         short(s)
     }
+}
+
+/// A printable ASCII text of at most 64 bytes: its own [`short`] form.
+fn is_own_short(s: &str) -> bool {
+    s.len() <= 64 && s.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
 impl DecisionRecord {
@@ -536,7 +548,9 @@ impl DecisionRecord {
 /// A decision field as the record writes it: its JSON string, shortened like a parsed one.
 fn label<T: Serialize>(v: &T) -> Value {
     match serde_json::to_value(v) {
-        Ok(Value::String(s)) => Value::String(short_label(&s)),
+        // Its own short form: kept, not copied.
+        Ok(Value::String(s)) if is_own_short(&s) => Value::String(s),
+        Ok(Value::String(s)) => Value::String(short(&s)),
         _ => Value::Null,
     }
 }
@@ -914,6 +928,29 @@ mod tests {
             let parts = decision_record_parts(&req, &dec);
             assert!(!parts.head.contains('\n') && !parts.tail.contains('\n'));
             assert!(parts.head.ends_with("\"latencyMs\":"), "{}", parts.head);
+        }
+    }
+
+    #[test]
+    fn the_short_forms_are_the_general_ones() {
+        let mut names: Vec<String> = crate::gate::tests::corpus_requests()
+            .iter()
+            .filter_map(|(_, r)| {
+                serde_json::from_str::<Value>(r).ok()?["toolName"].as_str().map(str::to_owned)
+            })
+            .collect();
+        names.extend(["", "a", &"x".repeat(64), &"x".repeat(65), "a\u{7f}b", "é", "t\u{200b}"].map(str::to_owned));
+        for name in &names {
+            assert_eq!(tool_name_str(Some(name)), Value::String(tool_name_filtered(name)), "{name:?}");
+            assert_eq!(short_label(name), short(name), "{name:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn short_forms_agree_on_any_text(s in "\\PC{0,70}|[ -~]{0,70}|[\x00-\x7f]{0,70}") {
+            proptest::prop_assert_eq!(tool_name_str(Some(&s)), Value::String(tool_name_filtered(&s)));
+            proptest::prop_assert_eq!(short_label(&s), short(&s));
         }
     }
 
