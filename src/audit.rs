@@ -399,11 +399,9 @@ impl DecisionRecord {
         }
         head.push_str("],\"latencyMs\":");
         let mut tail = String::with_capacity(320);
-        let _ = write!(
-            tail,
-            ",\"params\":{{\"bytes\":{},\"digest\":",
-            self.params_bytes
-        );
+        tail.push_str(",\"params\":{\"bytes\":");
+        crate::json::push_u64(&mut tail, self.params_bytes as u64);
+        tail.push_str(",\"digest\":");
         // `sha256:` and hex digits: nothing to escape.
         tail.push('"');
         tail.push_str(match &self.params_digest {
@@ -428,7 +426,9 @@ impl DecisionRecord {
             tail.push_str(key);
             push_value(&mut tail, v);
         }
-        let _ = write!(tail, ",\"type\":\"decision\",\"v\":{RECORD_VERSION}}}");
+        tail.push_str(",\"type\":\"decision\",\"v\":");
+        crate::json::push_u64(&mut tail, u64::from(RECORD_VERSION));
+        tail.push('}');
         (RecordParts { head, tail }, cut)
     }
 

@@ -256,7 +256,7 @@ impl Gate {
             let redacted = self.redactor.scrub_cow(redacted, &fragments);
             if *redacted != *f.detail {
                 let redacted = redacted.into_owned();
-                f.set_detail(&redacted);
+                f.set_detail_owned(redacted);
                 unchanged_details.push(false);
             } else {
                 unchanged_details.push(own);
