@@ -123,8 +123,14 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut out, bytes);
+    out
+}
+
+/// Appends `bytes` as lowercase hex digits.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for b in bytes {
         for nibble in [b >> 4, b & 0x0f] {
             out.push(char::from(
@@ -132,7 +138,6 @@ fn hex(bytes: &[u8]) -> String {
             ));
         }
     }
-    out
 }
 
 /// The fields of a decision a record reads. Parsing only these (the rest, e.g. the preview,
@@ -187,7 +192,7 @@ impl DecisionFields {
 pub fn digest(text: &str) -> String {
     let mut out = String::with_capacity(71);
     out.push_str("sha256:");
-    out.push_str(&hex(&sha256(text.as_bytes())));
+    push_hex(&mut out, &sha256(text.as_bytes()));
     out
 }
 
@@ -245,6 +250,15 @@ fn push_digits(out: &mut String, value: i64, width: u32) {
 
 fn tool_name(v: Option<&Value>) -> Value {
     tool_name_str(v.and_then(Value::as_str))
+}
+
+/// [`tool_name_str`] of a name, borrowed when it is its own cleaned form.
+fn tool_name_cow(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_TOOL_CHARS && name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(tool_name_filtered(name))
+    }
 }
 
 fn tool_name_str(name: Option<&str>) -> Value {
@@ -315,20 +329,59 @@ impl RecordParts {
 }
 
 /// Everything a decision record holds except its latency, each field as it is written.
-struct DecisionRecord {
-    time: Value,
-    session: Value,
-    tool: Value,
+struct DecisionRecord<'a> {
+    time: Field<'a>,
+    session: Field<'a>,
+    tool: Field<'a>,
     params_digest: ParamsDigest,
     params_bytes: usize,
-    decision: Value,
-    severity: Value,
-    source: Value,
-    rule_id: Value,
-    findings: Vec<Value>,
-    risk_confidence: Value,
-    risk_level: Value,
-    risk_recommendation: Value,
+    decision: Field<'a>,
+    severity: Field<'a>,
+    source: Field<'a>,
+    rule_id: Field<'a>,
+    findings: Vec<Field<'a>>,
+    risk_confidence: Field<'a>,
+    risk_level: Field<'a>,
+    risk_recommendation: Field<'a>,
+}
+
+/// One value of a record: a JSON string as a text (borrowed from the decision and call when
+/// they hold it already, so a record from the call allocates almost nothing), or any JSON
+/// value. Written exactly as the same value as a [`Value`] ([`push_value`]).
+enum Field<'a> {
+    Text(Cow<'a, str>),
+    Json(Value),
+}
+
+impl From<Value> for Field<'_> {
+    fn from(v: Value) -> Self {
+        match v {
+            Value::String(s) => Field::Text(Cow::Owned(s)),
+            other => Field::Json(other),
+        }
+    }
+}
+
+impl Field<'_> {
+    const NULL: Field<'static> = Field::Json(Value::Null);
+
+    /// Appends the field as [`push_value`] appends the same JSON value.
+    fn push(&self, out: &mut String) {
+        match self {
+            Field::Text(s) if !needs_escape(s) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
+            Field::Text(s) => push_value(out, &Value::String(s.to_string())),
+            Field::Json(v) => push_value(out, v),
+        }
+    }
+}
+
+/// Whether serde_json escapes something in `s` (`"`, `\\`, U+0000..U+001F).
+fn needs_escape(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// The record's params digest: written by the core, or left to the shim.
@@ -351,7 +404,7 @@ pub const SHIM_DIGEST_MIN_BYTES: usize = 1024;
 fn push_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
-        Value::String(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => {
+        Value::String(s) if !needs_escape(s) => {
             out.push('"');
             out.push_str(s);
             out.push('"');
@@ -362,22 +415,12 @@ fn push_value(out: &mut String, v: &Value) {
     }
 }
 
-/// [`short`] without the work for what is already short: a printable ASCII text of at most
-/// 64 bytes is its own short form (the enum names and finding ids of a decision).
-fn short_label(s: &str) -> String {
-    if is_own_short(s) {
-        s.to_owned()
-    } else {
-        short(s)
-    }
-}
-
 /// A printable ASCII text of at most 64 bytes: its own [`short`] form.
 fn is_own_short(s: &str) -> bool {
     s.len() <= 64 && s.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
-impl DecisionRecord {
+impl DecisionRecord<'_> {
     /// The record text around its latency. The keys are in the order serde_json writes an
     /// object's keys (sorted), so the text is the one `Value::Object(..).to_string()` gives.
     fn parts(&self) -> RecordParts {
@@ -389,13 +432,13 @@ impl DecisionRecord {
     fn parts_cut(&self) -> (RecordParts, usize) {
         let mut head = String::with_capacity(160);
         head.push_str("{\"decision\":");
-        push_value(&mut head, &self.decision);
+        self.decision.push(&mut head);
         head.push_str(",\"findings\":[");
         for (i, id) in self.findings.iter().enumerate() {
             if i > 0 {
                 head.push(',');
             }
-            push_value(&mut head, id);
+            id.push(&mut head);
         }
         head.push_str("],\"latencyMs\":");
         let mut tail = String::with_capacity(320);
@@ -410,11 +453,11 @@ impl DecisionRecord {
         });
         let cut = tail.len();
         tail.push_str("\"},\"risk\":{\"confidence\":");
-        push_value(&mut tail, &self.risk_confidence);
+        self.risk_confidence.push(&mut tail);
         tail.push_str(",\"level\":");
-        push_value(&mut tail, &self.risk_level);
+        self.risk_level.push(&mut tail);
         tail.push_str(",\"recommendation\":");
-        push_value(&mut tail, &self.risk_recommendation);
+        self.risk_recommendation.push(&mut tail);
         for (key, v) in [
             ("},\"ruleId\":", &self.rule_id),
             (",\"session\":", &self.session),
@@ -424,7 +467,7 @@ impl DecisionRecord {
             (",\"tool\":", &self.tool),
         ] {
             tail.push_str(key);
-            push_value(&mut tail, v);
+            v.push(&mut tail);
         }
         tail.push_str(",\"type\":\"decision\",\"v\":");
         crate::json::push_u64(&mut tail, u64::from(RECORD_VERSION));
@@ -434,7 +477,7 @@ impl DecisionRecord {
 
     /// From the texts: `request_json` is the request the core decided (raw text, possibly
     /// malformed), `decision_json` its decision.
-    fn from_text(request_json: &str, decision_json: &str) -> DecisionRecord {
+    fn from_text(request_json: &str, decision_json: &str) -> DecisionRecord<'static> {
         let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
         let decision = DecisionFields::parse(decision_json);
         // The params digest covers the params as the core read them (keys sorted); a request
@@ -452,14 +495,14 @@ impl DecisionRecord {
                 .and_then(Value::as_str)
                 .map_or(Value::Null, |s| Value::String(short(s)))
         };
-        let findings: Vec<Value> = decision
+        let findings: Vec<Field<'static>> = decision
             .get("findings")
             .and_then(Value::as_array)
             .map(|fs| {
                 fs.iter()
                     .filter_map(|f| f.get("id").and_then(Value::as_str))
                     .take(MAX_FINDING_IDS)
-                    .map(|id| Value::String(short(id)))
+                    .map(|id| Field::Text(Cow::Owned(short(id))))
                     .collect()
             })
             .unwrap_or_default();
@@ -470,22 +513,24 @@ impl DecisionRecord {
                 .get("nowMs")
                 .and_then(Value::as_f64)
                 .and_then(iso_time)
-                .map_or(Value::Null, Value::String),
+                .map_or(Value::Null, Value::String)
+                .into(),
             session: request
                 .get("sessionKey")
                 .and_then(Value::as_str)
-                .map_or(Value::Null, |k| Value::String(session_digest(k))),
-            tool: tool_name(request.get("toolName")),
+                .map_or(Value::Null, |k| Value::String(session_digest(k)))
+                .into(),
+            tool: tool_name(request.get("toolName")).into(),
             params_digest: ParamsDigest::Done(params_digest),
             params_bytes,
-            decision: text("decision"),
-            severity: text("severity"),
-            source: text("source"),
-            rule_id: text("ruleId"),
+            decision: text("decision").into(),
+            severity: text("severity").into(),
+            source: text("source").into(),
+            rule_id: text("ruleId").into(),
             findings,
-            risk_confidence: risk_field("confidence"),
-            risk_level: risk_field("level"),
-            risk_recommendation: risk_field("recommendation"),
+            risk_confidence: risk_field("confidence").into(),
+            risk_level: risk_field("level").into(),
+            risk_recommendation: risk_field("recommendation").into(),
         }
     }
 
@@ -496,12 +541,12 @@ impl DecisionRecord {
     /// texts.
     /// With `defer_digest`, params texts of at least [`SHIM_DIGEST_MIN_BYTES`] are left for
     /// the shim to digest.
-    fn from_call(
-        call: &Call,
-        d: &Decision,
-        memo: &mut AuditMemo,
+    fn from_call<'a>(
+        call: &'a Call,
+        d: &'a Decision,
+        memo: &'a mut AuditMemo,
         defer_digest: bool,
-    ) -> Option<DecisionRecord> {
+    ) -> Option<DecisionRecord<'a>> {
         // The params text is the call's own (made once, also read by the scope), or the
         // bridge call's.
         let (tool, params) = match (&call.bridged_from, &call.bridged_params) {
@@ -513,35 +558,43 @@ impl DecisionRecord {
             time: call
                 .now_ms
                 .and_then(iso_time)
-                .map_or(Value::Null, Value::String),
-            session: call
-                .session_key
-                .as_deref()
-                .map_or(Value::Null, |k| Value::String(memo.session_digest(k))),
-            tool: tool_name_str(Some(tool)),
+                .map_or(Field::NULL, |t| Field::Text(Cow::Owned(t))),
+            session: call.session_key.as_deref().map_or(Field::NULL, |k| {
+                Field::Text(Cow::Borrowed(memo.session_digest(k)))
+            }),
+            tool: Field::Text(tool_name_cow(tool)),
             params_bytes: params.len(),
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
                 ParamsDigest::Deferred(params.into_owned())
             } else {
                 ParamsDigest::Done(digest(&params))
             },
-            decision: label(&d.decision),
-            severity: label(&d.severity),
-            source: label(&d.source),
-            rule_id: d
-                .rule_id
-                .as_deref()
-                .map_or(Value::Null, |s| Value::String(short_label(s))),
+            decision: short_field(d.decision.as_str()),
+            severity: short_field(d.severity.as_str()),
+            source: label(&d.source).into(),
+            rule_id: d.rule_id.as_deref().map_or(Field::NULL, short_field),
             findings: d
                 .findings
                 .iter()
                 .take(MAX_FINDING_IDS)
-                .map(|f| Value::String(short_label(f.id)))
+                .map(|f| short_field(f.id))
                 .collect(),
-            risk_confidence: serde_json::to_value(d.risk.confidence).unwrap_or(Value::Null),
-            risk_level: serde_json::to_value(d.risk.level).unwrap_or(Value::Null),
-            risk_recommendation: serde_json::to_value(d.risk.recommendation).unwrap_or(Value::Null),
+            risk_confidence: serde_json::to_value(d.risk.confidence)
+                .unwrap_or(Value::Null)
+                .into(),
+            risk_level: short_field(d.risk.level.as_str()),
+            risk_recommendation: short_field(d.risk.recommendation.as_str()),
         })
+    }
+}
+
+/// `s` as a record field, shortened like a parsed one ([`short`]); borrowed when it is its
+/// own short form.
+fn short_field(s: &str) -> Field<'_> {
+    if is_own_short(s) {
+        Field::Text(Cow::Borrowed(s))
+    } else {
+        Field::Text(Cow::Owned(short(s)))
     }
 }
 
@@ -563,15 +616,11 @@ pub struct AuditMemo {
 }
 
 impl AuditMemo {
-    fn session_digest(&mut self, key: &str) -> String {
-        if let Some((k, d)) = &self.session {
-            if k == key {
-                return d.clone();
-            }
+    fn session_digest(&mut self, key: &str) -> &str {
+        if !matches!(&self.session, Some((k, _)) if k == key) {
+            self.session = Some((key.to_owned(), session_digest(key)));
         }
-        let d = session_digest(key);
-        self.session = Some((key.to_owned(), d.clone()));
-        d
+        self.session.as_ref().map_or("", |(_, d)| d.as_str())
     }
 }
 
@@ -942,7 +991,8 @@ mod tests {
         names.extend(["", "a", &"x".repeat(64), &"x".repeat(65), "a\u{7f}b", "é", "t\u{200b}"].map(str::to_owned));
         for name in &names {
             assert_eq!(tool_name_str(Some(name)), Value::String(tool_name_filtered(name)), "{name:?}");
-            assert_eq!(short_label(name), short(name), "{name:?}");
+            assert_eq!(tool_name_cow(name), tool_name_filtered(name), "{name:?}");
+            assert!(matches!(short_field(name), Field::Text(t) if t == short(name)), "{name:?}");
         }
     }
 
@@ -950,7 +1000,13 @@ mod tests {
         #[test]
         fn short_forms_agree_on_any_text(s in "\\PC{0,70}|[ -~]{0,70}|[\x00-\x7f]{0,70}") {
             proptest::prop_assert_eq!(tool_name_str(Some(&s)), Value::String(tool_name_filtered(&s)));
-            proptest::prop_assert_eq!(short_label(&s), short(&s));
+            proptest::prop_assert_eq!(tool_name_cow(&s), tool_name_filtered(&s));
+            proptest::prop_assert!(matches!(short_field(&s), Field::Text(t) if t == short(&s)));
+            // A text field is written as the same string value.
+            let (mut a, mut b) = (String::new(), String::new());
+            Field::Text(Cow::Borrowed(&s)).push(&mut a);
+            push_value(&mut b, &Value::String(s.clone()));
+            proptest::prop_assert_eq!(a, b);
         }
     }
 

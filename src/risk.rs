@@ -26,6 +26,30 @@ pub enum Recommendation {
     Deny,
 }
 
+impl Level {
+    /// The level as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Low => "low",
+            Level::Medium => "medium",
+            Level::High => "high",
+            Level::Critical => "critical",
+        }
+    }
+}
+
+impl Recommendation {
+    /// The recommendation as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Recommendation::Approve => "approve",
+            Recommendation::Review => "review",
+            Recommendation::Deny => "deny",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Risk {
     pub level: Level,
@@ -103,6 +127,16 @@ pub fn level_of(f: &Finding) -> Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_the_serialized_names() {
+        for l in [Level::None, Level::Low, Level::Medium, Level::High, Level::Critical] {
+            assert_eq!(serde_json::to_value(l).unwrap(), l.as_str());
+        }
+        for r in [Recommendation::Approve, Recommendation::Review, Recommendation::Deny] {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+        }
+    }
 
     #[test]
     fn calibration_matches_the_seed() {
