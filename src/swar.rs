@@ -32,7 +32,12 @@ fn word_has_non_printable(v: u64) -> bool {
 }
 
 /// Index of the first byte for which `is` holds, skipping words `word_may` says hold none.
-fn first(bytes: &[u8], word_may: fn(u64) -> bool, is: impl Fn(u8) -> bool) -> Option<usize> {
+#[inline(always)]
+fn first(
+    bytes: &[u8],
+    word_may: impl Fn(u64) -> bool,
+    is: impl Fn(u8) -> bool,
+) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {

@@ -81,6 +81,17 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_owned();
     }
+    // An ASCII head: the first `max` bytes are the first `max` characters, and more bytes
+    // are more characters.
+    if let Some(head) = s.as_bytes().get(..max) {
+        if head.is_ascii() {
+            let cut = max.saturating_sub(1);
+            let mut out = String::with_capacity(cut + '…'.len_utf8());
+            out.push_str(s.get(..cut).unwrap_or(""));
+            out.push('…');
+            return out;
+        }
+    }
     // The first `max - 1` characters are copied as one slice (not pushed one by one): `cut` is
     // where the `max`-th starts, and the text is cut only when a character follows that one.
     let mut chars = s.char_indices();
@@ -126,7 +137,7 @@ mod tests {
 
     #[test]
     fn truncation_slices_what_collecting_characters_gave() {
-        for s in ["", "a", "ab", "héllo", "héllo!", "😀😀😀", "a…b", "\u{0}x\u{10ffff}y"] {
+        for s in ["", "a", "ab", "héllo", "héllo!", "😀😀😀", "a…b", "\u{0}x\u{10ffff}y", "abcdé", "abcdefgh", "abcdefghé"] {
             for max in 0..8 {
                 assert_eq!(truncate_chars(s, max), truncate_reference(s, max), "{s:?} {max}");
             }
