@@ -653,7 +653,17 @@ pub fn decide_for_hook(
     memo: &mut AuditMemo,
     request_json: &str,
 ) -> String {
-    let (decision, call) = gate.decide_in_read(sessions, request_json);
+    let (decision, call) = gate.decide_in_read_for_host(sessions, request_json);
+    hook_answer(memo, request_json, decision, call)
+}
+
+/// `decide_for_hook`'s answer from the decision and the call as the gate read it.
+fn hook_answer(
+    memo: &mut AuditMemo,
+    request_json: &str,
+    decision: Decision,
+    call: Option<Call>,
+) -> String {
     let view = decision.host_json();
     let fast = match (&view, &call) {
         (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo, true),
@@ -1007,6 +1017,73 @@ mod tests {
             Field::Text(Cow::Borrowed(&s)).push(&mut a);
             push_value(&mut b, &Value::String(s.clone()));
             proptest::prop_assert_eq!(a, b);
+        }
+    }
+
+    /// The hook's answer through the full path (`Gate::decide_in_read`, which finishes every
+    /// decision whole): the reference for `decide_for_hook`'s shortcut for decisions that do
+    /// not ask.
+    fn decide_for_hook_reference(
+        gate: &Gate,
+        sessions: &mut Sessions,
+        memo: &mut AuditMemo,
+        request_json: &str,
+    ) -> String {
+        let (decision, call) = gate.decide_in_read(sessions, request_json);
+        hook_answer(memo, request_json, decision, call)
+    }
+
+    #[test]
+    fn the_hook_answer_is_the_full_paths_over_every_corpus_request_and_secret() {
+        let mut requests = crate::gate::tests::corpus_requests();
+        for r in crate::gate::tests::secret_corpus_requests() {
+            requests.push(("{}".to_owned(), r));
+        }
+        let configs = [
+            None,
+            Some(r#"{"rules":[{"id":"b","toolName":"exec","mode":"block","reason":"no shell: `$AWS_SECRET_ACCESS_KEY` token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]}"#),
+            Some(r#"{"defaultMode":"block"}"#),
+        ];
+        let mut gates: Vec<(String, Gate)> = Vec::new();
+        let (mut fast_sessions, mut slow_sessions) = (Sessions::new(), Sessions::new());
+        let (mut fast_memo, mut slow_memo) = (AuditMemo::default(), AuditMemo::default());
+        let mut by_class = std::collections::BTreeMap::new();
+        for (i, (own, request)) in requests.iter().enumerate() {
+            let Ok(Value::Object(base)) = serde_json::from_str::<Value>(request) else {
+                continue;
+            };
+            for config in configs {
+                let config = config.unwrap_or(own);
+                let g = match gates.iter().position(|(c, _)| c == config) {
+                    Some(g) => g,
+                    None => {
+                        gates.push((config.to_owned(), Gate::new(config)));
+                        gates.len() - 1
+                    }
+                };
+                let gate = &gates[g].1;
+                // Plain; in an attended session; in an unattended one (asks become blocks).
+                for key in [None, Some("agent:main:s1"), Some("agent:main:cron:nightly")] {
+                    let mut req = base.clone();
+                    if let Some(key) = key {
+                        req.insert("sessionKey".into(), json!(key));
+                        req.insert("sessionId".into(), json!("sid"));
+                        req.insert("callId".into(), json!(format!("c{i}")));
+                        req.insert("nowMs".into(), json!(1_795_982_400_000_u64 + i as u64));
+                    }
+                    let text = Value::Object(req).to_string();
+                    let fast = decide_for_hook(gate, &mut fast_sessions, &mut fast_memo, &text);
+                    let slow =
+                        decide_for_hook_reference(gate, &mut slow_sessions, &mut slow_memo, &text);
+                    assert_eq!(fast, slow, "{config} {text}");
+                    let class: Value = serde_json::from_str(fast.lines().next().unwrap()).unwrap();
+                    *by_class.entry(class["decision"].to_string()).or_insert(0) += 1;
+                }
+            }
+        }
+        // Every class is exercised, the shortcut's (auto, block) many times.
+        for class in ["\"auto\"", "\"block\"", "\"approval\"", "\"critical\""] {
+            assert!(by_class.get(class).copied().unwrap_or(0) > 100, "{by_class:?}");
         }
     }
 

@@ -139,13 +139,42 @@ impl Gate {
         sessions: &mut Sessions,
         request_json: &str,
     ) -> (Decision, Option<Call>) {
+        self.decide_in_reading(sessions, request_json, Reads::All)
+    }
+
+    /// [`Gate::decide_in_read`] for a caller that reads of the decision only its host view
+    /// ([`Decision::host_json`]) and its record fields (class, severity, source, rule, finding
+    /// ids, risk): `audit::decide_for_hook`. A decision that does not ask (auto, block) shows
+    /// no preview and no finding detail there, so they are not made: its preview is empty and
+    /// its details are as analysis wrote them (unredacted). Everything the caller reads is
+    /// what [`Gate::decide_in_read`] gives (tested over the corpora, byte for byte).
+    pub(crate) fn decide_in_read_for_host(
+        &self,
+        sessions: &mut Sessions,
+        request_json: &str,
+    ) -> (Decision, Option<Call>) {
+        self.decide_in_reading(sessions, request_json, Reads::HostView)
+    }
+
+    fn decide_in_reading(
+        &self,
+        sessions: &mut Sessions,
+        request_json: &str,
+        reads: Reads,
+    ) -> (Decision, Option<Call>) {
         let Ok(call) = Call::parse(request_json) else {
             return (self.decide(request_json), None);
         };
         let (mut d, analysis) = self.assess(&call);
         let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
         self.unattended(&call, &mut d);
-        let mut d = self.finish(d, Some(&call));
+        let mut d = match reads {
+            Reads::HostView if !matches!(d.decision, Class::Approval | Class::Critical) => {
+                self.finish_unshown(d, &call)
+            }
+            _ => self.finish(d, Some(&call)),
+        };
+        // Session memory acts on asks only (`Sessions::record` returns at once otherwise).
         sessions.record(&self.config.session, &call, &mut d, scope);
         (d, Some(call))
     }
@@ -229,6 +258,28 @@ impl Gate {
             },
         };
         self.finish(d, None)
+    }
+
+    /// [`Gate::finish`] of a decision that does not ask, for a caller that reads only its host
+    /// view and record fields: the class invariants and risk as `finish` makes them, and for a
+    /// block its reason, redacted and scrubbed as `finish` does; no preview, details untouched.
+    fn finish_unshown(&self, mut d: Decision, call: &Call) -> Decision {
+        d.normalize();
+        if d.decision == Class::Block {
+            preview::redact::with_memo(|| {
+                let mut fragments = Vec::new();
+                collect_fragments(&self.redactor, &call.params, &mut fragments);
+                let reason = self.redactor.scrub_cow(
+                    self.redactor.redact_bounded_cow(&d.reason, 400),
+                    &fragments,
+                );
+                if *reason != *d.reason {
+                    d.reason = reason.into_owned();
+                }
+            });
+        }
+        d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+        d
     }
 
     /// Re-checks the class invariants, then attaches risk and preview.
@@ -365,6 +416,13 @@ impl Gate {
         };
         d
     }
+}
+
+/// What a caller reads of a finished decision (see [`Gate::decide_in_read_for_host`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    All,
+    HostView,
 }
 
 /// `redacted` is `text`'s redaction, borrowed and whole: `text` is its own redaction (not only
