@@ -995,14 +995,34 @@ mod tests {
         let mut names: Vec<String> = crate::gate::tests::corpus_requests()
             .iter()
             .filter_map(|(_, r)| {
-                serde_json::from_str::<Value>(r).ok()?["toolName"].as_str().map(str::to_owned)
+                serde_json::from_str::<Value>(r).ok()?["toolName"]
+                    .as_str()
+                    .map(str::to_owned)
             })
             .collect();
-        names.extend(["", "a", &"x".repeat(64), &"x".repeat(65), "a\u{7f}b", "é", "t\u{200b}"].map(str::to_owned));
+        names.extend(
+            [
+                "",
+                "a",
+                &"x".repeat(64),
+                &"x".repeat(65),
+                "a\u{7f}b",
+                "é",
+                "t\u{200b}",
+            ]
+            .map(str::to_owned),
+        );
         for name in &names {
-            assert_eq!(tool_name_str(Some(name)), Value::String(tool_name_filtered(name)), "{name:?}");
+            assert_eq!(
+                tool_name_str(Some(name)),
+                Value::String(tool_name_filtered(name)),
+                "{name:?}"
+            );
             assert_eq!(tool_name_cow(name), tool_name_filtered(name), "{name:?}");
-            assert!(matches!(short_field(name), Field::Text(t) if t == short(name)), "{name:?}");
+            assert!(
+                matches!(short_field(name), Field::Text(t) if t == short(name)),
+                "{name:?}"
+            );
         }
     }
 
@@ -1041,7 +1061,9 @@ mod tests {
         }
         let configs = [
             None,
-            Some(r#"{"rules":[{"id":"b","toolName":"exec","mode":"block","reason":"no shell: `$AWS_SECRET_ACCESS_KEY` token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]}"#),
+            Some(
+                r#"{"rules":[{"id":"b","toolName":"exec","mode":"block","reason":"no shell: `$AWS_SECRET_ACCESS_KEY` token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]}"#,
+            ),
             Some(r#"{"defaultMode":"block"}"#),
         ];
         let mut gates: Vec<(String, Gate)> = Vec::new();
@@ -1083,7 +1105,10 @@ mod tests {
         }
         // Every class is exercised, the shortcut's (auto, block) many times.
         for class in ["\"auto\"", "\"block\"", "\"approval\"", "\"critical\""] {
-            assert!(by_class.get(class).copied().unwrap_or(0) > 100, "{by_class:?}");
+            assert!(
+                by_class.get(class).copied().unwrap_or(0) > 100,
+                "{by_class:?}"
+            );
         }
     }
 

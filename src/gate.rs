@@ -25,6 +25,49 @@ pub struct Gate {
     errors: Vec<String>,
     redactor: Redactor,
     guard: crate::guard::Patterns,
+    /// Texts the config's rules make on every call they match (see [`rule_texts`]) that are
+    /// their own redaction: `finish` finds them here instead of redacting them again per call
+    /// (redaction is a function of the text alone). Config-derived, never call data; made at
+    /// the first decision that looks (as the redactor compiles its patterns on first use).
+    own_redaction: std::sync::OnceLock<OwnRedaction>,
+}
+
+/// See [`Gate::own_redaction`]: the texts, sorted, and which lengths occur among them.
+#[derive(Debug, Clone, Default)]
+struct OwnRedaction {
+    texts: Vec<String>,
+    lengths: [u64; OWN_REDACTION_MAX_BYTES / 64 + 1],
+}
+
+impl OwnRedaction {
+    fn new(redactor: &Redactor, config: &Config) -> OwnRedaction {
+        let mut texts: Vec<String> = rule_texts(config)
+            .into_iter()
+            .filter(|t| {
+                t.len() <= OWN_REDACTION_MAX_BYTES
+                    && matches!(redactor.redact_cow(t), std::borrow::Cow::Borrowed(_))
+            })
+            .collect();
+        texts.sort();
+        texts.dedup();
+        let mut lengths = [0u64; OWN_REDACTION_MAX_BYTES / 64 + 1];
+        for t in &texts {
+            if let Some(word) = lengths.get_mut(t.len() / 64) {
+                *word |= 1 << (t.len() % 64);
+            }
+        }
+        OwnRedaction { texts, lengths }
+    }
+
+    fn contains(&self, text: &str) -> bool {
+        self.lengths
+            .get(text.len() / 64)
+            .is_some_and(|w| w >> (text.len() % 64) & 1 == 1)
+            && self
+                .texts
+                .binary_search_by(|k| k.as_str().cmp(text))
+                .is_ok()
+    }
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
@@ -39,6 +82,7 @@ impl Gate {
             errors,
             redactor: Redactor::new(),
             guard: crate::guard::Patterns::new(),
+            own_redaction: std::sync::OnceLock::new(),
         }
     }
 
@@ -269,10 +313,9 @@ impl Gate {
             preview::redact::with_memo(|| {
                 let mut fragments = Vec::new();
                 collect_fragments(&self.redactor, &call.params, &mut fragments);
-                let reason = self.redactor.scrub_cow(
-                    self.redactor.redact_bounded_cow(&d.reason, 400),
-                    &fragments,
-                );
+                let reason = self
+                    .redactor
+                    .scrub_cow(self.redact_bounded(&d.reason, 400), &fragments);
                 if *reason != *d.reason {
                     d.reason = reason.into_owned();
                 }
@@ -285,6 +328,19 @@ impl Gate {
     /// Re-checks the class invariants, then attaches risk and preview.
     fn finish(&self, d: Decision, call: Option<&Call>) -> Decision {
         preview::redact::with_memo(|| self.finish_memo(d, call))
+    }
+
+    /// `redactor.redact_bounded_cow(text, max)`, from [`Gate::own_redaction`] when `text` is
+    /// there (such a text is short: `head` keeps it whole).
+    fn redact_bounded<'t>(&self, text: &'t str, max: usize) -> std::borrow::Cow<'t, str> {
+        if self
+            .own_redaction
+            .get_or_init(|| OwnRedaction::new(&self.redactor, &self.config))
+            .contains(text)
+        {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        self.redactor.redact_bounded_cow(text, max)
     }
 
     /// [`Gate::finish`] inside the redaction memo.
@@ -300,9 +356,7 @@ impl Gate {
         // preview, which redacts them again, is told so (`preview::render`'s `unchanged`).
         let mut unchanged_details = Vec::with_capacity(d.findings.len());
         for f in &mut d.findings {
-            let redacted = self
-                .redactor
-                .redact_bounded_cow(&f.detail, crate::finding::MAX_DETAIL_CHARS);
+            let redacted = self.redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
             let own = is_whole(&redacted, &f.detail);
             let redacted = self.redactor.scrub_cow(redacted, &fragments);
             if *redacted != *f.detail {
@@ -313,7 +367,7 @@ impl Gate {
                 unchanged_details.push(own);
             }
         }
-        let reason = self.redactor.redact_bounded_cow(&d.reason, 400);
+        let reason = self.redact_bounded(&d.reason, 400);
         let mut reason_unchanged = is_whole(&reason, &d.reason);
         let reason = self.redactor.scrub_cow(reason, &fragments);
         if *reason != *d.reason {
@@ -416,6 +470,48 @@ impl Gate {
         };
         d
     }
+}
+
+/// Longest text kept in [`Gate::own_redaction`]: far below any `head` bound, so a text
+/// there is redacted whole.
+const OWN_REDACTION_MAX_BYTES: usize = 400;
+
+/// Tool names a rule's reason is made for when the rule names tools by a pattern: the host's
+/// shell, patch and Code Mode tools (the calls rules most often match).
+const RULE_TOOL_NAMES: [&str; 6] = [
+    "exec",
+    "bash",
+    "shell",
+    "process",
+    "apply_patch",
+    "code_mode_exec",
+];
+
+/// The texts a rule puts into every decision it makes (`policy::evaluate`): its finding's
+/// detail and its reason, for the tools it names (its `toolName`, or those of
+/// [`RULE_TOOL_NAMES`] its pattern matches). A text not made exactly so is only not found.
+fn rule_texts(config: &Config) -> Vec<String> {
+    let mut out = Vec::new();
+    for rule in &config.rules {
+        out.push(format!("rule \"{}\" matched", rule.id));
+        match &rule.reason {
+            Some(r) if !r.trim().is_empty() => out.push(r.clone()),
+            _ => {
+                let tools: Vec<&str> = match (&rule.tool_name, &rule.tool_name_pattern) {
+                    (Some(name), _) => vec![name.as_str()],
+                    (None, Some(re)) => RULE_TOOL_NAMES
+                        .into_iter()
+                        .filter(|t| re.is_match(t))
+                        .collect(),
+                    (None, None) => RULE_TOOL_NAMES.to_vec(),
+                };
+                for tool in tools {
+                    out.push(format!("rule \"{}\" matched {tool}", rule.id));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// What a caller reads of a finished decision (see [`Gate::decide_in_read_for_host`]).
@@ -595,6 +691,45 @@ pub(crate) mod tests {
         for (g, request) in &cases {
             assert_finish_is_the_reference(&gates[*g].1, request);
         }
+    }
+
+    #[test]
+    fn rule_texts_known_to_redact_to_themselves_give_the_reference_decisions() {
+        let configs = [
+            r#"{"rules":[{"id":"elevated-is-critical","toolNamePattern":"^(exec|bash|shell)$","paramMatcher":{"all":[{"key":"elevated","equals":true}]},"mode":"require-approval","severity":"critical"}]}"#,
+            r#"{"rules":[{"id":"no-rm-rf","toolName":"exec","mode":"require-approval"},{"id":"any-tool-x","mode":"require-approval","toolNamePattern":"^x"}]}"#,
+            r#"{"rules":[{"id":"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789","toolName":"exec","mode":"require-approval"}]}"#,
+            r#"{"rules":[{"id":"b-1","toolName":"exec","mode":"block","reason":"password=hunter2hunter2 is-not-allowed"}]}"#,
+            r#"{"rules":[{"id":"b-2","toolName":"exec","mode":"block","reason":"shell-is-off here"}]}"#,
+            r#"{"rules":[{"id":"all-tools","mode":"require-approval"}]}"#,
+        ];
+        let requests = [
+            r#"{"toolName":"exec","params":{"command":"sudo systemctl restart nginx","elevated":true}}"#,
+            r#"{"toolName":"bash","params":{"command":"rm -rf /tmp/x","elevated":true}}"#,
+            r#"{"toolName":"shell","params":{"command":"echo $AWS_SECRET_ACCESS_KEY","elevated":true}}"#,
+            r#"{"toolName":"xray","params":{"q":"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#,
+            r#"{"toolName":"write","params":{"path":"a","content":"b"}}"#,
+        ];
+        for config in configs {
+            let gate = Gate::new(config);
+            assert!(gate.config_errors().is_empty(), "{config}");
+            let own = OwnRedaction::new(&gate.redactor, &gate.config);
+            for t in &own.texts {
+                assert_eq!(gate.redactor.redact(t), *t, "{t}");
+            }
+            for request in requests {
+                assert_finish_is_the_reference(&gate, request);
+            }
+        }
+        // The bench config's rule texts are found (the shortcut is taken).
+        let bench =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/config.json"))
+                .unwrap();
+        let gate = Gate::new(&bench);
+        let own = OwnRedaction::new(&gate.redactor, &gate.config);
+        assert!(own.contains("rule \"elevated-is-critical\" matched"));
+        assert!(own.contains("rule \"elevated-is-critical\" matched exec"));
+        assert!(!own.contains("rule \"elevated-is-critical\" matched exe"));
     }
 
     use proptest::strategy::Strategy as _;

@@ -237,7 +237,6 @@ pub fn push_ascii_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-
 /// `\uXXXX` with lowercase hex digits, as serde_json writes it.
 fn push_u_escape(out: &mut String, unit: u16) {
     const HEX: &[u8; 16] = b"0123456789abcdef";

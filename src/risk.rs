@@ -130,10 +130,20 @@ mod tests {
 
     #[test]
     fn labels_are_the_serialized_names() {
-        for l in [Level::None, Level::Low, Level::Medium, Level::High, Level::Critical] {
+        for l in [
+            Level::None,
+            Level::Low,
+            Level::Medium,
+            Level::High,
+            Level::Critical,
+        ] {
             assert_eq!(serde_json::to_value(l).unwrap(), l.as_str());
         }
-        for r in [Recommendation::Approve, Recommendation::Review, Recommendation::Deny] {
+        for r in [
+            Recommendation::Approve,
+            Recommendation::Review,
+            Recommendation::Deny,
+        ] {
             assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
         }
     }

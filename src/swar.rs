@@ -33,11 +33,7 @@ fn word_has_non_printable(v: u64) -> bool {
 
 /// Index of the first byte for which `is` holds, skipping words `word_may` says hold none.
 #[inline(always)]
-fn first(
-    bytes: &[u8],
-    word_may: impl Fn(u64) -> bool,
-    is: impl Fn(u8) -> bool,
-) -> Option<usize> {
+fn first(bytes: &[u8], word_may: impl Fn(u64) -> bool, is: impl Fn(u8) -> bool) -> Option<usize> {
     let mut chunks = bytes.chunks_exact(8);
     let mut base = 0;
     for chunk in &mut chunks {
@@ -132,8 +128,16 @@ mod tests {
                 for at in 0..len {
                     let mut v = vec![b'a'; len];
                     v[at] = b;
-                    assert_eq!(first_json_special(&v), json_special_reference(&v), "{b} {at}");
-                    assert_eq!(all_printable_or_line(&v), printable_reference(&v), "{b} {at}");
+                    assert_eq!(
+                        first_json_special(&v),
+                        json_special_reference(&v),
+                        "{b} {at}"
+                    );
+                    assert_eq!(
+                        all_printable_or_line(&v),
+                        printable_reference(&v),
+                        "{b} {at}"
+                    );
                     // After an earlier special byte (a borrow across bytes must not hide it).
                     let mut w = v.clone();
                     w[0] = 0;
@@ -145,8 +149,7 @@ mod tests {
     }
 
     fn double_space_reference(bytes: &[u8]) -> bool {
-        bytes.iter().all(|b| (b' '..=b'~').contains(b))
-            && !bytes.windows(2).any(|w| w == b"  ")
+        bytes.iter().all(|b| (b' '..=b'~').contains(b)) && !bytes.windows(2).any(|w| w == b"  ")
     }
 
     #[test]
@@ -156,10 +159,17 @@ mod tests {
                 for b in 0..=255u8 {
                     let mut v = vec![b'a'; len];
                     v[at] = b;
-                    assert_eq!(printable_without_double_space(&v), double_space_reference(&v));
+                    assert_eq!(
+                        printable_without_double_space(&v),
+                        double_space_reference(&v)
+                    );
                     if at + 1 < len {
                         v[at + 1] = b' ';
-                        assert_eq!(printable_without_double_space(&v), double_space_reference(&v), "{v:?}");
+                        assert_eq!(
+                            printable_without_double_space(&v),
+                            double_space_reference(&v),
+                            "{v:?}"
+                        );
                     }
                 }
             }

@@ -650,7 +650,9 @@ mod tests {
 
     #[test]
     fn is_one_line_is_its_reference() {
-        let pieces = ["", " ", "  ", "a", "ab c", "\t", "\n", "é", "\u{7f}", "x  y", "abcdefgh", "abcdefg "];
+        let pieces = [
+            "", " ", "  ", "a", "ab c", "\t", "\n", "é", "\u{7f}", "x  y", "abcdefgh", "abcdefg ",
+        ];
         for a in pieces {
             for b in pieces {
                 for c in pieces {

@@ -2968,7 +2968,11 @@ mod tests {
                     [b"x-".as_slice(), &[a, b]].concat(),
                 ] {
                     let text = String::from_utf8_lossy(&text);
-                    assert_eq!(may_hold_secret(&text), may_hold_secret_reference(&text), "{text:?}");
+                    assert_eq!(
+                        may_hold_secret(&text),
+                        may_hold_secret_reference(&text),
+                        "{text:?}"
+                    );
                 }
             }
         }

@@ -1,12 +1,12 @@
 //! The approval preview as it was rendered before the shortcuts of `mod.rs` (session 5): the
 //! test oracle the tests hold `render` to, byte for byte. Test-only; never called by the gate.
 
+use super::redact::{self, head, Redactor};
+use super::sanitize::{sanitize, sanitize_cow};
 use crate::call::Call;
 use crate::config::Previews;
 use crate::decision::{Class, Preview, Severity};
 use crate::finding::Finding;
-use super::redact::{self, head, Redactor};
-use super::sanitize::{sanitize, sanitize_cow};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -594,7 +594,6 @@ fn is_one_line(s: &str) -> bool {
         ok
     })
 }
-
 
 /// `sanitize::truncate_cow` as it was.
 fn truncate_cow(s: Cow<'_, str>, max: usize) -> Cow<'_, str> {

@@ -137,9 +137,25 @@ mod tests {
 
     #[test]
     fn truncation_slices_what_collecting_characters_gave() {
-        for s in ["", "a", "ab", "héllo", "héllo!", "😀😀😀", "a…b", "\u{0}x\u{10ffff}y", "abcdé", "abcdefgh", "abcdefghé"] {
+        for s in [
+            "",
+            "a",
+            "ab",
+            "héllo",
+            "héllo!",
+            "😀😀😀",
+            "a…b",
+            "\u{0}x\u{10ffff}y",
+            "abcdé",
+            "abcdefgh",
+            "abcdefghé",
+        ] {
             for max in 0..8 {
-                assert_eq!(truncate_chars(s, max), truncate_reference(s, max), "{s:?} {max}");
+                assert_eq!(
+                    truncate_chars(s, max),
+                    truncate_reference(s, max),
+                    "{s:?} {max}"
+                );
             }
         }
     }
