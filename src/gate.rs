@@ -17,6 +17,7 @@ use crate::preview::{self, redact::Redactor};
 use crate::risk::Risk;
 use crate::session::{unattended, Sessions};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The compiled policy and everything needed to decide.
 #[derive(Debug, Clone)]
@@ -357,7 +358,7 @@ impl Gate {
         let mut unchanged_details = Vec::with_capacity(d.findings.len());
         for f in &mut d.findings {
             let redacted = self.redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
-            let own = is_whole(&redacted, &f.detail);
+            let own = matches!(&redacted, Cow::Borrowed(r) if r.len() == f.detail.len());
             let redacted = self.redactor.scrub_cow(redacted, &fragments);
             if *redacted != *f.detail {
                 let redacted = redacted.into_owned();
@@ -368,7 +369,7 @@ impl Gate {
             }
         }
         let reason = self.redact_bounded(&d.reason, 400);
-        let mut reason_unchanged = is_whole(&reason, &d.reason);
+        let mut reason_unchanged = matches!(&reason, Cow::Borrowed(r) if r.len() == d.reason.len());
         let reason = self.redactor.scrub_cow(reason, &fragments);
         if *reason != *d.reason {
             d.reason = reason.into_owned();
@@ -519,12 +520,6 @@ fn rule_texts(config: &Config) -> Vec<String> {
 enum Reads {
     All,
     HostView,
-}
-
-/// `redacted` is `text`'s redaction, borrowed and whole: `text` is its own redaction (not only
-/// a head of it).
-fn is_whole(redacted: &std::borrow::Cow<'_, str>, text: &str) -> bool {
-    matches!(redacted, std::borrow::Cow::Borrowed(r) if r.len() == text.len())
 }
 
 /// Secret fragments of every string in the params (depth ≤ 4; the first 2 KiB of each string
