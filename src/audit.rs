@@ -124,8 +124,14 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
 
 /// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut out, bytes);
+    out
+}
+
+/// Appends `bytes` as lowercase hex digits.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for b in bytes {
         for nibble in [b >> 4, b & 0x0f] {
             out.push(char::from(
@@ -133,7 +139,6 @@ pub fn hex(bytes: &[u8]) -> String {
             ));
         }
     }
-    out
 }
 
 /// The fields of a decision a record reads. Parsing only these (the rest, e.g. the preview,
@@ -188,7 +193,7 @@ impl DecisionFields {
 pub fn digest(text: &str) -> String {
     let mut out = String::with_capacity(71);
     out.push_str("sha256:");
-    out.push_str(&hex(&sha256(text.as_bytes())));
+    push_hex(&mut out, &sha256(text.as_bytes()));
     out
 }
 
@@ -248,18 +253,34 @@ fn tool_name(v: Option<&Value>) -> Value {
     tool_name_str(v.and_then(Value::as_str))
 }
 
+/// [`tool_name_str`] of a name, borrowed when it is its own cleaned form.
+fn tool_name_cow(name: &str) -> Cow<'_, str> {
+    if name.len() <= MAX_TOOL_CHARS && name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(tool_name_filtered(name))
+    }
+}
+
 fn tool_name_str(name: Option<&str>) -> Value {
     match name {
-        Some(name) => {
-            let clean: String = name
-                .chars()
-                .filter(|c| !c.is_control() && !crate::preview::sanitize::is_invisible_control(*c))
-                .take(MAX_TOOL_CHARS)
-                .collect();
-            Value::String(clean)
+        // Printable ASCII within the bound: nothing to filter or cut.
+        Some(name)
+            if name.len() <= MAX_TOOL_CHARS && name.bytes().all(|b| (0x20..0x7f).contains(&b)) =>
+        {
+            Value::String(name.to_owned())
         }
+        Some(name) => Value::String(tool_name_filtered(name)),
         None => Value::Null,
     }
+}
+
+/// The tool name without controls and invisible marks, cut to [`MAX_TOOL_CHARS`].
+fn tool_name_filtered(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_control() && !crate::preview::sanitize::is_invisible_control(*c))
+        .take(MAX_TOOL_CHARS)
+        .collect()
 }
 
 fn latency(ms: f64) -> Value {
@@ -309,20 +330,59 @@ impl RecordParts {
 }
 
 /// Everything a decision record holds except its latency, each field as it is written.
-struct DecisionRecord {
-    time: Value,
-    session: Value,
-    tool: Value,
+struct DecisionRecord<'a> {
+    time: Field<'a>,
+    session: Field<'a>,
+    tool: Field<'a>,
     params_digest: ParamsDigest,
     params_bytes: usize,
-    decision: Value,
-    severity: Value,
-    source: Value,
-    rule_id: Value,
-    findings: Vec<Value>,
-    risk_confidence: Value,
-    risk_level: Value,
-    risk_recommendation: Value,
+    decision: Field<'a>,
+    severity: Field<'a>,
+    source: Field<'a>,
+    rule_id: Field<'a>,
+    findings: Vec<Field<'a>>,
+    risk_confidence: Field<'a>,
+    risk_level: Field<'a>,
+    risk_recommendation: Field<'a>,
+}
+
+/// One value of a record: a JSON string as a text (borrowed from the decision and call when
+/// they hold it already, so a record from the call allocates almost nothing), or any JSON
+/// value. Written exactly as the same value as a [`Value`] ([`push_value`]).
+enum Field<'a> {
+    Text(Cow<'a, str>),
+    Json(Value),
+}
+
+impl From<Value> for Field<'_> {
+    fn from(v: Value) -> Self {
+        match v {
+            Value::String(s) => Field::Text(Cow::Owned(s)),
+            other => Field::Json(other),
+        }
+    }
+}
+
+impl Field<'_> {
+    const NULL: Field<'static> = Field::Json(Value::Null);
+
+    /// Appends the field as [`push_value`] appends the same JSON value.
+    fn push(&self, out: &mut String) {
+        match self {
+            Field::Text(s) if !needs_escape(s) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
+            Field::Text(s) => push_value(out, &Value::String(s.to_string())),
+            Field::Json(v) => push_value(out, v),
+        }
+    }
+}
+
+/// Whether serde_json escapes something in `s` (`"`, `\\`, U+0000..U+001F).
+fn needs_escape(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// The record's params digest: written by the core, or left to the shim.
@@ -345,7 +405,7 @@ pub const SHIM_DIGEST_MIN_BYTES: usize = 1024;
 fn push_value(out: &mut String, v: &Value) {
     match v {
         Value::Null => out.push_str("null"),
-        Value::String(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => {
+        Value::String(s) if !needs_escape(s) => {
             out.push('"');
             out.push_str(s);
             out.push('"');
@@ -356,17 +416,12 @@ fn push_value(out: &mut String, v: &Value) {
     }
 }
 
-/// [`short`] without the work for what is already short: a printable ASCII text of at most
-/// 64 bytes is its own short form (the enum names and finding ids of a decision).
-fn short_label(s: &str) -> String {
-    if s.len() <= 64 && s.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        s.to_owned()
-    } else {
-        short(s)
-    }
+/// A printable ASCII text of at most 64 bytes: its own [`short`] form.
+fn is_own_short(s: &str) -> bool {
+    s.len() <= 64 && s.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
-impl DecisionRecord {
+impl DecisionRecord<'_> {
     /// The record text around its latency. The keys are in the order serde_json writes an
     /// object's keys (sorted), so the text is the one `Value::Object(..).to_string()` gives.
     fn parts(&self) -> RecordParts {
@@ -378,21 +433,19 @@ impl DecisionRecord {
     fn parts_cut(&self) -> (RecordParts, usize) {
         let mut head = String::with_capacity(160);
         head.push_str("{\"decision\":");
-        push_value(&mut head, &self.decision);
+        self.decision.push(&mut head);
         head.push_str(",\"findings\":[");
         for (i, id) in self.findings.iter().enumerate() {
             if i > 0 {
                 head.push(',');
             }
-            push_value(&mut head, id);
+            id.push(&mut head);
         }
         head.push_str("],\"latencyMs\":");
         let mut tail = String::with_capacity(320);
-        let _ = write!(
-            tail,
-            ",\"params\":{{\"bytes\":{},\"digest\":",
-            self.params_bytes
-        );
+        tail.push_str(",\"params\":{\"bytes\":");
+        crate::json::push_u64(&mut tail, self.params_bytes as u64);
+        tail.push_str(",\"digest\":");
         // `sha256:` and hex digits: nothing to escape.
         tail.push('"');
         tail.push_str(match &self.params_digest {
@@ -401,11 +454,11 @@ impl DecisionRecord {
         });
         let cut = tail.len();
         tail.push_str("\"},\"risk\":{\"confidence\":");
-        push_value(&mut tail, &self.risk_confidence);
+        self.risk_confidence.push(&mut tail);
         tail.push_str(",\"level\":");
-        push_value(&mut tail, &self.risk_level);
+        self.risk_level.push(&mut tail);
         tail.push_str(",\"recommendation\":");
-        push_value(&mut tail, &self.risk_recommendation);
+        self.risk_recommendation.push(&mut tail);
         for (key, v) in [
             ("},\"ruleId\":", &self.rule_id),
             (",\"session\":", &self.session),
@@ -415,15 +468,17 @@ impl DecisionRecord {
             (",\"tool\":", &self.tool),
         ] {
             tail.push_str(key);
-            push_value(&mut tail, v);
+            v.push(&mut tail);
         }
-        let _ = write!(tail, ",\"type\":\"decision\",\"v\":{RECORD_VERSION}}}");
+        tail.push_str(",\"type\":\"decision\",\"v\":");
+        crate::json::push_u64(&mut tail, u64::from(RECORD_VERSION));
+        tail.push('}');
         (RecordParts { head, tail }, cut)
     }
 
     /// From the texts: `request_json` is the request the core decided (raw text, possibly
     /// malformed), `decision_json` its decision.
-    fn from_text(request_json: &str, decision_json: &str) -> DecisionRecord {
+    fn from_text(request_json: &str, decision_json: &str) -> DecisionRecord<'static> {
         let request: Value = serde_json::from_str(request_json).unwrap_or(Value::Null);
         let decision = DecisionFields::parse(decision_json);
         // The params digest covers the params as the core read them (keys sorted); a request
@@ -441,14 +496,14 @@ impl DecisionRecord {
                 .and_then(Value::as_str)
                 .map_or(Value::Null, |s| Value::String(short(s)))
         };
-        let findings: Vec<Value> = decision
+        let findings: Vec<Field<'static>> = decision
             .get("findings")
             .and_then(Value::as_array)
             .map(|fs| {
                 fs.iter()
                     .filter_map(|f| f.get("id").and_then(Value::as_str))
                     .take(MAX_FINDING_IDS)
-                    .map(|id| Value::String(short(id)))
+                    .map(|id| Field::Text(Cow::Owned(short(id))))
                     .collect()
             })
             .unwrap_or_default();
@@ -459,22 +514,24 @@ impl DecisionRecord {
                 .get("nowMs")
                 .and_then(Value::as_f64)
                 .and_then(iso_time)
-                .map_or(Value::Null, Value::String),
+                .map_or(Value::Null, Value::String)
+                .into(),
             session: request
                 .get("sessionKey")
                 .and_then(Value::as_str)
-                .map_or(Value::Null, |k| Value::String(session_digest(k))),
-            tool: tool_name(request.get("toolName")),
+                .map_or(Value::Null, |k| Value::String(session_digest(k)))
+                .into(),
+            tool: tool_name(request.get("toolName")).into(),
             params_digest: ParamsDigest::Done(params_digest),
             params_bytes,
-            decision: text("decision"),
-            severity: text("severity"),
-            source: text("source"),
-            rule_id: text("ruleId"),
+            decision: text("decision").into(),
+            severity: text("severity").into(),
+            source: text("source").into(),
+            rule_id: text("ruleId").into(),
             findings,
-            risk_confidence: risk_field("confidence"),
-            risk_level: risk_field("level"),
-            risk_recommendation: risk_field("recommendation"),
+            risk_confidence: risk_field("confidence").into(),
+            risk_level: risk_field("level").into(),
+            risk_recommendation: risk_field("recommendation").into(),
         }
     }
 
@@ -485,12 +542,12 @@ impl DecisionRecord {
     /// texts.
     /// With `defer_digest`, params texts of at least [`SHIM_DIGEST_MIN_BYTES`] are left for
     /// the shim to digest.
-    fn from_call(
-        call: &Call,
-        d: &Decision,
-        memo: &mut AuditMemo,
+    fn from_call<'a>(
+        call: &'a Call,
+        d: &'a Decision,
+        memo: &'a mut AuditMemo,
         defer_digest: bool,
-    ) -> Option<DecisionRecord> {
+    ) -> Option<DecisionRecord<'a>> {
         // The params text is the call's own (made once, also read by the scope), or the
         // bridge call's.
         let (tool, params) = match (&call.bridged_from, &call.bridged_params) {
@@ -502,42 +559,52 @@ impl DecisionRecord {
             time: call
                 .now_ms
                 .and_then(iso_time)
-                .map_or(Value::Null, Value::String),
-            session: call
-                .session_key
-                .as_deref()
-                .map_or(Value::Null, |k| Value::String(memo.session_digest(k))),
-            tool: tool_name_str(Some(tool)),
+                .map_or(Field::NULL, |t| Field::Text(Cow::Owned(t))),
+            session: call.session_key.as_deref().map_or(Field::NULL, |k| {
+                Field::Text(Cow::Borrowed(memo.session_digest(k)))
+            }),
+            tool: Field::Text(tool_name_cow(tool)),
             params_bytes: params.len(),
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
                 ParamsDigest::Deferred(params.into_owned())
             } else {
                 ParamsDigest::Done(digest(&params))
             },
-            decision: label(&d.decision),
-            severity: label(&d.severity),
-            source: label(&d.source),
-            rule_id: d
-                .rule_id
-                .as_deref()
-                .map_or(Value::Null, |s| Value::String(short_label(s))),
+            decision: short_field(d.decision.as_str()),
+            severity: short_field(d.severity.as_str()),
+            source: label(&d.source).into(),
+            rule_id: d.rule_id.as_deref().map_or(Field::NULL, short_field),
             findings: d
                 .findings
                 .iter()
                 .take(MAX_FINDING_IDS)
-                .map(|f| Value::String(short_label(f.id)))
+                .map(|f| short_field(f.id))
                 .collect(),
-            risk_confidence: serde_json::to_value(d.risk.confidence).unwrap_or(Value::Null),
-            risk_level: serde_json::to_value(d.risk.level).unwrap_or(Value::Null),
-            risk_recommendation: serde_json::to_value(d.risk.recommendation).unwrap_or(Value::Null),
+            risk_confidence: serde_json::to_value(d.risk.confidence)
+                .unwrap_or(Value::Null)
+                .into(),
+            risk_level: short_field(d.risk.level.as_str()),
+            risk_recommendation: short_field(d.risk.recommendation.as_str()),
         })
+    }
+}
+
+/// `s` as a record field, shortened like a parsed one ([`short`]); borrowed when it is its
+/// own short form.
+fn short_field(s: &str) -> Field<'_> {
+    if is_own_short(s) {
+        Field::Text(Cow::Borrowed(s))
+    } else {
+        Field::Text(Cow::Owned(short(s)))
     }
 }
 
 /// A decision field as the record writes it: its JSON string, shortened like a parsed one.
 fn label<T: Serialize>(v: &T) -> Value {
     match serde_json::to_value(v) {
-        Ok(Value::String(s)) => Value::String(short_label(&s)),
+        // Its own short form: kept, not copied.
+        Ok(Value::String(s)) if is_own_short(&s) => Value::String(s),
+        Ok(Value::String(s)) => Value::String(short(&s)),
         _ => Value::Null,
     }
 }
@@ -550,15 +617,11 @@ pub struct AuditMemo {
 }
 
 impl AuditMemo {
-    fn session_digest(&mut self, key: &str) -> String {
-        if let Some((k, d)) = &self.session {
-            if k == key {
-                return d.clone();
-            }
+    fn session_digest(&mut self, key: &str) -> &str {
+        if !matches!(&self.session, Some((k, _)) if k == key) {
+            self.session = Some((key.to_owned(), session_digest(key)));
         }
-        let d = session_digest(key);
-        self.session = Some((key.to_owned(), d.clone()));
-        d
+        self.session.as_ref().map_or("", |(_, d)| d.as_str())
     }
 }
 
@@ -591,7 +654,17 @@ pub fn decide_for_hook(
     memo: &mut AuditMemo,
     request_json: &str,
 ) -> String {
-    let (decision, call) = gate.decide_in_read(sessions, request_json);
+    let (decision, call) = gate.decide_in_read_for_host(sessions, request_json);
+    hook_answer(memo, request_json, decision, call)
+}
+
+/// `decide_for_hook`'s answer from the decision and the call as the gate read it.
+fn hook_answer(
+    memo: &mut AuditMemo,
+    request_json: &str,
+    decision: Decision,
+    call: Option<Call>,
+) -> String {
     let view = decision.host_json();
     let fast = match (&view, &call) {
         (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo, true),
@@ -915,6 +988,128 @@ mod tests {
             let parts = decision_record_parts(&req, &dec);
             assert!(!parts.head.contains('\n') && !parts.tail.contains('\n'));
             assert!(parts.head.ends_with("\"latencyMs\":"), "{}", parts.head);
+        }
+    }
+
+    #[test]
+    fn the_short_forms_are_the_general_ones() {
+        let mut names: Vec<String> = crate::gate::tests::corpus_requests()
+            .iter()
+            .filter_map(|(_, r)| {
+                serde_json::from_str::<Value>(r).ok()?["toolName"]
+                    .as_str()
+                    .map(str::to_owned)
+            })
+            .collect();
+        names.extend(
+            [
+                "",
+                "a",
+                &"x".repeat(64),
+                &"x".repeat(65),
+                "a\u{7f}b",
+                "é",
+                "t\u{200b}",
+            ]
+            .map(str::to_owned),
+        );
+        for name in &names {
+            assert_eq!(
+                tool_name_str(Some(name)),
+                Value::String(tool_name_filtered(name)),
+                "{name:?}"
+            );
+            assert_eq!(tool_name_cow(name), tool_name_filtered(name), "{name:?}");
+            assert!(
+                matches!(short_field(name), Field::Text(t) if t == short(name)),
+                "{name:?}"
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn short_forms_agree_on_any_text(s in "\\PC{0,70}|[ -~]{0,70}|[\x00-\x7f]{0,70}") {
+            proptest::prop_assert_eq!(tool_name_str(Some(&s)), Value::String(tool_name_filtered(&s)));
+            proptest::prop_assert_eq!(tool_name_cow(&s), tool_name_filtered(&s));
+            proptest::prop_assert!(matches!(short_field(&s), Field::Text(t) if t == short(&s)));
+            // A text field is written as the same string value.
+            let (mut a, mut b) = (String::new(), String::new());
+            Field::Text(Cow::Borrowed(&s)).push(&mut a);
+            push_value(&mut b, &Value::String(s.clone()));
+            proptest::prop_assert_eq!(a, b);
+        }
+    }
+
+    /// The hook's answer through the full path (`Gate::decide_in_read`, which finishes every
+    /// decision whole): the reference for `decide_for_hook`'s shortcut for decisions that do
+    /// not ask.
+    fn decide_for_hook_reference(
+        gate: &Gate,
+        sessions: &mut Sessions,
+        memo: &mut AuditMemo,
+        request_json: &str,
+    ) -> String {
+        let (decision, call) = gate.decide_in_read(sessions, request_json);
+        hook_answer(memo, request_json, decision, call)
+    }
+
+    #[test]
+    fn the_hook_answer_is_the_full_paths_over_every_corpus_request_and_secret() {
+        let mut requests = crate::gate::tests::corpus_requests();
+        for r in crate::gate::tests::secret_corpus_requests() {
+            requests.push(("{}".to_owned(), r));
+        }
+        let configs = [
+            None,
+            Some(
+                r#"{"rules":[{"id":"b","toolName":"exec","mode":"block","reason":"no shell: `$AWS_SECRET_ACCESS_KEY` token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}]}"#,
+            ),
+            Some(r#"{"defaultMode":"block"}"#),
+        ];
+        let mut gates: Vec<(String, Gate)> = Vec::new();
+        let (mut fast_sessions, mut slow_sessions) = (Sessions::new(), Sessions::new());
+        let (mut fast_memo, mut slow_memo) = (AuditMemo::default(), AuditMemo::default());
+        let mut by_class = std::collections::BTreeMap::new();
+        for (i, (own, request)) in requests.iter().enumerate() {
+            let Ok(Value::Object(base)) = serde_json::from_str::<Value>(request) else {
+                continue;
+            };
+            for config in configs {
+                let config = config.unwrap_or(own);
+                let g = match gates.iter().position(|(c, _)| c == config) {
+                    Some(g) => g,
+                    None => {
+                        gates.push((config.to_owned(), Gate::new(config)));
+                        gates.len() - 1
+                    }
+                };
+                let gate = &gates[g].1;
+                // Plain; in an attended session; in an unattended one (asks become blocks).
+                for key in [None, Some("agent:main:s1"), Some("agent:main:cron:nightly")] {
+                    let mut req = base.clone();
+                    if let Some(key) = key {
+                        req.insert("sessionKey".into(), json!(key));
+                        req.insert("sessionId".into(), json!("sid"));
+                        req.insert("callId".into(), json!(format!("c{i}")));
+                        req.insert("nowMs".into(), json!(1_795_982_400_000_u64 + i as u64));
+                    }
+                    let text = Value::Object(req).to_string();
+                    let fast = decide_for_hook(gate, &mut fast_sessions, &mut fast_memo, &text);
+                    let slow =
+                        decide_for_hook_reference(gate, &mut slow_sessions, &mut slow_memo, &text);
+                    assert_eq!(fast, slow, "{config} {text}");
+                    let class: Value = serde_json::from_str(fast.lines().next().unwrap()).unwrap();
+                    *by_class.entry(class["decision"].to_string()).or_insert(0) += 1;
+                }
+            }
+        }
+        // Every class is exercised, the shortcut's (auto, block) many times.
+        for class in ["\"auto\"", "\"block\"", "\"approval\"", "\"critical\""] {
+            assert!(
+                by_class.get(class).copied().unwrap_or(0) > 100,
+                "{by_class:?}"
+            );
         }
     }
 

@@ -12,10 +12,26 @@ use serde::Serialize;
 pub const MAX_DETAIL_CHARS: usize = 200;
 
 fn bound_detail(detail: &str) -> String {
-    // Printable ASCII within the bound: nothing to strip or cut.
-    if detail.len() <= MAX_DETAIL_CHARS && detail.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+    if is_bounded(detail) {
         return detail.to_owned();
     }
+    bound_general(detail)
+}
+
+/// [`bound_detail`] of a detail the caller gives up: kept as it is when it is already bounded.
+fn bound_detail_owned(detail: String) -> String {
+    if is_bounded(&detail) {
+        return detail;
+    }
+    bound_general(&detail)
+}
+
+/// Printable ASCII within the bound: nothing to strip or cut.
+fn is_bounded(detail: &str) -> bool {
+    detail.len() <= MAX_DETAIL_CHARS && detail.bytes().all(|b| (b' '..=b'~').contains(&b))
+}
+
+fn bound_general(detail: &str) -> String {
     let clean: String = detail
         .chars()
         .map(|c| {
@@ -58,7 +74,7 @@ impl Finding {
         Finding {
             id: spec.id,
             severity: spec.severity,
-            detail: bound_detail(&detail),
+            detail: bound_detail_owned(detail),
             reusable: spec.reusable,
         }
     }
@@ -66,6 +82,11 @@ impl Finding {
     /// Replaces the detail (for redaction); the bound still applies.
     pub fn set_detail(&mut self, detail: &str) {
         self.detail = bound_detail(detail);
+    }
+
+    /// [`Finding::set_detail`] with a detail the caller gives up (no copy when it is bounded).
+    pub fn set_detail_owned(&mut self, detail: String) {
+        self.detail = bound_detail_owned(detail);
     }
 
     pub fn with_severity(mut self, severity: Severity) -> Finding {
@@ -264,6 +285,13 @@ pub fn spec(id: &str) -> Option<&'static FindingSpec> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    proptest::proptest! {
+        #[test]
+        fn the_owned_bound_is_the_borrowed_one(s in "\\PC{0,220}|[ -~]{0,230}|[\x00-\x7f]{0,30}") {
+            proptest::prop_assert_eq!(bound_detail_owned(s.clone()), bound_detail(&s));
+        }
+    }
 
     #[test]
     fn ids_are_unique_kebab_case_and_reasons_are_one_line() {

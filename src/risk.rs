@@ -26,16 +26,42 @@ pub enum Recommendation {
     Deny,
 }
 
+impl Level {
+    /// The level as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Low => "low",
+            Level::Medium => "medium",
+            Level::High => "high",
+            Level::Critical => "critical",
+        }
+    }
+}
+
+impl Recommendation {
+    /// The recommendation as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Recommendation::Approve => "approve",
+            Recommendation::Review => "review",
+            Recommendation::Deny => "deny",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Risk {
     pub level: Level,
     pub confidence: f64,
     pub recommendation: Recommendation,
-    pub evidence: Vec<String>,
+    /// The ids of the findings that count (the finding table's own `&'static str`s: no
+    /// copies per decision).
+    pub evidence: Vec<&'static str>,
 }
 
 impl Risk {
-    fn tier(level: Level, evidence: Vec<String>) -> Risk {
+    fn tier(level: Level, evidence: Vec<&'static str>) -> Risk {
         let (confidence, recommendation) = match level {
             Level::Critical => (0.90, Recommendation::Deny),
             Level::High => (0.80, Recommendation::Review),
@@ -67,10 +93,10 @@ impl Risk {
     /// information low. The decided class is a floor (block and critical are critical); a call
     /// nothing recognized is medium at 0.50.
     pub fn assess(class: Class, severity: Severity, source: Source, findings: &[Finding]) -> Risk {
-        let evidence: Vec<String> = findings
+        let evidence: Vec<&'static str> = findings
             .iter()
             .filter(|f| f.severity > Severity::Info || findings.len() == 1)
-            .map(|f| f.id.to_owned())
+            .map(|f| f.id)
             .collect();
         let from_findings = findings.iter().map(level_of).max().unwrap_or(Level::Low);
         let floor = match (class, severity) {
@@ -101,6 +127,26 @@ pub fn level_of(f: &Finding) -> Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_are_the_serialized_names() {
+        for l in [
+            Level::None,
+            Level::Low,
+            Level::Medium,
+            Level::High,
+            Level::Critical,
+        ] {
+            assert_eq!(serde_json::to_value(l).unwrap(), l.as_str());
+        }
+        for r in [
+            Recommendation::Approve,
+            Recommendation::Review,
+            Recommendation::Deny,
+        ] {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+        }
+    }
 
     #[test]
     fn calibration_matches_the_seed() {

@@ -18,6 +18,8 @@
 
 pub mod pattern;
 pub mod redact;
+#[cfg(test)]
+pub(crate) mod reference;
 pub mod sanitize;
 
 use crate::call::Call;
@@ -25,7 +27,7 @@ use crate::config::Previews;
 use crate::decision::{Class, Preview, Severity};
 use crate::finding::Finding;
 use redact::{head, Redactor};
-use sanitize::{sanitize, sanitize_cow, truncate_chars, truncate_cow};
+use sanitize::{sanitize_cow, truncate_chars, truncate_cow};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -51,6 +53,9 @@ const PATH_KEYS: [&str; 3] = ["path", "file_path", "filePath"];
 struct Cleaner<'a> {
     redactor: &'a Redactor,
     cfg: Previews,
+    /// Texts the caller already found to be their own redaction (see [`render`]), each
+    /// recognized by its address and length: the very string, not an equal one.
+    unchanged: &'a [&'a str],
 }
 
 impl Cleaner<'_> {
@@ -60,28 +65,36 @@ impl Cleaner<'_> {
 
     /// [`Cleaner::clean`], borrowing `text` when nothing changes.
     fn clean_cow<'t>(&self, text: &'t str, max: usize) -> Cow<'t, str> {
+        truncate_cow(self.full(text, max), max)
+    }
+
+    /// Text sanitized and redacted but not cut (bounded by `head`), borrowing `text` when
+    /// nothing changes.
+    fn full<'t>(&self, text: &'t str, max: usize) -> Cow<'t, str> {
         let clean = sanitize_cow(head(text, max));
         if !self.cfg.redact_secrets {
-            return truncate_cow(clean, max);
+            return clean;
         }
-        let redacted = match clean {
-            Cow::Borrowed(s) => self.redactor.redact_cow(s),
-            Cow::Owned(s) => match self.redactor.redact_cow(&s) {
+        match clean {
+            Cow::Borrowed(s) => self.redact(s),
+            Cow::Owned(s) => match self.redact(&s) {
                 Cow::Borrowed(_) => Cow::Owned(s),
                 Cow::Owned(r) => Cow::Owned(r),
             },
-        };
-        truncate_cow(redacted, max)
+        }
     }
 
-    /// Text sanitized and redacted but not cut (bounded by `head`).
-    fn full(&self, text: &str, max: usize) -> String {
-        let clean = sanitize(head(text, max));
-        if self.cfg.redact_secrets {
-            self.redactor.redact(&clean)
-        } else {
-            clean
+    /// [`Redactor::redact_cow`]; a text in `unchanged` is known to be its own redaction
+    /// (redaction is a function of the text alone), so it is not scanned again.
+    fn redact<'t>(&self, s: &'t str) -> Cow<'t, str> {
+        if self
+            .unchanged
+            .iter()
+            .any(|u| u.len() == s.len() && std::ptr::eq(u.as_ptr(), s.as_ptr()))
+        {
+            return Cow::Borrowed(s);
         }
+        self.redactor.redact_cow(s)
     }
 
     /// At most `max_lines` lines and `max_section_chars` characters of `text`.
@@ -99,7 +112,9 @@ pub fn clean_text(redactor: &Redactor, text: &str, max: usize) -> String {
     truncate_chars(&redactor.redact_cow(&sanitize_cow(head(text, max))), max)
 }
 
-/// Renders the title and description for one decision.
+/// Renders the title and description for one decision. `unchanged`: strings (the reason, a
+/// finding's detail) the caller found to be their own redaction with this `redactor`; each
+/// is recognized by its address and length, so only that very string counts.
 pub fn render(
     call: &Call,
     class: Class,
@@ -107,10 +122,12 @@ pub fn render(
     findings: &[Finding],
     redactor: &Redactor,
     cfg: &Previews,
+    unchanged: &[&str],
 ) -> Preview {
     let c = Cleaner {
         redactor,
         cfg: *cfg,
+        unchanged,
     };
     let max_desc = cfg.max_description_chars.min(MAX_DESCRIPTION_CHARS);
     let label = match class {
@@ -250,11 +267,15 @@ fn focus(text: &str, findings: &[Finding]) -> Option<usize> {
         let rest = f.detail.get(open + 1..).unwrap_or("");
         let quote = rest.split(['`', '…']).next().unwrap_or("");
         // The first 24 characters of the quote are enough to find it.
-        let needle: String = quote.chars().take(24).collect();
+        let needle = quote
+            .char_indices()
+            .nth(24)
+            .and_then(|(end, _)| quote.get(..end))
+            .unwrap_or(quote);
         if needle.chars().count() < 3 || needle.contains("[REDACTED") {
             continue;
         }
-        if let Some(at) = text.find(needle.as_str()) {
+        if let Some(at) = text.find(needle) {
             let before = text.get(..at).unwrap_or("");
             let segment = before
                 .rfind(['\n', ';', '|', '&', '('])
@@ -326,10 +347,10 @@ fn command_section<'a>(
         None => {
             push_lines_cut(
                 &mut section,
-                &truncate_cow(Cow::Borrowed(full.as_str()), max),
+                &truncate_cow(Cow::Borrowed(&full), max),
                 c.cfg.max_lines,
             );
-            one_line(&truncate_cow(Cow::Borrowed(full.as_str()), MAX_TITLE_CHARS))
+            one_line(&truncate_cow(Cow::Borrowed(&full), MAX_TITLE_CHARS))
         }
     };
     (what, section, vec![key])
@@ -393,6 +414,7 @@ fn edit_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a
                 max_lines: (c.cfg.max_lines / 2).max(1),
                 ..c.cfg
             },
+            unchanged: c.unchanged,
         };
         section.push_str(&format!(
             "; first:\n- {}\n+ {}",
@@ -605,17 +627,41 @@ fn is_one_line(s: &str) -> bool {
     if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
         return false;
     }
-    let mut prev = b'x';
-    bytes.iter().all(|&b| {
-        let ok = b.is_ascii_graphic() || b == b' ' && prev != b' ';
-        prev = b;
-        ok
-    })
+    crate::swar::printable_without_double_space(bytes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `is_one_line` as it was before its word-at-a-time scan: the reference.
+    fn is_one_line_reference(s: &str) -> bool {
+        let bytes = s.as_bytes();
+        if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
+            return false;
+        }
+        let mut prev = b'x';
+        bytes.iter().all(|&b| {
+            let ok = b.is_ascii_graphic() || b == b' ' && prev != b' ';
+            prev = b;
+            ok
+        })
+    }
+
+    #[test]
+    fn is_one_line_is_its_reference() {
+        let pieces = [
+            "", " ", "  ", "a", "ab c", "\t", "\n", "é", "\u{7f}", "x  y", "abcdefgh", "abcdefg ",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(is_one_line(&s), is_one_line_reference(&s), "{s:?}");
+                }
+            }
+        }
+    }
 
     /// [`one_line`] as it was written first: the reference for its shortcut.
     fn one_line_reference(s: &str) -> String {
@@ -643,14 +689,15 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*") {
+        fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*|[a ]{0,30}") {
             proptest::prop_assert_eq!(one_line(&s), one_line_reference(&s));
+            proptest::prop_assert_eq!(is_one_line(&s), is_one_line_reference(&s));
         }
 
         #[test]
         fn clean_cow_agrees_with_clean_text(s in "\\PC*|[ -~\t\n]*|.*", max in 1usize..40, redact: bool) {
             let redactor = Redactor::new();
-            let c = Cleaner { redactor: &redactor, cfg: Previews { redact_secrets: redact, ..Previews::default() } };
+            let c = Cleaner { redactor: &redactor, cfg: Previews { redact_secrets: redact, ..Previews::default() }, unchanged: &[] };
             let expected = if redact {
                 clean_text(&redactor, &s, max)
             } else {
@@ -666,6 +713,7 @@ mod tests {
         let c = Cleaner {
             redactor: &redactor,
             cfg: Previews::default(),
+            unchanged: &[],
         };
         let root = env!("CARGO_MANIFEST_DIR");
         for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
@@ -695,6 +743,7 @@ mod tests {
             findings,
             &Redactor::new(),
             cfg,
+            &[],
         )
     }
 

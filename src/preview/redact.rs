@@ -1218,13 +1218,17 @@ const REDACTION_MARGIN_CHARS: usize = 1024;
 /// (assignments, URLs, headers), a run of at least 8 token characters (keys, JWTs, PEM
 /// markers, header values), an option (`-p…`) or a `<` (XML). Most preview text has none.
 fn may_hold_secret(text: &str) -> bool {
+    // (perf, session 5: one table lookup per byte instead of range and list tests; the tests
+    // `may_hold_secret_is_its_reference` and `the_secret_byte_classes_are_their_definition`
+    // hold it to the old body.)
     let mut run = 0usize;
-    let mut prev = b' ';
+    let mut prev_dash = false;
     for &b in text.as_bytes() {
-        if b == b'=' || b == b':' || b == b'<' {
+        let class = SECRET_BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(0);
+        if class & SECRET_BYTE_MARK != 0 {
             return true;
         }
-        if b.is_ascii_alphanumeric() || b"_-+/.~".contains(&b) {
+        if class & SECRET_BYTE_RUN != 0 {
             run += 1;
             if run >= 8 {
                 return true;
@@ -1232,13 +1236,38 @@ fn may_hold_secret(text: &str) -> bool {
         } else {
             run = 0;
         }
-        if prev == b'-' && b.is_ascii_alphabetic() {
+        if prev_dash && class & SECRET_BYTE_ALPHA != 0 {
             return true;
         }
-        prev = b;
+        prev_dash = b == b'-';
     }
     false
 }
+
+/// [`may_hold_secret`]'s byte classes: `=`, `:` or `<` (1); a token byte, ASCII alphanumeric
+/// or one of `_-+/.~` (2); an ASCII letter (4). Written out (a const loop would index).
+const SECRET_BYTE_MARK: u8 = 1;
+const SECRET_BYTE_RUN: u8 = 2;
+const SECRET_BYTE_ALPHA: u8 = 4;
+#[rustfmt::skip]
+const SECRET_BYTE_CLASS: [u8; 256] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 1, 1, 0, 0,
+    0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 2,
+    0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 2, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
 
 /// The part of `text` that can matter when it is shown cut to `max_chars`: the first
 /// `max_chars` plus [`REDACTION_MARGIN_CHARS`], so a secret that starts inside the shown part is
@@ -3091,6 +3120,76 @@ mod tests {
         }
         assert!(contains_lower(b"xX-PaSs y", b"-pass"));
         assert!(!contains_lower(b"-pas", b"-pass"));
+    }
+
+    /// `may_hold_secret` as it was before its byte table (session 5): the reference.
+    fn may_hold_secret_reference(text: &str) -> bool {
+        let mut run = 0usize;
+        let mut prev = b' ';
+        for &b in text.as_bytes() {
+            if b == b'=' || b == b':' || b == b'<' {
+                return true;
+            }
+            if b.is_ascii_alphanumeric() || b"_-+/.~".contains(&b) {
+                run += 1;
+                if run >= 8 {
+                    return true;
+                }
+            } else {
+                run = 0;
+            }
+            if prev == b'-' && b.is_ascii_alphabetic() {
+                return true;
+            }
+            prev = b;
+        }
+        false
+    }
+
+    #[test]
+    fn the_secret_byte_classes_are_their_definition() {
+        for b in 0..=255u8 {
+            let mut class = 0;
+            if b == b'=' || b == b':' || b == b'<' {
+                class |= SECRET_BYTE_MARK;
+            }
+            if b.is_ascii_alphanumeric() || b"_-+/.~".contains(&b) {
+                class |= SECRET_BYTE_RUN;
+            }
+            if b.is_ascii_alphabetic() {
+                class |= SECRET_BYTE_ALPHA;
+            }
+            assert_eq!(SECRET_BYTE_CLASS[usize::from(b)], class, "{b}");
+        }
+    }
+
+    #[test]
+    fn may_hold_secret_is_its_reference() {
+        // Every byte pair and every byte after a run of seven or eight token bytes.
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for text in [
+                    vec![a, b],
+                    vec![b' ', a, b, b' '],
+                    [b"abcdefg".as_slice(), &[a], &[b]].concat(),
+                    [b"x-".as_slice(), &[a, b]].concat(),
+                ] {
+                    let text = String::from_utf8_lossy(&text);
+                    assert_eq!(
+                        may_hold_secret(&text),
+                        may_hold_secret_reference(&text),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn may_hold_secret_agrees_on_any_text(s in "\\PC{0,40}|[ -~]{0,40}|[a-z -]{0,24}") {
+            proptest::prop_assert_eq!(may_hold_secret(&s), may_hold_secret_reference(&s));
+        }
     }
 
     #[test]

@@ -10,9 +10,7 @@ pub fn sanitize(s: &str) -> String {
 /// [`sanitize`], borrowing `s` when nothing changes (most text is printable ASCII with
 /// newlines and tabs).
 pub fn sanitize_cow(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.bytes()
-        .all(|b| (b' '..=b'~').contains(&b) || b == b'\n' || b == b'\t')
-    {
+    if crate::swar::all_printable_or_line(s.as_bytes()) {
         return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
@@ -80,10 +78,32 @@ pub fn truncate_cow(s: std::borrow::Cow<'_, str>, max: usize) -> std::borrow::Co
 /// Cuts `s` to at most `max` characters (code points), ending with `…` when cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
     // A string of at most `max` bytes has at most `max` characters.
-    if s.len() <= max || s.chars().count() <= max {
+    if s.len() <= max {
         return s.to_owned();
     }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    // An ASCII head: the first `max` bytes are the first `max` characters, and more bytes
+    // are more characters.
+    if let Some(head) = s.as_bytes().get(..max) {
+        if head.is_ascii() {
+            let cut = max.saturating_sub(1);
+            let mut out = String::with_capacity(cut + '…'.len_utf8());
+            out.push_str(s.get(..cut).unwrap_or(""));
+            out.push('…');
+            return out;
+        }
+    }
+    // The first `max - 1` characters are copied as one slice (not pushed one by one): `cut` is
+    // where the `max`-th starts, and the text is cut only when a character follows that one.
+    let mut chars = s.char_indices();
+    let cut = match max.checked_sub(1) {
+        None => 0,
+        Some(last) => match chars.nth(last) {
+            Some((at, _)) if chars.next().is_some() => at,
+            _ => return s.to_owned(),
+        },
+    };
+    let mut out = String::with_capacity(cut + '…'.len_utf8());
+    out.push_str(s.get(..cut).unwrap_or(""));
     out.push('…');
     out
 }
@@ -103,6 +123,48 @@ mod tests {
     fn marks_bidi_and_zero_width() {
         assert_eq!(sanitize("rm\u{202E}txt.exe"), "rm⟨U+202E⟩txt.exe");
         assert_eq!(sanitize("a\u{200B}b"), "a⟨U+200B⟩b");
+    }
+
+    /// `truncate_chars` as it was first written: the reference for its slicing.
+    fn truncate_reference(s: &str, max: usize) -> String {
+        if s.len() <= max || s.chars().count() <= max {
+            return s.to_owned();
+        }
+        let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+        out.push('…');
+        out
+    }
+
+    #[test]
+    fn truncation_slices_what_collecting_characters_gave() {
+        for s in [
+            "",
+            "a",
+            "ab",
+            "héllo",
+            "héllo!",
+            "😀😀😀",
+            "a…b",
+            "\u{0}x\u{10ffff}y",
+            "abcdé",
+            "abcdefgh",
+            "abcdefghé",
+        ] {
+            for max in 0..8 {
+                assert_eq!(
+                    truncate_chars(s, max),
+                    truncate_reference(s, max),
+                    "{s:?} {max}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn truncation_agrees_with_the_reference(s in "\\PC*|.*|[a-zé😀]{0,20}", max in 0usize..24) {
+            proptest::prop_assert_eq!(truncate_chars(&s, max), truncate_reference(&s, max));
+        }
     }
 
     #[test]
