@@ -30,6 +30,7 @@
 //! Parsing. Aliases (`s = os.system; s("x")`), string building beyond concatenation, and
 //! control flow are not followed; such code still carries `inline-interpreter` (approval).
 
+use super::needles::Needles;
 use crate::analysis::paths;
 
 const MAX_CODE: usize = 65_536;
@@ -882,7 +883,9 @@ fn classify(lang: Lang, name: &str, facts: Facts) -> Option<Kind> {
     }
 }
 
-const NETWORK: &[&str] = &[
+/// Network library names: an identifier names one when it contains one, or starts with one
+/// in any case (`Requests.get`); see [`NETWORK`] and [`NETWORK_PREFIX`].
+const NETWORK_NAMES: [&str; 32] = [
     "requests",
     "urllib",
     "urlopen",
@@ -916,6 +919,12 @@ const NETWORK: &[&str] = &[
     "httr",
     "RCurl",
 ];
+
+/// [`NETWORK_NAMES`] found anywhere in an identifier, byte for byte.
+const NETWORK: Needles<32> = Needles::exact(NETWORK_NAMES);
+
+/// [`NETWORK_NAMES`] starting the ASCII-lowercased identifier.
+const NETWORK_PREFIX: Needles<32> = Needles::lowered(NETWORK_NAMES);
 
 const METADATA: &[&str] = &[
     "169.254.169.254",
@@ -1054,11 +1063,7 @@ fn file_write(toks: &[Tok], i: usize, name: &str, lang: Lang, s: &mut Scan) {
 }
 
 fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usize, s: &mut Scan) {
-    let lower = name.to_ascii_lowercase();
-    if NETWORK
-        .iter()
-        .any(|n| name.contains(n) || lower.starts_with(n))
-    {
+    if NETWORK.any_in(name) || NETWORK_PREFIX.prefix_of(name) {
         s.network = true;
     }
     let next = toks.get(i + 1);
@@ -1250,6 +1255,26 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn network_needles_equal_the_per_name_scan_over_the_corpora() {
+        let mut names = crate::analysis::shell::rules::testing::corpus_texts();
+        for n in NETWORK_NAMES {
+            names.extend([n.to_owned(), n.to_ascii_lowercase(), n.to_ascii_uppercase()]);
+            names.push(format!("x.{n}"));
+        }
+        let mut hits = 0;
+        for name in &names {
+            let lower = name.to_ascii_lowercase();
+            let old = NETWORK_NAMES
+                .iter()
+                .any(|n| name.contains(n) || lower.starts_with(n));
+            let new = NETWORK.any_in(name) || NETWORK_PREFIX.prefix_of(name);
+            assert_eq!(new, old, "{name:?}");
+            hits += usize::from(new);
+        }
+        assert!(hits > 100, "{hits}");
+    }
 
     #[test]
     fn python_spawns() {

@@ -72,6 +72,7 @@ mod git;
 mod infra;
 mod inline;
 mod named;
+mod needles;
 mod net;
 mod services;
 mod system;
@@ -1397,6 +1398,67 @@ pub(super) mod testing {
     use crate::analysis::shell::command::peel;
     use crate::analysis::shell::model::{Connector, LexLimits, RedirectKind};
     use crate::analysis::shell::{cmd, posix, pwsh};
+
+    /// Every text the corpora hold, for proving a shortcut equal to the full path: each string
+    /// value of every line of `tests/corpus/*.jsonl` (decision corpora and the secret corpus)
+    /// and `bench/corpus.jsonl`, every fuzz regression input, and the whitespace-separated
+    /// words of each (rules see single arguments), plus those words with their shell quotes
+    /// stripped.
+    pub fn corpus_texts() -> Vec<String> {
+        fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+                _ => {}
+            }
+        }
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(format!("{root}/tests/corpus"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
+            .collect();
+        files.push(format!("{root}/bench/corpus.jsonl").into());
+        let mut whole = Vec::new();
+        for f in &files {
+            for line in std::fs::read_to_string(f).unwrap().lines() {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    strings(&v, &mut whole);
+                }
+            }
+        }
+        let fuzz = format!("{root}/tests/fuzz-regressions");
+        for target in std::fs::read_dir(&fuzz).unwrap() {
+            let target = target.unwrap().path();
+            let mut dirs = vec![target.clone(), target.join("open")];
+            while let Some(d) = dirs.pop() {
+                let Ok(entries) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                for e in entries {
+                    let p = e.unwrap().path();
+                    if p.is_file() {
+                        whole.push(
+                            String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned(),
+                        );
+                    }
+                }
+            }
+        }
+        let mut all = whole.clone();
+        for t in &whole {
+            for w in t.split_whitespace() {
+                all.push(w.to_owned());
+                all.push(
+                    w.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '(' | ')' | ';'))
+                        .to_owned(),
+                );
+            }
+        }
+        assert!(whole.len() > 3000, "{}", whole.len());
+        all
+    }
 
     pub fn verdict_in(dialect: Dialect, s: &str) -> Verdict {
         verdict_full(dialect, s, false)

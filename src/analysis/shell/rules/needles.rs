@@ -1,0 +1,233 @@
+//! Fixed sets of ASCII needles searched for together.
+//!
+//! Rules ask "does this text contain any of these words?" for lists of a dozen or more literal
+//! needles (credential markers, metadata hosts, network library names), on every argument of
+//! every command. One `contains` per needle scans the text once per needle and, for a `&str`
+//! pattern, sets up a substring searcher each time (costly for short texts, and not vectorized
+//! in WebAssembly). A [`Needles`] set is built at compile time: the needles ordered by first
+//! byte and a table from each byte to the needles that can start with it, so a search is one
+//! pass over the text that compares whole needles only where one can begin.
+//!
+//! Two matching modes, each defined as the plain `str` operation it replaces (tests prove
+//! them equal over the corpora and random texts):
+//! - [`Needles::exact`]: `any_in(t)` is `list.iter().any(|n| t.contains(n))` and `prefix_of(t)`
+//!   is `list.iter().any(|n| t.starts_with(n))`.
+//! - [`Needles::lowered`]: `any_in(t)` is `list.iter().any(|n| t.to_ascii_lowercase().contains(n))`
+//!   (a needle with an ASCII uppercase letter can never match), and `prefix_of(t)` is
+//!   `list.iter().any(|n| t.to_ascii_lowercase().starts_with(n))`; no lowercase copy is made.
+
+/// A compile-time set of at most 255 needles (see the module documentation).
+pub(super) struct Needles<const N: usize> {
+    /// The needles, ordered by first byte.
+    list: [&'static str; N],
+    /// `range[b]` = `[start, end)`: the needles in `list` that can begin at a text byte `b`.
+    range: [[u8; 2]; 256],
+    /// Compare the text ASCII-lowercased.
+    lowered: bool,
+    /// An empty needle is in the list (every text contains it).
+    empty: bool,
+}
+
+impl<const N: usize> Needles<N> {
+    /// Needles matched byte for byte.
+    pub(super) const fn exact(list: [&'static str; N]) -> Self {
+        Self::build(list, false)
+    }
+
+    /// Needles matched against the ASCII-lowercased text.
+    pub(super) const fn lowered(list: [&'static str; N]) -> Self {
+        Self::build(list, true)
+    }
+
+    #[expect(
+        clippy::indexing_slicing,
+        reason = "evaluated for constants only: an index out of range fails the build"
+    )]
+    const fn build(mut list: [&'static str; N], lowered: bool) -> Self {
+        // More than 255 needles do not fit the `u8` ranges: fail the build.
+        let _ = [(); 256][N];
+        // Insertion sort by first byte (an empty needle sorts first and is not indexed).
+        let mut i = 1;
+        while i < N {
+            let mut j = i;
+            while j > 0 && first_byte(list[j - 1]) > first_byte(list[j]) {
+                let t = list[j - 1];
+                list[j - 1] = list[j];
+                list[j] = t;
+                j -= 1;
+            }
+            i += 1;
+        }
+        let mut range = [[0u8; 2]; 256];
+        let mut empty = false;
+        let mut i = 0;
+        while i < N {
+            match list[i].as_bytes() {
+                [] => empty = true,
+                [b, ..] => {
+                    let at = *b as usize;
+                    if range[at][0] == range[at][1] {
+                        range[at] = [i as u8, i as u8 + 1];
+                    } else {
+                        range[at][1] = i as u8 + 1;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if lowered {
+            // A lowered text byte is never uppercase: an uppercase text byte is looked up as
+            // its lowercase, and a needle starting with an uppercase letter can never match.
+            let mut b = b'A';
+            while b <= b'Z' {
+                range[b as usize] = range[b.to_ascii_lowercase() as usize];
+                b += 1;
+            }
+        }
+        Needles {
+            list,
+            range,
+            lowered,
+            empty,
+        }
+    }
+
+    /// The needles that can begin at text byte `b`.
+    #[inline]
+    fn at(&self, b: u8) -> &[&'static str] {
+        let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
+        self.list
+            .get(usize::from(start)..usize::from(end))
+            .unwrap_or(&[])
+    }
+
+    /// `window` (a text slice of the needle's length) matches `needle`.
+    #[inline]
+    fn eq(&self, window: &[u8], needle: &[u8]) -> bool {
+        if self.lowered {
+            window.len() == needle.len()
+                && window
+                    .iter()
+                    .zip(needle)
+                    .all(|(a, b)| a.to_ascii_lowercase() == *b)
+        } else {
+            window == needle
+        }
+    }
+
+    /// Some needle occurs in `text`.
+    pub(super) fn any_in(&self, text: &str) -> bool {
+        if self.empty {
+            return true;
+        }
+        let t = text.as_bytes();
+        for (i, &b) in t.iter().enumerate() {
+            for n in self.at(b) {
+                let n = n.as_bytes();
+                if t.get(i..i + n.len()).is_some_and(|w| self.eq(w, n)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Some needle is a prefix of `text`.
+    pub(super) fn prefix_of(&self, text: &str) -> bool {
+        if self.empty {
+            return true;
+        }
+        let t = text.as_bytes();
+        let Some(&b) = t.first() else {
+            return false;
+        };
+        self.at(b).iter().any(|n| {
+            let n = n.as_bytes();
+            t.get(..n.len()).is_some_and(|w| self.eq(w, n))
+        })
+    }
+}
+
+#[cfg(test)]
+impl<const N: usize> Needles<N> {
+    /// The needles (tests build inputs from them).
+    pub(super) fn list_for_tests(&self) -> &[&'static str] {
+        &self.list
+    }
+}
+
+/// The sort key: a needle's first byte (0 for the empty needle).
+const fn first_byte(s: &str) -> u8 {
+    match s.as_bytes() {
+        [b, ..] => *b,
+        [] => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const WORDS: [&str; 9] = ["id_", ".pem", "LWP", "Net::", "a", "ab", "", "é", "%userpr"];
+
+    fn oracle_any(list: &[&str], t: &str, lowered: bool) -> bool {
+        let l = t.to_ascii_lowercase();
+        list.iter().any(|n| {
+            if lowered {
+                l.contains(n)
+            } else {
+                t.contains(n)
+            }
+        })
+    }
+
+    fn oracle_prefix(list: &[&str], t: &str) -> bool {
+        let l = t.to_ascii_lowercase();
+        list.iter().any(|n| l.starts_with(n))
+    }
+
+    #[test]
+    fn empty_needle_matches_everything_and_a_set_without_it_does_not() {
+        let with = Needles::exact(WORDS);
+        assert!(with.any_in("") && with.prefix_of("zzz"));
+        let without = Needles::exact(["x", "yz"]);
+        assert!(!without.any_in("") && !without.any_in("y z") && without.any_in("ayzb"));
+        assert!(!without.prefix_of("") && without.prefix_of("yzz") && !without.prefix_of("ay"));
+    }
+
+    #[test]
+    fn lowered_needles_with_capitals_never_match() {
+        let n = Needles::lowered(["LWP", "net::"]);
+        assert!(!n.any_in("LWP::Simple") && !n.any_in("lwp"));
+        assert!(n.any_in("use NET::HTTP") && n.prefix_of("Net::x") && !n.prefix_of(" net::"));
+        let exact = Needles::exact(["LWP", "net::"]);
+        assert!(exact.any_in("LWP::Simple") && !exact.any_in("Net::HTTP"));
+    }
+
+    proptest! {
+        #[test]
+        fn equals_the_per_needle_scan(
+            t in "[aAbBdi_.%:NnEeTtLlWwPpéU ]{0,24}",
+            pick in proptest::collection::vec(0usize..WORDS.len(), 0..6),
+        ) {
+            // Sets of every size the picks give, with and without the empty needle.
+            let list: Vec<&str> = pick.iter().filter_map(|&i| WORDS.get(i).copied()).collect();
+            let mut arr = [""; 6];
+            for (slot, n) in arr.iter_mut().zip(list.iter()) {
+                *slot = n;
+            }
+            // Pad with a needle no text here can hold, so the array is a set of `list`.
+            for slot in arr.iter_mut().skip(list.len()) {
+                *slot = "\u{1}";
+            }
+            for lowered in [false, true] {
+                let n = if lowered { Needles::lowered(arr) } else { Needles::exact(arr) };
+                prop_assert_eq!(n.any_in(&t), oracle_any(&list, &t, lowered));
+                if lowered {
+                    prop_assert_eq!(n.prefix_of(&t), oracle_prefix(&list, &t));
+                }
+            }
+        }
+    }
+}
