@@ -999,11 +999,26 @@ fn quote_word(w: &Word, out: &mut String) {
     }
 }
 
+/// Most characters of a value [`shown`] in a finding detail.
+const SHOWN_CHARS: usize = 60;
+
 /// A value shown in a finding detail: backticked, one line, at most 60 characters.
 pub(super) fn shown(s: &str) -> String {
-    let mut out = String::from("`");
+    let mut out = String::with_capacity(s.len().min(SHOWN_CHARS) + 5);
+    out.push('`');
+    // Printable ASCII (the usual value) is copied whole: each byte is one character and none
+    // is a control character, so this is exactly what the loop below makes.
+    let head = s.as_bytes().get(..SHOWN_CHARS).unwrap_or(s.as_bytes());
+    if head.iter().all(|b| (b' '..=b'~').contains(b)) {
+        out.push_str(s.get(..head.len()).unwrap_or(""));
+        if s.len() > SHOWN_CHARS {
+            out.push('…');
+        }
+        out.push('`');
+        return out;
+    }
     for (i, ch) in s.chars().enumerate() {
-        if i >= 60 {
+        if i >= SHOWN_CHARS {
             out.push('…');
             break;
         }
@@ -1694,6 +1709,41 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    /// The char-by-char form [`shown`] keeps as its fallback (the reference).
+    fn shown_oracle(s: &str) -> String {
+        let mut out = String::from("`");
+        for (i, ch) in s.chars().enumerate() {
+            if i >= 60 {
+                out.push('…');
+                break;
+            }
+            out.push(if ch.is_control() { ' ' } else { ch });
+        }
+        out.push('`');
+        out
+    }
+
+    #[test]
+    fn shown_equals_the_char_by_char_form() {
+        let mut texts = corpus_texts();
+        for n in [0, 1, 59, 60, 61, 200] {
+            for c in ["a", "é", "\t", "\u{7f}", "~", "\u{85}"] {
+                texts.push(c.repeat(n));
+                texts.push(format!("{}{c}", "x".repeat(n)));
+            }
+        }
+        for t in &texts {
+            assert_eq!(shown(t), shown_oracle(t), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn shown_equals_the_char_by_char_form_on_any_text(t in "(?s).{0,70}|[ -~\\t]{55,65}") {
+            proptest::prop_assert_eq!(shown(&t), shown_oracle(&t));
+        }
+    }
 
     #[test]
     fn texts_are_the_words_texts_inline_or_spilled() {

@@ -46,11 +46,12 @@ impl<const N: usize> Needles<N> {
     const fn build(mut list: [&'static str; N], lowered: bool) -> Self {
         // More than 255 needles do not fit the `u8` ranges: fail the build.
         let _ = [(); 256][N];
-        // Insertion sort by first byte (an empty needle sorts first and is not indexed).
+        // Insertion sort by key: the first byte, and last the needles that can never match
+        // (lowered mode, an ASCII capital in the needle), which are left out of the table.
         let mut i = 1;
         while i < N {
             let mut j = i;
-            while j > 0 && first_byte(list[j - 1]) > first_byte(list[j]) {
+            while j > 0 && sort_key(list[j - 1], lowered) > sort_key(list[j], lowered) {
                 let t = list[j - 1];
                 list[j - 1] = list[j];
                 list[j] = t;
@@ -64,6 +65,7 @@ impl<const N: usize> Needles<N> {
         while i < N {
             match list[i].as_bytes() {
                 [] => empty = true,
+                _ if sort_key(list[i], lowered) > 255 => {}
                 [b, ..] => {
                     let at = *b as usize;
                     if range[at][0] == range[at][1] {
@@ -92,27 +94,24 @@ impl<const N: usize> Needles<N> {
         }
     }
 
-    /// The needles that can begin at text byte `b`.
-    #[inline]
-    fn at(&self, b: u8) -> &[&'static str] {
-        let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
-        self.list
+    /// Some needle in `list[start..end]` begins `rest`. In lowered mode every indexed needle
+    /// has no ASCII capital, so comparing ignoring ASCII case is comparing the lowercased text.
+    #[inline(never)]
+    fn begins(&self, rest: &[u8], start: u8, end: u8) -> bool {
+        let needles = self
+            .list
             .get(usize::from(start)..usize::from(end))
-            .unwrap_or(&[])
-    }
-
-    /// `window` (a text slice of the needle's length) matches `needle`.
-    #[inline]
-    fn eq(&self, window: &[u8], needle: &[u8]) -> bool {
-        if self.lowered {
-            window.len() == needle.len()
-                && window
-                    .iter()
-                    .zip(needle)
-                    .all(|(a, b)| a.to_ascii_lowercase() == *b)
-        } else {
-            window == needle
-        }
+            .unwrap_or(&[]);
+        needles.iter().any(|n| {
+            let n = n.as_bytes();
+            rest.get(..n.len()).is_some_and(|w| {
+                if self.lowered {
+                    w.eq_ignore_ascii_case(n)
+                } else {
+                    w == n
+                }
+            })
+        })
     }
 
     /// Some needle occurs in `text`.
@@ -120,14 +119,13 @@ impl<const N: usize> Needles<N> {
         if self.empty {
             return true;
         }
-        let t = text.as_bytes();
-        for (i, &b) in t.iter().enumerate() {
-            for n in self.at(b) {
-                let n = n.as_bytes();
-                if t.get(i..i + n.len()).is_some_and(|w| self.eq(w, n)) {
-                    return true;
-                }
+        let mut rest = text.as_bytes();
+        while let Some((&b, tail)) = rest.split_first() {
+            let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
+            if start != end && self.begins(rest, start, end) {
+                return true;
             }
+            rest = tail;
         }
         false
     }
@@ -141,10 +139,8 @@ impl<const N: usize> Needles<N> {
         let Some(&b) = t.first() else {
             return false;
         };
-        self.at(b).iter().any(|n| {
-            let n = n.as_bytes();
-            t.get(..n.len()).is_some_and(|w| self.eq(w, n))
-        })
+        let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
+        start != end && self.begins(t, start, end)
     }
 }
 
@@ -156,10 +152,21 @@ impl<const N: usize> Needles<N> {
     }
 }
 
-/// The sort key: a needle's first byte (0 for the empty needle).
-const fn first_byte(s: &str) -> u8 {
-    match s.as_bytes() {
-        [b, ..] => *b,
+/// The sort key: a needle's first byte (0 for the empty needle), or 256 for a needle that
+/// can never match (lowered mode, an ASCII capital in it).
+const fn sort_key(s: &str, lowered: bool) -> u16 {
+    let b = s.as_bytes();
+    if lowered {
+        let mut rest = b;
+        while let [c, tail @ ..] = rest {
+            if c.is_ascii_uppercase() {
+                return 256;
+            }
+            rest = tail;
+        }
+    }
+    match b {
+        [c, ..] => *c as u16,
         [] => 0,
     }
 }
@@ -169,7 +176,9 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const WORDS: [&str; 9] = ["id_", ".pem", "LWP", "Net::", "a", "ab", "", "é", "%userpr"];
+    const WORDS: [&str; 11] = [
+        "id_", ".pem", "LWP", "Net::", "a", "ab", "", "é", "%userpr", "nEt", "ne",
+    ];
 
     fn oracle_any(list: &[&str], t: &str, lowered: bool) -> bool {
         let l = t.to_ascii_lowercase();
