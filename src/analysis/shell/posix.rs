@@ -471,6 +471,28 @@ impl WordBuilder {
         }
     }
 
+    /// `n` (at least 1) [`Part::Literal`] parts, the last one `last`: exactly what `n` calls
+    /// of [`WordBuilder::add_part`] do. The part count goes through the values
+    /// `parts+1 ..= parts+n` (saturating), so an assignment's value starts within the run when
+    /// its first part's number is in that range.
+    fn add_literal_run(&mut self, n: usize, last: char) {
+        let step = u32::try_from(n).unwrap_or(u32::MAX);
+        let (first, end) = (
+            self.parts.saturating_add(1),
+            self.parts.saturating_add(step),
+        );
+        if first == 1 {
+            self.first_quoted = false;
+        }
+        if let Some(a) = self.assign.as_mut() {
+            if (first..=end).contains(&a.parts_at.saturating_add(1)) {
+                a.value_first_quoted = false;
+            }
+        }
+        self.parts = end;
+        self.last_unquoted = Some(last);
+    }
+
     /// Not quoted, not expanded, not a pattern: a candidate reserved word.
     fn plain(&self) -> bool {
         !self.quoted && !self.dynamic && !self.glob && self.raw_start.is_none()
@@ -1772,18 +1794,21 @@ impl Lexer<'_> {
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would.
-        let end = self.end;
-        while self.sh.steps_left > 0 && self.pos < end {
-            let Some(&b) = src.as_bytes().get(self.pos) else {
-                break;
-            };
-            if !is_plain_word_byte(b) {
-                break;
-            }
-            self.sh.steps_left -= 1;
-            self.pos += 1;
-            w.text.push(char::from(b));
-            w.add_part(Part::Literal(char::from(b)));
+        // The run is copied at once and counted as that many literal parts
+        // ([`WordBuilder::add_literal_run`]).
+        let from = self.pos;
+        let room = self.end.saturating_sub(from).min(self.sh.steps_left);
+        let run = src.as_bytes().get(from..).unwrap_or(&[]);
+        let n = run
+            .iter()
+            .take(room)
+            .position(|&b| !is_plain_word_byte(b))
+            .unwrap_or(room.min(run.len()));
+        if let (Some(text), Some(&last)) = (src.get(from..from + n), run.get(n.wrapping_sub(1))) {
+            self.sh.steps_left -= n;
+            self.pos += n;
+            w.text.push_str(text);
+            w.add_literal_run(n, char::from(last));
         }
     }
 
@@ -2555,6 +2580,38 @@ fn heredoc_slot<'s>(script: &'s mut Script, path: &HerePath) -> Option<&'s mut H
 mod tests {
     use super::*;
     use crate::analysis::shell::model::testing::check_spans;
+
+    proptest::proptest! {
+        /// `add_literal_run(n, c)` leaves a word exactly as `n` literal parts one by one do,
+        /// from any part count (near saturation too) and any assignment mark.
+        #[test]
+        fn a_literal_run_is_that_many_literal_parts(
+            parts in proptest::prop_oneof![0u32..8, (u32::MAX - 8)..=u32::MAX],
+            mark in proptest::option::of(proptest::prop_oneof![0u32..16, (u32::MAX - 8)..=u32::MAX]),
+            n in 1usize..12,
+            flags in proptest::array::uniform2(proptest::bool::ANY),
+        ) {
+            let mut one = WordBuilder::new(0, 0);
+            one.parts = parts;
+            one.first_quoted = flags[0];
+            one.assign = mark.map(|parts_at| AssignMark {
+                text_at: 0,
+                src_at: 0,
+                parts_at,
+                value_first_quoted: flags[1],
+                glob_before: false,
+            });
+            let mut run = WordBuilder::new(0, 0);
+            run.parts = one.parts;
+            run.first_quoted = one.first_quoted;
+            run.assign = one.assign;
+            for _ in 0..n {
+                one.add_part(Part::Literal('x'));
+            }
+            run.add_literal_run(n, 'x');
+            proptest::prop_assert_eq!(format!("{one:?}"), format!("{run:?}"));
+        }
+    }
 
     fn lx(s: &str) -> Script {
         lex(s, &LexLimits::default())

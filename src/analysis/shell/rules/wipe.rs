@@ -533,7 +533,7 @@ pub fn is_fork_bomb(text: &str) -> bool {
         return false;
     }
     // Quoted text becomes one placeholder word; escapes keep their character.
-    let mut s: Vec<char> = Vec::new();
+    let mut s: Vec<char> = Vec::with_capacity(text.len());
     let mut quote: Option<char> = None;
     let mut escaped = false;
     for ch in text.chars() {
@@ -555,7 +555,8 @@ pub fn is_fork_bomb(text: &str) -> bool {
             _ => {}
         }
     }
-    let compact: String = s.iter().filter(|c| !c.is_whitespace()).collect();
+    let mut compact = String::with_capacity(s.len());
+    compact.extend(s.iter().filter(|c| !c.is_whitespace()));
     if compact.contains("%0|%0") {
         return true;
     }
