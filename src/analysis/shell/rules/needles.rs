@@ -22,6 +22,11 @@ pub(super) struct Needles<const N: usize> {
     list: [&'static str; N],
     /// `range[b]` = `[start, end)`: the needles in `list` that can begin at a text byte `b`.
     range: [[u8; 2]; 256],
+    /// A 512-bit filter over the first two bytes of the indexed needles ([`pair_slot`]): a
+    /// position whose two bytes are not in it starts no needle of two bytes or more.
+    pairs: [u64; 8],
+    /// Bit `b` (of word `b / 64`): a one-byte needle `b` is indexed.
+    singles: [u64; 4],
     /// Compare the text ASCII-lowercased.
     lowered: bool,
     /// An empty needle is in the list (every text contains it).
@@ -60,14 +65,23 @@ impl<const N: usize> Needles<N> {
             i += 1;
         }
         let mut range = [[0u8; 2]; 256];
+        let mut pairs = [0u64; 8];
+        let mut singles = [0u64; 4];
         let mut empty = false;
         let mut i = 0;
         while i < N {
             match list[i].as_bytes() {
                 [] => empty = true,
                 _ if sort_key(list[i], lowered) > 255 => {}
-                [b, ..] => {
+                [b, rest @ ..] => {
                     let at = *b as usize;
+                    match rest {
+                        [c, ..] => {
+                            let slot = pair_slot(*b, *c);
+                            pairs[slot / 64] |= 1 << (slot % 64);
+                        }
+                        [] => singles[at / 64] |= 1 << (at % 64),
+                    }
                     if range[at][0] == range[at][1] {
                         range[at] = [i as u8, i as u8 + 1];
                     } else {
@@ -86,9 +100,22 @@ impl<const N: usize> Needles<N> {
                 b += 1;
             }
         }
+        if lowered {
+            // Text bytes are looked up lowercased; the indexed needles have no capitals.
+            let mut b = b'A';
+            while b <= b'Z' {
+                let (at, low) = (b as usize, b.to_ascii_lowercase() as usize);
+                if singles[low / 64] & (1 << (low % 64)) != 0 {
+                    singles[at / 64] |= 1 << (at % 64);
+                }
+                b += 1;
+            }
+        }
         Needles {
             list,
             range,
+            pairs,
+            singles,
             lowered,
             empty,
         }
@@ -114,6 +141,33 @@ impl<const N: usize> Needles<N> {
         })
     }
 
+    /// A needle can begin at text byte `b` followed by `next`: the first-byte table, then
+    /// the one-byte needles or the two-byte filter (a necessary condition only).
+    #[inline]
+    fn may_begin(&self, b: u8, next: Option<u8>) -> Option<[u8; 2]> {
+        let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
+        if start == end {
+            return None;
+        }
+        let single = |b: u8| {
+            self.singles
+                .get(usize::from(b / 64))
+                .is_some_and(|w| w & (1 << (b % 64)) != 0)
+        };
+        let pair = next.is_some_and(|c| {
+            let (b, c) = if self.lowered {
+                (b.to_ascii_lowercase(), c.to_ascii_lowercase())
+            } else {
+                (b, c)
+            };
+            let slot = pair_slot(b, c);
+            self.pairs
+                .get(slot / 64)
+                .is_some_and(|w| w & (1 << (slot % 64)) != 0)
+        });
+        (pair || single(b)).then_some([start, end])
+    }
+
     /// Some needle occurs in `text`.
     pub(super) fn any_in(&self, text: &str) -> bool {
         if self.empty {
@@ -121,9 +175,10 @@ impl<const N: usize> Needles<N> {
         }
         let mut rest = text.as_bytes();
         while let Some((&b, tail)) = rest.split_first() {
-            let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
-            if start != end && self.begins(rest, start, end) {
-                return true;
+            if let Some([start, end]) = self.may_begin(b, tail.first().copied()) {
+                if self.begins(rest, start, end) {
+                    return true;
+                }
             }
             rest = tail;
         }
@@ -139,9 +194,15 @@ impl<const N: usize> Needles<N> {
         let Some(&b) = t.first() else {
             return false;
         };
-        let [start, end] = self.range.get(usize::from(b)).copied().unwrap_or([0, 0]);
-        start != end && self.begins(t, start, end)
+        self.may_begin(b, t.get(1).copied())
+            .is_some_and(|[start, end]| self.begins(t, start, end))
     }
+}
+
+/// The [`Needles::pairs`] filter slot of a needle's (lowercased) first two bytes.
+const fn pair_slot(b: u8, c: u8) -> usize {
+    let h = (b as usize).wrapping_mul(0x9e5) ^ (c as usize).wrapping_mul(0x3b1);
+    (h ^ (h >> 9)) & 511
 }
 
 #[cfg(test)]
