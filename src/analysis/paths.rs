@@ -506,54 +506,70 @@ pub fn is_credential_dir(raw: &str) -> bool {
 }
 
 /// Writing here changes who can log in, what runs as root, or how the system boots.
+/// Segments are compared ignoring ASCII case (no lowercase copies); a test keeps the
+/// lowercasing form as its reference.
 pub fn is_system_write_target(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
     let p = normalize(raw);
-    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
-    let name = lower.last().map(String::as_str).unwrap_or("");
-    if matches!(
-        name,
-        "authorized_keys"
-            | "authorized_keys2"
-            | "sudoers"
-            | "crontab"
-            | "passwd"
-            | "shadow"
-            | "known_hosts"
-    ) || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
+    let is = |s: Option<&String>, set: &[&str]| {
+        s.is_some_and(|s| set.iter().any(|x| s.eq_ignore_ascii_case(x)))
+    };
+    if is(
+        p.segments.last(),
+        &[
+            "authorized_keys",
+            "authorized_keys2",
+            "sudoers",
+            "crontab",
+            "passwd",
+            "shadow",
+            "known_hosts",
+        ],
+    ) || p
+        .segments
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case("sudoers.d") || s.eq_ignore_ascii_case(".ssh"))
     {
         return true;
     }
-    match (p.anchor.as_str(), lower.first().map(String::as_str)) {
-        (
-            "/",
-            Some(
-                "etc" | "boot" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "sys" | "proc" | "dev"
-                | "root",
-            ),
-        ) => true,
-        ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+    let (first, second) = (p.segments.first(), p.segments.get(1));
+    match p.anchor.as_str() {
+        "/" if is(
+            first,
+            &[
+                "etc", "boot", "usr", "bin", "sbin", "lib", "lib64", "sys", "proc", "dev", "root",
+            ],
+        ) =>
+        {
+            true
+        }
+        "/" if is(first, &["var"]) => is(second, &["spool", "lib"]),
         // macOS: what launchd starts at boot or login, and the sealed system volume.
-        ("/" | "~", Some("library")) => lower.get(1).is_some_and(|s| {
-            matches!(
-                s.as_str(),
-                "launchdaemons" | "launchagents" | "startupitems" | "security"
-            )
-        }),
-        ("/", Some("system")) => true,
-        (
-            "~",
-            Some(
-                ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" | ".zprofile" | ".zshenv"
-                | ".bash_login" | ".gitconfig",
-            ),
-        ) => true,
-        ("~", Some(".config")) => lower
-            .get(1)
-            .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
-        (d, Some("windows")) if d.ends_with(':') => true,
+        "/" | "~" if is(first, &["library"]) => is(
+            second,
+            &["launchdaemons", "launchagents", "startupitems", "security"],
+        ),
+        "/" if is(first, &["system"]) => true,
+        "~" if is(
+            first,
+            &[
+                ".bashrc",
+                ".bash_profile",
+                ".profile",
+                ".zshrc",
+                ".zprofile",
+                ".zshenv",
+                ".bash_login",
+                ".gitconfig",
+            ],
+        ) =>
+        {
+            true
+        }
+        "~" if is(first, &[".config"]) => is(second, &["autostart", "systemd", "fish"]),
+        d if d.ends_with(':') && is(first, &["windows"]) => true,
         _ => false,
     }
 }
@@ -659,6 +675,105 @@ pub fn is_absolute(raw: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lowercasing form [`is_system_write_target`] must equal (the reference). Writing here changes who can log in, what runs as root, or how the system boots.
+    fn is_system_write_target_oracle(raw: &str) -> bool {
+        if is_url(raw) {
+            return false;
+        }
+        let p = normalize(raw);
+        let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let name = lower.last().map(String::as_str).unwrap_or("");
+        if matches!(
+            name,
+            "authorized_keys"
+                | "authorized_keys2"
+                | "sudoers"
+                | "crontab"
+                | "passwd"
+                | "shadow"
+                | "known_hosts"
+        ) || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
+        {
+            return true;
+        }
+        match (p.anchor.as_str(), lower.first().map(String::as_str)) {
+            (
+                "/",
+                Some(
+                    "etc" | "boot" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "sys" | "proc"
+                    | "dev" | "root",
+                ),
+            ) => true,
+            ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+            // macOS: what launchd starts at boot or login, and the sealed system volume.
+            ("/" | "~", Some("library")) => lower.get(1).is_some_and(|s| {
+                matches!(
+                    s.as_str(),
+                    "launchdaemons" | "launchagents" | "startupitems" | "security"
+                )
+            }),
+            ("/", Some("system")) => true,
+            (
+                "~",
+                Some(
+                    ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" | ".zprofile" | ".zshenv"
+                    | ".bash_login" | ".gitconfig",
+                ),
+            ) => true,
+            ("~", Some(".config")) => lower
+                .get(1)
+                .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
+            (d, Some("windows")) if d.ends_with(':') => true,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn system_write_target_equals_the_lowercasing_form() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        for a in ["/", "~/", "C:\\", "c:/", "", "/x/../", "~user/"] {
+            for f in [
+                "etc",
+                "ETC",
+                "var",
+                "Var",
+                "library",
+                "LIBRARY",
+                "system",
+                ".bashrc",
+                ".Config",
+                "windows",
+                "WINDOWS",
+                "x",
+                ".ssh",
+                "sudoers.d",
+            ] {
+                for s in [
+                    "",
+                    "/spool",
+                    "/LIB",
+                    "/launchdaemons",
+                    "/Security",
+                    "/fish",
+                    "/x",
+                    "/SHADOW",
+                ] {
+                    texts.push(format!("{a}{f}{s}"));
+                }
+            }
+        }
+        let mut hits = 0;
+        for t in &texts {
+            assert_eq!(
+                is_system_write_target(t),
+                is_system_write_target_oracle(t),
+                "{t:?}"
+            );
+            hits += usize::from(is_system_write_target(t));
+        }
+        assert!(hits > 100, "{hits}");
+    }
 
     fn broad(p: &str) -> bool {
         matches!(delete_breadth(p, false, p.contains('*')), Breadth::Broad(_))

@@ -1789,13 +1789,11 @@ impl Lexer<'_> {
             }
             _ => {}
         }
-        w.text.push(c);
-        w.add_part(Part::Literal(c));
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would.
         // The run is copied at once and counted as that many literal parts
-        // ([`WordBuilder::add_literal_run`]).
+        // ([`WordBuilder::add_literal_run`]); the text grows once for both.
         let from = self.pos;
         let room = self.end.saturating_sub(from).min(self.sh.steps_left);
         let run = src.as_bytes().get(from..).unwrap_or(&[]);
@@ -1804,6 +1802,9 @@ impl Lexer<'_> {
             .take(room)
             .position(|&b| !is_plain_word_byte(b))
             .unwrap_or(room.min(run.len()));
+        w.text.reserve(c.len_utf8() + n);
+        w.text.push(c);
+        w.add_part(Part::Literal(c));
         if let (Some(text), Some(&last)) = (src.get(from..from + n), run.get(n.wrapping_sub(1))) {
             self.sh.steps_left -= n;
             self.pos += n;
@@ -1973,26 +1974,50 @@ impl Lexer<'_> {
                 self.open_dquote();
             }
             Some(c) if c == '_' || c.is_ascii_alphabetic() => {
-                let mut name = String::from("$");
+                // Without a line continuation inside, the expansion is the source text
+                // `p..q` itself (no copy is built).
+                let mut contiguous = np == p + 1;
                 let mut q = np;
                 loop {
                     let (c, cq) = self.logical(q);
                     match c {
                         Some(c) if c == '_' || c.is_ascii_alphanumeric() => {
-                            name.push(c);
+                            contiguous &= cq == q;
                             q = cq + 1;
                         }
                         _ => break,
                     }
                 }
                 self.pos = q;
-                self.expansion_text(&name);
+                let src = self.src;
+                match src.get(p..q).filter(|_| contiguous) {
+                    Some(name) => self.expansion_text(name),
+                    None => {
+                        let mut name = String::from("$");
+                        let mut q = np;
+                        loop {
+                            let (c, cq) = self.logical(q);
+                            match c {
+                                Some(c) if c == '_' || c.is_ascii_alphanumeric() => {
+                                    name.push(c);
+                                    q = cq + 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        self.expansion_text(&name);
+                    }
+                }
             }
             Some(c)
                 if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
             {
                 self.pos = np + 1;
-                self.expansion_text(&format!("${c}"));
+                let src = self.src;
+                match src.get(p..p + 2).filter(|_| np == p + 1) {
+                    Some(name) => self.expansion_text(name),
+                    None => self.expansion_text(&format!("${c}")),
+                }
             }
             _ => {
                 self.pos = p + 1;
@@ -2580,6 +2605,29 @@ fn heredoc_slot<'s>(script: &'s mut Script, path: &HerePath) -> Option<&'s mut H
 mod tests {
     use super::*;
     use crate::analysis::shell::model::testing::check_spans;
+
+    #[test]
+    fn a_parameter_name_is_its_source_text_or_joined_across_continuations() {
+        for (src, word) in [
+            ("echo $AWS_SECRET_ACCESS_KEY", "$AWS_SECRET_ACCESS_KEY"),
+            ("echo x$HOME/y", "x$HOME/y"),
+            ("echo $A\\\nB", "$AB"),
+            ("echo $\\\nAB", "$AB"),
+            ("echo $A\\\n\\\nB1", "$AB1"),
+            ("echo $1x", "$1x"),
+            ("echo $\\\n1", "$1"),
+            ("echo \"$@\"", "$@"),
+            ("echo `echo $A`", "`echo $A`"),
+        ] {
+            let script = lx(src);
+            let text = script.commands[0].argv.get(1).map(|w| w.text.clone());
+            assert_eq!(text.as_deref(), Some(word), "{src:?}");
+            assert!(script.commands[0].argv[1].dynamic, "{src:?}");
+        }
+        let inner = lx("echo `echo $A\\\nB`");
+        let nested = &inner.commands[0].nested[0].script.commands[0];
+        assert_eq!(nested.argv[1].text, "$AB");
+    }
 
     proptest::proptest! {
         /// `add_literal_run(n, c)` leaves a word exactly as `n` literal parts one by one do,

@@ -1404,6 +1404,12 @@ pub(super) fn basename(text: &str) -> String {
     program_name(text)
 }
 
+/// [`testing::corpus_texts`] for tests outside the shell rules (paths, code analysis).
+#[cfg(test)]
+pub(crate) fn testing_corpus_texts() -> Vec<String> {
+    testing::corpus_texts()
+}
+
 #[cfg(test)]
 pub(super) mod testing {
     //! Test helpers: lex with the real dialect lexer, peel, check every top-level simple
