@@ -922,7 +922,16 @@ fn norm(p: &str) -> String {
         return p.to_owned();
     }
     let n = paths::normalize(p);
-    format!("{}{}", n.anchor, n.segments.join("/"))
+    // `anchor` then the segments joined by `/`, built in one buffer.
+    let mut out = String::with_capacity(p.len() + 2);
+    out.push_str(&n.anchor);
+    for (i, s) in n.segments.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        out.push_str(s);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -943,6 +952,20 @@ mod tests {
             let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
             let reference = text.bytes().filter(|&b| b == b'%').count() >= 2;
             assert_eq!(two_percent_signs(&text), reference, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn norm_is_the_anchor_and_the_joined_segments() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(["/", "~", "C:\\x\\..\\y", "./a//b/", "../..", "~u/x", ""].map(String::from));
+        for t in &texts {
+            let n = paths::normalize(t);
+            assert_eq!(
+                norm(t),
+                format!("{}{}", n.anchor, n.segments.join("/")),
+                "{t:?}"
+            );
         }
     }
 
