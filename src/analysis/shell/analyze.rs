@@ -178,8 +178,8 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         )
     }
     let bytes = text.as_bytes();
-    if memchr::memmem::find(bytes, b":\\").is_some()
-        || memchr::memmem::find(bytes, b"$env:").is_some()
+    if has_literal(bytes, b":\\")
+        || has_literal(bytes, b"$env:")
         || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
     {
         return true;
@@ -224,6 +224,20 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         }
     }
     false
+}
+
+/// `needle` (non-empty) occurs in `bytes`: each place of its first byte (`memchr`) is
+/// compared with the rest. For the short literals here this is `memmem::find` without
+/// building a searcher per call.
+fn has_literal(bytes: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    memchr::memchr_iter(first, bytes).any(|i| {
+        bytes
+            .get(i + 1..)
+            .is_some_and(|after| after.starts_with(rest))
+    })
 }
 
 /// `text` holds at least two `%` (a `%VAR%` shape). Two `memchr`s (the crate's: vector
@@ -952,6 +966,24 @@ mod tests {
             let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
             let reference = text.bytes().filter(|&b| b == b'%').count() >= 2;
             assert_eq!(two_percent_signs(&text), reference, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn has_literal_is_memmem_find() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            ["", ":", ":\\", "$env", "$env:", "$$env:x", "a:b:\\", "é:\\"].map(String::from),
+        );
+        for t in &texts {
+            for needle in [&b":\\"[..], b"$env:", b"%", b""] {
+                let b = t.as_bytes();
+                assert_eq!(
+                    has_literal(b, needle),
+                    memchr::memmem::find(b, needle).is_some(),
+                    "{t:?}"
+                );
+            }
         }
     }
 

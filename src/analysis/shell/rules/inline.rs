@@ -30,7 +30,7 @@
 //! Parsing. Aliases (`s = os.system; s("x")`), string building beyond concatenation, and
 //! control flow are not followed; such code still carries `inline-interpreter` (approval).
 
-use super::needles::Needles;
+use super::needles::{contains_literal, Needles};
 use crate::analysis::paths;
 
 const MAX_CODE: usize = 65_536;
@@ -111,15 +111,18 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
             "sh" | "bash" | "zsh" | "dash" | "ksh" | "cmd" | "cmd.exe" | "powershell" | "pwsh"
         )
     });
-    let dup = code.contains("dup2(") || code.contains("<&3") || code.contains("|&");
+    let dup = contains_literal(code, "dup2(")
+        || contains_literal(code, "<&3")
+        || contains_literal(code, "|&");
     if s.network && (shell_cmd || dup) {
         s.reverse_shell = true;
     }
     let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.contains("fork while fork")
-        || flat.contains("fork until 0")
-        || flat.contains("fork while 1")
-        || (flat.contains("while") && (flat.contains("os.fork()") || flat.contains("fork;")))
+    let has = |n: &str| contains_literal(&flat, n);
+    if has("fork while fork")
+        || has("fork until 0")
+        || has("fork while 1")
+        || (has("while") && (has("os.fork()") || has("fork;")))
     {
         s.fork_bomb = true;
     }
@@ -794,10 +797,10 @@ struct Facts {
 impl Facts {
     fn of(code: &str) -> Facts {
         Facts {
-            subprocess: code.contains("subprocess"),
-            pty: code.contains("pty"),
-            from_os: code.contains("from os"),
-            recursive: code.contains("recursive"),
+            subprocess: contains_literal(code, "subprocess"),
+            pty: contains_literal(code, "pty"),
+            from_os: contains_literal(code, "from os"),
+            recursive: contains_literal(code, "recursive"),
         }
     }
 }

@@ -926,7 +926,8 @@ pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {
 /// is project-scoped, so the per-path classification can be skipped (keeps huge argument
 /// lists linear and cheap).
 pub(super) fn plain_relative(text: &str) -> bool {
-    const MARKERS: [&str; 13] = [
+    /// Names the special-path checks look for, found in the lowercased text all at once.
+    const MARKERS: needles::Needles<13> = needles::Needles::lowered([
         "openclaw",
         ".ssh",
         "sudoers",
@@ -940,18 +941,17 @@ pub(super) fn plain_relative(text: &str) -> bool {
         "viminfo",
         ".env",
         "credential",
-    ];
+    ]);
     let rest = text.trim_start_matches("./");
     if rest.is_empty()
         || rest == "."
         || text.starts_with(['/', '\\', '~', '$', '%', '-'])
         || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
-        || text.contains("..")
+        || text.as_bytes().windows(2).any(|w| w == b"..")
     {
         return false;
     }
-    let lower = text.to_ascii_lowercase();
-    !MARKERS.iter().any(|m| lower.contains(m))
+    !MARKERS.any_in(text)
 }
 
 /// Words that a program runs as an argv (`docker exec C prog args…`, `kubectl exec -- …`,
@@ -1715,6 +1715,52 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    /// The per-marker form [`plain_relative`] must equal (the reference).
+    fn plain_relative_oracle(text: &str) -> bool {
+        const MARKERS: [&str; 13] = [
+            "openclaw",
+            ".ssh",
+            "sudoers",
+            "authorized_keys",
+            "passwd",
+            "shadow",
+            "crontab",
+            "known_hosts",
+            "history",
+            "hst",
+            "viminfo",
+            ".env",
+            "credential",
+        ];
+        let rest = text.trim_start_matches("./");
+        if rest.is_empty()
+            || rest == "."
+            || text.starts_with(['/', '\\', '~', '$', '%', '-'])
+            || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
+            || text.contains("..")
+        {
+            return false;
+        }
+        let lower = text.to_ascii_lowercase();
+        !MARKERS.iter().any(|m| lower.contains(m))
+    }
+
+    #[test]
+    fn plain_relative_equals_the_per_marker_form() {
+        let mut texts = corpus_texts();
+        for m in [
+            "openclaw", ".SSH", "Passwd", "x..y", "./.env", "a/.", "./", ".",
+        ] {
+            texts.extend([m.to_owned(), format!("src/{m}"), format!("./{m}x")]);
+        }
+        let mut plain = 0;
+        for t in &texts {
+            assert_eq!(plain_relative(t), plain_relative_oracle(t), "{t:?}");
+            plain += usize::from(plain_relative(t));
+        }
+        assert!(plain > 1000, "{plain}");
+    }
 
     /// The char-by-char form [`shown`] keeps as its fallback (the reference).
     fn shown_oracle(s: &str) -> String {

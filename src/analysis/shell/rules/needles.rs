@@ -50,7 +50,7 @@ impl<const N: usize> Needles<N> {
     )]
     const fn build(mut list: [&'static str; N], lowered: bool) -> Self {
         // More than 255 needles do not fit the `u8` ranges: fail the build.
-        let _ = [(); 256][N];
+        const { assert!(N < 256, "at most 255 needles") };
         // Insertion sort by key: the first byte, and last the needles that can never match
         // (lowered mode, an ASCII capital in the needle), which are left out of the table.
         let mut i = 1;
@@ -199,6 +199,19 @@ impl<const N: usize> Needles<N> {
     }
 }
 
+/// `hay.contains(needle)` for a short literal needle: each place of its first byte
+/// (`memchr`) is compared with the rest, with no substring searcher set up per call (the
+/// set-up dominates for the short texts rules search, most of all in WebAssembly). Worst case
+/// `hay.len() × needle.len()`, for the fixed short needles it is given.
+pub(super) fn contains_literal(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = n.split_first() else {
+        return true;
+    };
+    memchr::memchr_iter(first, h)
+        .any(|i| h.get(i + 1..).is_some_and(|after| after.starts_with(rest)))
+}
+
 /// The [`Needles::pairs`] filter slot of a needle's (lowercased) first two bytes.
 const fn pair_slot(b: u8, c: u8) -> usize {
     let h = (b as usize).wrapping_mul(0x9e5) ^ (c as usize).wrapping_mul(0x3b1);
@@ -273,6 +286,39 @@ mod tests {
         assert!(n.any_in("use NET::HTTP") && n.prefix_of("Net::x") && !n.prefix_of(" net::"));
         let exact = Needles::exact(["LWP", "net::"]);
         assert!(exact.any_in("LWP::Simple") && !exact.any_in("Net::HTTP"));
+    }
+
+    #[test]
+    fn contains_literal_is_contains_over_the_corpora() {
+        let needles = [
+            "subprocess",
+            "pty",
+            "from os",
+            "recursive",
+            "dup2(",
+            "<&3",
+            "|&",
+            "fork while fork",
+            "fork until 0",
+            "fork while 1",
+            "while",
+            "os.fork()",
+            "fork;",
+            "é",
+            "",
+        ];
+        for t in &super::super::testing::corpus_texts() {
+            for n in needles {
+                assert_eq!(contains_literal(t, n), t.contains(n), "{t:?} {n:?}");
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn contains_literal_is_contains(t in "[ab(é)]{0,12}", n in "[ab(é)]{0,3}") {
+            prop_assert_eq!(contains_literal(&t, &n), t.contains(n.as_str()));
+        }
     }
 
     proptest! {
