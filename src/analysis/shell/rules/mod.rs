@@ -1426,6 +1426,11 @@ pub(super) mod testing {
     /// words of each (rules see single arguments), plus those words with their shell quotes
     /// stripped.
     pub fn corpus_texts() -> Vec<String> {
+        static TEXTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        TEXTS.get_or_init(read_corpus_texts).clone()
+    }
+
+    fn read_corpus_texts() -> Vec<String> {
         fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
             match v {
                 serde_json::Value::String(s) => out.push(s.clone()),
