@@ -27,6 +27,11 @@ pub(super) struct Needles<const N: usize> {
     pairs: [u64; 8],
     /// Bit `b` (of word `b / 64`): a one-byte needle `b` is indexed.
     singles: [u64; 4],
+    /// The first `nfirst` of these are all the text bytes a needle can begin at, when
+    /// `nfirst <= 3`.
+    firsts: [u8; 3],
+    /// How many text bytes a needle can begin at.
+    nfirst: u8,
     /// Compare the text ASCII-lowercased.
     lowered: bool,
     /// An empty needle is in the list (every text contains it).
@@ -111,9 +116,25 @@ impl<const N: usize> Needles<N> {
                 b += 1;
             }
         }
+        // The text bytes a needle can begin at: when there are at most three, a search jumps
+        // between them with `memchr` instead of looking every byte up.
+        let mut firsts = [0u8; 3];
+        let mut nfirst = 0u8;
+        let mut b = 0usize;
+        while b < 256 {
+            if range[b][0] != range[b][1] {
+                if (nfirst as usize) < firsts.len() {
+                    firsts[nfirst as usize] = b as u8;
+                }
+                nfirst = nfirst.saturating_add(1);
+            }
+            b += 1;
+        }
         Needles {
             list,
             range,
+            firsts,
+            nfirst,
             pairs,
             singles,
             lowered,
@@ -173,16 +194,32 @@ impl<const N: usize> Needles<N> {
         if self.empty {
             return true;
         }
-        let mut rest = text.as_bytes();
-        while let Some((&b, tail)) = rest.split_first() {
-            if let Some([start, end]) = self.may_begin(b, tail.first().copied()) {
-                if self.begins(rest, start, end) {
-                    return true;
+        let t = text.as_bytes();
+        let at = |i: usize| {
+            let rest = t.get(i..).unwrap_or(&[]);
+            rest.first().is_some_and(|&b| {
+                self.may_begin(b, rest.get(1).copied())
+                    .is_some_and(|[start, end]| self.begins(rest, start, end))
+            })
+        };
+        match (self.nfirst, self.firsts) {
+            (0, _) => false,
+            (1, [a, ..]) => memchr::memchr_iter(a, t).any(at),
+            (2, [a, b, _]) => memchr::memchr2_iter(a, b, t).any(at),
+            (3, [a, b, c]) => memchr::memchr3_iter(a, b, c, t).any(at),
+            _ => {
+                let mut rest = t;
+                while let Some((&b, tail)) = rest.split_first() {
+                    if let Some([start, end]) = self.may_begin(b, tail.first().copied()) {
+                        if self.begins(rest, start, end) {
+                            return true;
+                        }
+                    }
+                    rest = tail;
                 }
+                false
             }
-            rest = tail;
         }
-        false
     }
 
     /// Some needle is a prefix of `text`.
