@@ -226,10 +226,18 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     false
 }
 
-/// `needle` (non-empty) occurs in `bytes`: each place of its first byte (`memchr`) is
+/// Texts longer than this are searched with a `memmem` searcher ([`has_literal`]).
+const LONG_TEXT: usize = 512;
+
+/// `needle` occurs in `bytes`: each place of its first byte (`memchr`) is
 /// compared with the rest. For the short literals here this is `memmem::find` without
 /// building a searcher per call.
 fn has_literal(bytes: &[u8], needle: &[u8]) -> bool {
+    // A long text may hold its first byte many times (`$` in `$($($(…`): there one searcher
+    // set up pays off.
+    if bytes.len() > LONG_TEXT {
+        return memchr::memmem::find(bytes, needle).is_some();
+    }
     let Some((&first, rest)) = needle.split_first() else {
         return true;
     };

@@ -1789,27 +1789,30 @@ impl Lexer<'_> {
             }
             _ => {}
         }
-        // Plain word characters right after it would each come back here through one lexer
-        // step that does nothing else (no frame, heredoc, continuation or special meaning):
-        // take them now, charging the step budget one step each, as the loop would.
-        // The run is copied at once and counted as that many literal parts
-        // ([`WordBuilder::add_literal_run`]); the text grows once for both.
-        let from = self.pos;
-        let room = self.end.saturating_sub(from).min(self.sh.steps_left);
-        let run = src.as_bytes().get(from..).unwrap_or(&[]);
-        let n = run
-            .iter()
-            .take(room)
-            .position(|&b| !is_plain_word_byte(b))
-            .unwrap_or(room.min(run.len()));
-        w.text.reserve(c.len_utf8() + n);
         w.text.push(c);
         w.add_part(Part::Literal(c));
-        if let (Some(text), Some(&last)) = (src.get(from..from + n), run.get(n.wrapping_sub(1))) {
-            self.sh.steps_left -= n;
-            self.pos += n;
-            w.text.push_str(text);
-            w.add_literal_run(n, char::from(last));
+        // Plain word characters right after it would each come back here through one lexer
+        // step that does nothing else (no frame, heredoc, continuation or special meaning):
+        // take them now, charging the step budget one step each, as the loop would; they
+        // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
+        let end = self.end;
+        let mut last = None;
+        let mut n = 0;
+        while self.sh.steps_left > 0 && self.pos < end {
+            let Some(&b) = src.as_bytes().get(self.pos) else {
+                break;
+            };
+            if !is_plain_word_byte(b) {
+                break;
+            }
+            self.sh.steps_left -= 1;
+            self.pos += 1;
+            w.text.push(char::from(b));
+            last = Some(b);
+            n += 1;
+        }
+        if let Some(b) = last {
+            w.add_literal_run(n, char::from(b));
         }
     }
 

@@ -16,6 +16,9 @@
 //!   (a needle with an ASCII uppercase letter can never match), and `prefix_of(t)` is
 //!   `list.iter().any(|n| t.to_ascii_lowercase().starts_with(n))`; no lowercase copy is made.
 
+/// Texts at least this long are searched by jumping between first bytes with `memchr`.
+const MEMCHR_FROM: usize = 32;
+
 /// A compile-time set of at most 255 needles (see the module documentation).
 pub(super) struct Needles<const N: usize> {
     /// The needles, ordered by first byte.
@@ -32,6 +35,8 @@ pub(super) struct Needles<const N: usize> {
     firsts: [u8; 3],
     /// How many text bytes a needle can begin at.
     nfirst: u8,
+    /// The shortest indexed needle's length: a shorter text holds none.
+    min_len: usize,
     /// Compare the text ASCII-lowercased.
     lowered: bool,
     /// An empty needle is in the list (every text contains it).
@@ -130,11 +135,20 @@ impl<const N: usize> Needles<N> {
             }
             b += 1;
         }
+        let mut min_len = usize::MAX;
+        let mut i = 0;
+        while i < N {
+            if sort_key(list[i], lowered) <= 255 && list[i].len() < min_len {
+                min_len = list[i].len();
+            }
+            i += 1;
+        }
         Needles {
             list,
             range,
             firsts,
             nfirst,
+            min_len,
             pairs,
             singles,
             lowered,
@@ -195,6 +209,9 @@ impl<const N: usize> Needles<N> {
             return true;
         }
         let t = text.as_bytes();
+        if t.len() < self.min_len {
+            return false;
+        }
         let at = |i: usize| {
             let rest = t.get(i..).unwrap_or(&[]);
             rest.first().is_some_and(|&b| {
@@ -202,7 +219,13 @@ impl<const N: usize> Needles<N> {
                     .is_some_and(|[start, end]| self.begins(rest, start, end))
             })
         };
-        match (self.nfirst, self.firsts) {
+        // `memchr` pays its call only over longer texts; short ones are looked up byte by byte.
+        let jump = if t.len() >= MEMCHR_FROM {
+            self.nfirst
+        } else {
+            u8::MAX
+        };
+        match (jump, self.firsts) {
             (0, _) => false,
             (1, [a, ..]) => memchr::memchr_iter(a, t).any(at),
             (2, [a, b, _]) => memchr::memchr2_iter(a, b, t).any(at),
@@ -238,10 +261,14 @@ impl<const N: usize> Needles<N> {
 
 /// `hay.contains(needle)` for a short literal needle: each place of its first byte
 /// (`memchr`) is compared with the rest, with no substring searcher set up per call (the
-/// set-up dominates for the short texts rules search, most of all in WebAssembly). Worst case
-/// `hay.len() × needle.len()`, for the fixed short needles it is given.
+/// set-up dominates for the short texts rules search, most of all in WebAssembly); texts over
+/// 512 bytes take `memmem` (linear whatever the text).
 pub(super) fn contains_literal(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    // A long text may hold the first byte very often: there one searcher set up pays off.
+    if h.len() > 512 {
+        return memchr::memmem::find(h, n).is_some();
+    }
     let Some((&first, rest)) = n.split_first() else {
         return true;
     };
@@ -361,7 +388,7 @@ mod tests {
     proptest! {
         #[test]
         fn equals_the_per_needle_scan(
-            t in "[aAbBdi_.%:NnEeTtLlWwPpéU ]{0,24}",
+            t in "[aAbBdi_.%:NnEeTtLlWwPpéU ]{0,48}",
             pick in proptest::collection::vec(0usize..WORDS.len(), 0..6),
         ) {
             // Sets of every size the picks give, with and without the empty needle.
