@@ -298,7 +298,12 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
 
 /// A URL (`scheme://…`, other than `file://`): a network address, never a local path.
 pub fn is_url(raw: &str) -> bool {
-    raw.split_once("://").is_some_and(|(scheme, _)| {
+    // The scheme is what precedes the first `://` (found from each `:`, no substring
+    // searcher set up per call).
+    let b = raw.as_bytes();
+    let sep = memchr::memchr_iter(b':', b)
+        .find(|&i| b.get(i + 1..).is_some_and(|r| r.starts_with(b"//")));
+    sep.and_then(|i| raw.get(..i)).is_some_and(|scheme| {
         !scheme.is_empty()
             && scheme
                 .chars()
@@ -506,54 +511,111 @@ pub fn is_credential_dir(raw: &str) -> bool {
 }
 
 /// Writing here changes who can log in, what runs as root, or how the system boots.
+/// Segments are compared ignoring ASCII case (no lowercase copies); a test keeps the
+/// lowercasing form as its reference.
 pub fn is_system_write_target(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
+    if let Some((anchor, segs, n)) = simple_segments(raw) {
+        return system_write_target_in(anchor, segs.get(..n).unwrap_or(&[]));
+    }
     let p = normalize(raw);
-    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
-    let name = lower.last().map(String::as_str).unwrap_or("");
-    if matches!(
-        name,
-        "authorized_keys"
-            | "authorized_keys2"
-            | "sudoers"
-            | "crontab"
-            | "passwd"
-            | "shadow"
-            | "known_hosts"
-    ) || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
+    system_write_target_in(&p.anchor, &p.segments)
+}
+
+/// Most segments [`simple_segments`] keeps on the stack.
+const SIMPLE_SEGMENTS: usize = 16;
+
+/// [`normalize`] without allocating, for the paths it only splits: no backslash, no home form
+/// (nothing starting with `~`, `$` or `%`), no `..`, at most [`SIMPLE_SEGMENTS`] segments.
+/// The anchor is `/`, `""` or the drive (`C:`, not lowercased: callers here only test that
+/// it ends with `:`). `None` for any other path (take `normalize`).
+fn simple_segments(raw: &str) -> Option<(&str, [&str; SIMPLE_SEGMENTS], usize)> {
+    let t = raw.trim();
+    let b = t.as_bytes();
+    if t.starts_with(['~', '$', '%'])
+        || memchr::memchr(b'\\', b).is_some()
+        || b.windows(2).any(|w| w == b"..")
     {
+        return None;
+    }
+    let (anchor, rest) = if b.len() >= 2
+        && b.first().is_some_and(u8::is_ascii_alphabetic)
+        && b.get(1) == Some(&b':')
+    {
+        (t.get(..2)?, t.get(2..)?)
+    } else if t.starts_with('/') {
+        ("/", t)
+    } else {
+        ("", t)
+    };
+    let mut segs = [""; SIMPLE_SEGMENTS];
+    let mut n = 0;
+    for seg in rest.split('/').filter(|s| !s.is_empty() && *s != ".") {
+        *segs.get_mut(n)? = seg;
+        n += 1;
+    }
+    Some((anchor, segs, n))
+}
+
+/// [`is_system_write_target`] of a normalized path (anchor and segments).
+fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
+    let is = |s: Option<&S>, set: &[&str]| {
+        s.is_some_and(|s| set.iter().any(|x| s.as_ref().eq_ignore_ascii_case(x)))
+    };
+    if is(
+        segments.last(),
+        &[
+            "authorized_keys",
+            "authorized_keys2",
+            "sudoers",
+            "crontab",
+            "passwd",
+            "shadow",
+            "known_hosts",
+        ],
+    ) || segments.iter().any(|s| {
+        s.as_ref().eq_ignore_ascii_case("sudoers.d") || s.as_ref().eq_ignore_ascii_case(".ssh")
+    }) {
         return true;
     }
-    match (p.anchor.as_str(), lower.first().map(String::as_str)) {
-        (
-            "/",
-            Some(
-                "etc" | "boot" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "sys" | "proc" | "dev"
-                | "root",
-            ),
-        ) => true,
-        ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+    let (first, second) = (segments.first(), segments.get(1));
+    match anchor {
+        "/" if is(
+            first,
+            &[
+                "etc", "boot", "usr", "bin", "sbin", "lib", "lib64", "sys", "proc", "dev", "root",
+            ],
+        ) =>
+        {
+            true
+        }
+        "/" if is(first, &["var"]) => is(second, &["spool", "lib"]),
         // macOS: what launchd starts at boot or login, and the sealed system volume.
-        ("/" | "~", Some("library")) => lower.get(1).is_some_and(|s| {
-            matches!(
-                s.as_str(),
-                "launchdaemons" | "launchagents" | "startupitems" | "security"
-            )
-        }),
-        ("/", Some("system")) => true,
-        (
-            "~",
-            Some(
-                ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" | ".zprofile" | ".zshenv"
-                | ".bash_login" | ".gitconfig",
-            ),
-        ) => true,
-        ("~", Some(".config")) => lower
-            .get(1)
-            .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
-        (d, Some("windows")) if d.ends_with(':') => true,
+        "/" | "~" if is(first, &["library"]) => is(
+            second,
+            &["launchdaemons", "launchagents", "startupitems", "security"],
+        ),
+        "/" if is(first, &["system"]) => true,
+        "~" if is(
+            first,
+            &[
+                ".bashrc",
+                ".bash_profile",
+                ".profile",
+                ".zshrc",
+                ".zprofile",
+                ".zshenv",
+                ".bash_login",
+                ".gitconfig",
+            ],
+        ) =>
+        {
+            true
+        }
+        "~" if is(first, &[".config"]) => is(second, &["autostart", "systemd", "fish"]),
+        d if d.ends_with(':') && is(first, &["windows"]) => true,
         _ => false,
     }
 }
@@ -659,6 +721,162 @@ pub fn is_absolute(raw: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lowercasing form [`is_system_write_target`] must equal (the reference). Writing here changes who can log in, what runs as root, or how the system boots.
+    fn is_system_write_target_oracle(raw: &str) -> bool {
+        if is_url(raw) {
+            return false;
+        }
+        let p = normalize(raw);
+        let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let name = lower.last().map(String::as_str).unwrap_or("");
+        if matches!(
+            name,
+            "authorized_keys"
+                | "authorized_keys2"
+                | "sudoers"
+                | "crontab"
+                | "passwd"
+                | "shadow"
+                | "known_hosts"
+        ) || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
+        {
+            return true;
+        }
+        match (p.anchor.as_str(), lower.first().map(String::as_str)) {
+            (
+                "/",
+                Some(
+                    "etc" | "boot" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "sys" | "proc"
+                    | "dev" | "root",
+                ),
+            ) => true,
+            ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+            // macOS: what launchd starts at boot or login, and the sealed system volume.
+            ("/" | "~", Some("library")) => lower.get(1).is_some_and(|s| {
+                matches!(
+                    s.as_str(),
+                    "launchdaemons" | "launchagents" | "startupitems" | "security"
+                )
+            }),
+            ("/", Some("system")) => true,
+            (
+                "~",
+                Some(
+                    ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" | ".zprofile" | ".zshenv"
+                    | ".bash_login" | ".gitconfig",
+                ),
+            ) => true,
+            ("~", Some(".config")) => lower
+                .get(1)
+                .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
+            (d, Some("windows")) if d.ends_with(':') => true,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn is_url_splits_at_the_first_separator() {
+        let old = |raw: &str| {
+            raw.split_once("://").is_some_and(|(scheme, _)| {
+                !scheme.is_empty()
+                    && scheme
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                    && !scheme.eq_ignore_ascii_case("file")
+            })
+        };
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            [
+                "a:://b",
+                "::/",
+                "x:/:/y://",
+                "https://",
+                "file://x",
+                "é://x",
+                ":",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            assert_eq!(is_url(t), old(t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn simple_segments_are_the_normalized_ones() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            [
+                "/",
+                "C:",
+                "c:/Windows",
+                " /etc/x ",
+                "./a/./b//",
+                "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p",
+                "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q",
+            ]
+            .map(String::from),
+        );
+        let mut simple = 0;
+        for t in &texts {
+            let Some((anchor, segs, n)) = simple_segments(t) else {
+                continue;
+            };
+            simple += 1;
+            let p = normalize(t);
+            assert_eq!(anchor.to_ascii_lowercase(), p.anchor, "{t:?}");
+            assert_eq!(&segs[..n], p.segments.as_slice(), "{t:?}");
+        }
+        assert!(simple > 1000, "{simple}");
+    }
+
+    #[test]
+    fn system_write_target_equals_the_lowercasing_form() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        for a in ["/", "~/", "C:\\", "c:/", "", "/x/../", "~user/"] {
+            for f in [
+                "etc",
+                "ETC",
+                "var",
+                "Var",
+                "library",
+                "LIBRARY",
+                "system",
+                ".bashrc",
+                ".Config",
+                "windows",
+                "WINDOWS",
+                "x",
+                ".ssh",
+                "sudoers.d",
+            ] {
+                for s in [
+                    "",
+                    "/spool",
+                    "/LIB",
+                    "/launchdaemons",
+                    "/Security",
+                    "/fish",
+                    "/x",
+                    "/SHADOW",
+                ] {
+                    texts.push(format!("{a}{f}{s}"));
+                }
+            }
+        }
+        let mut hits = 0;
+        for t in &texts {
+            assert_eq!(
+                is_system_write_target(t),
+                is_system_write_target_oracle(t),
+                "{t:?}"
+            );
+            hits += usize::from(is_system_write_target(t));
+        }
+        assert!(hits > 100, "{hits}");
+    }
 
     fn broad(p: &str) -> bool {
         matches!(delete_breadth(p, false, p.contains('*')), Breadth::Broad(_))

@@ -56,6 +56,17 @@ pub enum NameClass {
 /// assert_eq!(tokens("getHTTPResponse_v2-list"), ["get", "http", "response", "v", "2", "list"]);
 /// ```
 pub fn tokens(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        return AsciiTokens::new(name)
+            .map(|(a, b)| name.get(a..b).unwrap_or("").to_ascii_lowercase())
+            .collect();
+    }
+    tokens_general(name)
+}
+
+/// [`tokens`] for any text, char by char (ASCII names take [`AsciiTokens`], which a test
+/// proves equal to this).
+fn tokens_general(name: &str) -> Vec<String> {
     let chars: Vec<char> = name.chars().collect();
     let mut out = Vec::new();
     let mut cur = String::new();
@@ -91,7 +102,86 @@ fn flush(out: &mut Vec<String>, cur: &mut String) {
     }
 }
 
+/// The byte ranges of the words of an ASCII name, by the rules of [`tokens_general`]: for
+/// ASCII, alphanumeric, lower/upper case, numeric and lowercasing are their ASCII forms. No
+/// char vector, no word strings.
+struct AsciiTokens<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> AsciiTokens<'a> {
+    fn new(name: &'a str) -> Self {
+        AsciiTokens {
+            b: name.as_bytes(),
+            i: 0,
+        }
+    }
+
+    /// A word starts at `i` although the byte before it is alphanumeric.
+    fn boundary(&self, i: usize) -> bool {
+        let at = |k: usize| self.b.get(k).copied();
+        match (i.checked_sub(1).and_then(at), at(i)) {
+            (Some(p), Some(c)) if p.is_ascii_alphanumeric() => {
+                (p.is_ascii_lowercase() && c.is_ascii_uppercase())
+                    || (p.is_ascii_digit() != c.is_ascii_digit())
+                    || (p.is_ascii_uppercase()
+                        && c.is_ascii_uppercase()
+                        && at(i + 1).is_some_and(|n| n.is_ascii_lowercase()))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Iterator for AsciiTokens<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        while self
+            .b
+            .get(self.i)
+            .is_some_and(|c| !c.is_ascii_alphanumeric())
+        {
+            self.i += 1;
+        }
+        let start = self.i;
+        self.b.get(start)?;
+        self.i += 1;
+        while self
+            .b
+            .get(self.i)
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+            && !self.boundary(self.i)
+        {
+            self.i += 1;
+        }
+        Some((start, self.i))
+    }
+}
+
 pub fn classify(name: &str) -> NameClass {
+    if name.is_ascii() {
+        // The same first-match search over the same words, compared in place.
+        let find = |list: &[&str]| {
+            AsciiTokens::new(name).find_map(|(a, b)| {
+                let t = name.get(a..b).unwrap_or("");
+                list.iter()
+                    .any(|l| l.eq_ignore_ascii_case(t))
+                    .then(|| t.to_ascii_lowercase())
+            })
+        };
+        return match (find(&DESTRUCTIVE_TOKENS), find(&READ_ONLY_TOKENS)) {
+            (Some(t), _) => NameClass::Destructive(t),
+            (None, Some(t)) => NameClass::ReadOnly(t),
+            (None, None) => NameClass::Unknown,
+        };
+    }
+    classify_general(name)
+}
+
+/// [`classify`] over [`tokens`] (any text; the reference for the ASCII path).
+fn classify_general(name: &str) -> NameClass {
     let toks = tokens(name);
     if let Some(t) = toks
         .iter()
@@ -108,6 +198,35 @@ pub fn classify(name: &str) -> NameClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn the_ascii_path_equals_the_char_by_char_one(name in "[a-zA-Z0-9_./ -]{0,24}|(rm|Get|HTTP|v2|read|Write|_|-)*") {
+            proptest::prop_assert_eq!(tokens(&name), tokens_general(&name));
+            proptest::prop_assert_eq!(classify(&name), classify_general(&name));
+        }
+    }
+
+    #[test]
+    fn the_ascii_path_equals_the_char_by_char_one_over_the_corpora() {
+        for t in crate::analysis::shell::rules::testing_corpus_texts()
+            .iter()
+            .filter(|t| t.len() < 200)
+        {
+            assert_eq!(tokens(t), tokens_general(t), "{t:?}");
+            assert_eq!(classify(t), classify_general(t), "{t:?}");
+        }
+        for t in DESTRUCTIVE_TOKENS.iter().chain(&READ_ONLY_TOKENS) {
+            for v in [
+                t.to_string(),
+                t.to_ascii_uppercase(),
+                format!("x{t}"),
+                format!("getX{}", t.to_ascii_uppercase()),
+            ] {
+                assert_eq!(classify(&v), classify_general(&v), "{v:?}");
+            }
+        }
+    }
 
     #[test]
     fn splits_all_conventions() {

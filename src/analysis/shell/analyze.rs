@@ -178,8 +178,8 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         )
     }
     let bytes = text.as_bytes();
-    if memchr::memmem::find(bytes, b":\\").is_some()
-        || memchr::memmem::find(bytes, b"$env:").is_some()
+    if has_literal(bytes, b":\\")
+        || has_literal(bytes, b"$env:")
         || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
     {
         return true;
@@ -224,6 +224,28 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         }
     }
     false
+}
+
+/// Texts longer than this are searched with a `memmem` searcher ([`has_literal`]).
+const LONG_TEXT: usize = 512;
+
+/// `needle` occurs in `bytes`: each place of its first byte (`memchr`) is
+/// compared with the rest. For the short literals here this is `memmem::find` without
+/// building a searcher per call.
+fn has_literal(bytes: &[u8], needle: &[u8]) -> bool {
+    // A long text may hold its first byte many times (`$` in `$($($(…`): there one searcher
+    // set up pays off.
+    if bytes.len() > LONG_TEXT {
+        return memchr::memmem::find(bytes, needle).is_some();
+    }
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    memchr::memchr_iter(first, bytes).any(|i| {
+        bytes
+            .get(i + 1..)
+            .is_some_and(|after| after.starts_with(rest))
+    })
 }
 
 /// `text` holds at least two `%` (a `%VAR%` shape). Two `memchr`s (the crate's: vector
@@ -922,7 +944,16 @@ fn norm(p: &str) -> String {
         return p.to_owned();
     }
     let n = paths::normalize(p);
-    format!("{}{}", n.anchor, n.segments.join("/"))
+    // `anchor` then the segments joined by `/`, built in one buffer.
+    let mut out = String::with_capacity(p.len() + 2);
+    out.push_str(&n.anchor);
+    for (i, s) in n.segments.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        out.push_str(s);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -943,6 +974,38 @@ mod tests {
             let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
             let reference = text.bytes().filter(|&b| b == b'%').count() >= 2;
             assert_eq!(two_percent_signs(&text), reference, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn has_literal_is_memmem_find() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            ["", ":", ":\\", "$env", "$env:", "$$env:x", "a:b:\\", "é:\\"].map(String::from),
+        );
+        for t in &texts {
+            for needle in [&b":\\"[..], b"$env:", b"%", b""] {
+                let b = t.as_bytes();
+                assert_eq!(
+                    has_literal(b, needle),
+                    memchr::memmem::find(b, needle).is_some(),
+                    "{t:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn norm_is_the_anchor_and_the_joined_segments() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(["/", "~", "C:\\x\\..\\y", "./a//b/", "../..", "~u/x", ""].map(String::from));
+        for t in &texts {
+            let n = paths::normalize(t);
+            assert_eq!(
+                norm(t),
+                format!("{}{}", n.anchor, n.segments.join("/")),
+                "{t:?}"
+            );
         }
     }
 

@@ -471,6 +471,28 @@ impl WordBuilder {
         }
     }
 
+    /// `n` (at least 1) [`Part::Literal`] parts, the last one `last`: exactly what `n` calls
+    /// of [`WordBuilder::add_part`] do. The part count goes through the values
+    /// `parts+1 ..= parts+n` (saturating), so an assignment's value starts within the run when
+    /// its first part's number is in that range.
+    fn add_literal_run(&mut self, n: usize, last: char) {
+        let step = u32::try_from(n).unwrap_or(u32::MAX);
+        let (first, end) = (
+            self.parts.saturating_add(1),
+            self.parts.saturating_add(step),
+        );
+        if first == 1 {
+            self.first_quoted = false;
+        }
+        if let Some(a) = self.assign.as_mut() {
+            if (first..=end).contains(&a.parts_at.saturating_add(1)) {
+                a.value_first_quoted = false;
+            }
+        }
+        self.parts = end;
+        self.last_unquoted = Some(last);
+    }
+
     /// Not quoted, not expanded, not a pattern: a candidate reserved word.
     fn plain(&self) -> bool {
         !self.quoted && !self.dynamic && !self.glob && self.raw_start.is_none()
@@ -1771,8 +1793,11 @@ impl Lexer<'_> {
         w.add_part(Part::Literal(c));
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
-        // take them now, charging the step budget one step each, as the loop would.
+        // take them now, charging the step budget one step each, as the loop would; they
+        // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
         let end = self.end;
+        let mut last = None;
+        let mut n = 0;
         while self.sh.steps_left > 0 && self.pos < end {
             let Some(&b) = src.as_bytes().get(self.pos) else {
                 break;
@@ -1783,7 +1808,11 @@ impl Lexer<'_> {
             self.sh.steps_left -= 1;
             self.pos += 1;
             w.text.push(char::from(b));
-            w.add_part(Part::Literal(char::from(b)));
+            last = Some(b);
+            n += 1;
+        }
+        if let Some(b) = last {
+            w.add_literal_run(n, char::from(b));
         }
     }
 
@@ -1948,26 +1977,50 @@ impl Lexer<'_> {
                 self.open_dquote();
             }
             Some(c) if c == '_' || c.is_ascii_alphabetic() => {
-                let mut name = String::from("$");
+                // Without a line continuation inside, the expansion is the source text
+                // `p..q` itself (no copy is built).
+                let mut contiguous = np == p + 1;
                 let mut q = np;
                 loop {
                     let (c, cq) = self.logical(q);
                     match c {
                         Some(c) if c == '_' || c.is_ascii_alphanumeric() => {
-                            name.push(c);
+                            contiguous &= cq == q;
                             q = cq + 1;
                         }
                         _ => break,
                     }
                 }
                 self.pos = q;
-                self.expansion_text(&name);
+                let src = self.src;
+                match src.get(p..q).filter(|_| contiguous) {
+                    Some(name) => self.expansion_text(name),
+                    None => {
+                        let mut name = String::from("$");
+                        let mut q = np;
+                        loop {
+                            let (c, cq) = self.logical(q);
+                            match c {
+                                Some(c) if c == '_' || c.is_ascii_alphanumeric() => {
+                                    name.push(c);
+                                    q = cq + 1;
+                                }
+                                _ => break,
+                            }
+                        }
+                        self.expansion_text(&name);
+                    }
+                }
             }
             Some(c)
                 if c.is_ascii_digit() || matches!(c, '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
             {
                 self.pos = np + 1;
-                self.expansion_text(&format!("${c}"));
+                let src = self.src;
+                match src.get(p..p + 2).filter(|_| np == p + 1) {
+                    Some(name) => self.expansion_text(name),
+                    None => self.expansion_text(&format!("${c}")),
+                }
             }
             _ => {
                 self.pos = p + 1;
@@ -2555,6 +2608,61 @@ fn heredoc_slot<'s>(script: &'s mut Script, path: &HerePath) -> Option<&'s mut H
 mod tests {
     use super::*;
     use crate::analysis::shell::model::testing::check_spans;
+
+    #[test]
+    fn a_parameter_name_is_its_source_text_or_joined_across_continuations() {
+        for (src, word) in [
+            ("echo $AWS_SECRET_ACCESS_KEY", "$AWS_SECRET_ACCESS_KEY"),
+            ("echo x$HOME/y", "x$HOME/y"),
+            ("echo $A\\\nB", "$AB"),
+            ("echo $\\\nAB", "$AB"),
+            ("echo $A\\\n\\\nB1", "$AB1"),
+            ("echo $1x", "$1x"),
+            ("echo $\\\n1", "$1"),
+            ("echo \"$@\"", "$@"),
+            ("echo `echo $A`", "`echo $A`"),
+        ] {
+            let script = lx(src);
+            let text = script.commands[0].argv.get(1).map(|w| w.text.clone());
+            assert_eq!(text.as_deref(), Some(word), "{src:?}");
+            assert!(script.commands[0].argv[1].dynamic, "{src:?}");
+        }
+        let inner = lx("echo `echo $A\\\nB`");
+        let nested = &inner.commands[0].nested[0].script.commands[0];
+        assert_eq!(nested.argv[1].text, "$AB");
+    }
+
+    proptest::proptest! {
+        /// `add_literal_run(n, c)` leaves a word exactly as `n` literal parts one by one do,
+        /// from any part count (near saturation too) and any assignment mark.
+        #[test]
+        fn a_literal_run_is_that_many_literal_parts(
+            parts in proptest::prop_oneof![0u32..8, (u32::MAX - 8)..=u32::MAX],
+            mark in proptest::option::of(proptest::prop_oneof![0u32..16, (u32::MAX - 8)..=u32::MAX]),
+            n in 1usize..12,
+            flags in proptest::array::uniform2(proptest::bool::ANY),
+        ) {
+            let mut one = WordBuilder::new(0, 0);
+            one.parts = parts;
+            one.first_quoted = flags[0];
+            one.assign = mark.map(|parts_at| AssignMark {
+                text_at: 0,
+                src_at: 0,
+                parts_at,
+                value_first_quoted: flags[1],
+                glob_before: false,
+            });
+            let mut run = WordBuilder::new(0, 0);
+            run.parts = one.parts;
+            run.first_quoted = one.first_quoted;
+            run.assign = one.assign;
+            for _ in 0..n {
+                one.add_part(Part::Literal('x'));
+            }
+            run.add_literal_run(n, 'x');
+            proptest::prop_assert_eq!(format!("{one:?}"), format!("{run:?}"));
+        }
+    }
 
     fn lx(s: &str) -> Script {
         lex(s, &LexLimits::default())

@@ -351,10 +351,9 @@ fn packages(c: &Call<'_, '_>, out: &mut Out) {
         _ => false,
     };
     if removes
-        && c.args.iter().any(|w| {
-            let l = w.text.to_ascii_lowercase();
-            l.contains("openclaw") || l.contains("human-gate")
-        })
+        && c.args
+            .iter()
+            .any(|w| super::services::GATE_NAMES.any_in(&w.text))
     {
         out.not_read_only();
         out.add(

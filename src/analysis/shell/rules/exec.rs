@@ -656,6 +656,10 @@ fn powershell_cmdlets(c: &Call<'_, '_>, out: &mut Out) {
 
 /// Decoding and script-block construction anywhere in the statement (as .NET calls, not as a
 /// word someone searches for: `grep FromBase64String src` is data), whatever the program.
+/// What a word holding a .NET call has (a prefilter for [`dotnet_calls`]), in any case.
+const DOTNET_CALL: super::needles::Needles<2> =
+    super::needles::Needles::lowered(["]::", ".invokecommand."]);
+
 fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
     // Asked only for a word that looks like a .NET call (nearly none).
     let prints = || {
@@ -665,10 +669,7 @@ fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
     for w in &c.cmd.argv {
         if w.fully_quoted
             || w.text.starts_with(['\'', '"'])
-            // (`contains_ci` of a needle without letters is `contains`, minus the searcher
-            // set-up that a substring search pays per word)
-            || !(super::contains_ci(&w.text, "]::")
-                || super::contains_ci(&w.text, ".invokecommand."))
+            || !DOTNET_CALL.any_in(&w.text)
             || prints()
         {
             continue;
@@ -1307,6 +1308,15 @@ mod tests {
     use super::super::testing::*;
     use super::super::Category;
     use crate::finding::*;
+
+    #[test]
+    fn dotnet_prefilter_equals_the_two_case_blind_searches() {
+        for t in &corpus_texts() {
+            let old = super::super::contains_ci(t, "]::")
+                || super::super::contains_ci(t, ".invokecommand.");
+            assert_eq!(super::DOTNET_CALL.any_in(t), old, "{t:?}");
+        }
+    }
 
     #[test]
     fn prefix_compare_equals_lowercase_then_strip() {

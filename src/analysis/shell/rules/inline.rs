@@ -30,6 +30,7 @@
 //! Parsing. Aliases (`s = os.system; s("x")`), string building beyond concatenation, and
 //! control flow are not followed; such code still carries `inline-interpreter` (approval).
 
+use super::needles::{contains_literal, Needles};
 use crate::analysis::paths;
 
 const MAX_CODE: usize = 65_536;
@@ -110,15 +111,18 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
             "sh" | "bash" | "zsh" | "dash" | "ksh" | "cmd" | "cmd.exe" | "powershell" | "pwsh"
         )
     });
-    let dup = code.contains("dup2(") || code.contains("<&3") || code.contains("|&");
+    let dup = contains_literal(code, "dup2(")
+        || contains_literal(code, "<&3")
+        || contains_literal(code, "|&");
     if s.network && (shell_cmd || dup) {
         s.reverse_shell = true;
     }
     let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.contains("fork while fork")
-        || flat.contains("fork until 0")
-        || flat.contains("fork while 1")
-        || (flat.contains("while") && (flat.contains("os.fork()") || flat.contains("fork;")))
+    let has = |n: &str| contains_literal(&flat, n);
+    if has("fork while fork")
+        || has("fork until 0")
+        || has("fork while 1")
+        || (has("while") && (has("os.fork()") || has("fork;")))
     {
         s.fork_bomb = true;
     }
@@ -793,10 +797,10 @@ struct Facts {
 impl Facts {
     fn of(code: &str) -> Facts {
         Facts {
-            subprocess: code.contains("subprocess"),
-            pty: code.contains("pty"),
-            from_os: code.contains("from os"),
-            recursive: code.contains("recursive"),
+            subprocess: contains_literal(code, "subprocess"),
+            pty: contains_literal(code, "pty"),
+            from_os: contains_literal(code, "from os"),
+            recursive: contains_literal(code, "recursive"),
         }
     }
 }
@@ -882,7 +886,9 @@ fn classify(lang: Lang, name: &str, facts: Facts) -> Option<Kind> {
     }
 }
 
-const NETWORK: &[&str] = &[
+/// Network library names: an identifier names one when it contains one, or starts with one
+/// in any case (`Requests.get`); see [`NETWORK`] and [`NETWORK_PREFIX`].
+const NETWORK_NAMES: [&str; 32] = [
     "requests",
     "urllib",
     "urlopen",
@@ -916,6 +922,12 @@ const NETWORK: &[&str] = &[
     "httr",
     "RCurl",
 ];
+
+/// [`NETWORK_NAMES`] found anywhere in an identifier, byte for byte.
+const NETWORK: Needles<32> = Needles::exact(NETWORK_NAMES);
+
+/// [`NETWORK_NAMES`] starting the ASCII-lowercased identifier.
+const NETWORK_PREFIX: Needles<32> = Needles::lowered(NETWORK_NAMES);
 
 const METADATA: &[&str] = &[
     "169.254.169.254",
@@ -1054,11 +1066,7 @@ fn file_write(toks: &[Tok], i: usize, name: &str, lang: Lang, s: &mut Scan) {
 }
 
 fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usize, s: &mut Scan) {
-    let lower = name.to_ascii_lowercase();
-    if NETWORK
-        .iter()
-        .any(|n| name.contains(n) || lower.starts_with(n))
-    {
+    if NETWORK.any_in(name) || NETWORK_PREFIX.prefix_of(name) {
         s.network = true;
     }
     let next = toks.get(i + 1);
@@ -1250,6 +1258,26 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn network_needles_equal_the_per_name_scan_over_the_corpora() {
+        let mut names = crate::analysis::shell::rules::testing::corpus_texts();
+        for n in NETWORK_NAMES {
+            names.extend([n.to_owned(), n.to_ascii_lowercase(), n.to_ascii_uppercase()]);
+            names.push(format!("x.{n}"));
+        }
+        let mut hits = 0;
+        for name in &names {
+            let lower = name.to_ascii_lowercase();
+            let old = NETWORK_NAMES
+                .iter()
+                .any(|n| name.contains(n) || lower.starts_with(n));
+            let new = NETWORK.any_in(name) || NETWORK_PREFIX.prefix_of(name);
+            assert_eq!(new, old, "{name:?}");
+            hits += usize::from(new);
+        }
+        assert!(hits > 100, "{hits}");
+    }
 
     #[test]
     fn python_spawns() {

@@ -72,6 +72,7 @@ mod git;
 mod infra;
 mod inline;
 mod named;
+mod needles;
 mod net;
 mod services;
 mod system;
@@ -925,7 +926,8 @@ pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {
 /// is project-scoped, so the per-path classification can be skipped (keeps huge argument
 /// lists linear and cheap).
 pub(super) fn plain_relative(text: &str) -> bool {
-    const MARKERS: [&str; 13] = [
+    /// Names the special-path checks look for, found in the lowercased text all at once.
+    const MARKERS: needles::Needles<13> = needles::Needles::lowered([
         "openclaw",
         ".ssh",
         "sudoers",
@@ -939,18 +941,17 @@ pub(super) fn plain_relative(text: &str) -> bool {
         "viminfo",
         ".env",
         "credential",
-    ];
+    ]);
     let rest = text.trim_start_matches("./");
     if rest.is_empty()
         || rest == "."
         || text.starts_with(['/', '\\', '~', '$', '%', '-'])
         || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
-        || text.contains("..")
+        || text.as_bytes().windows(2).any(|w| w == b"..")
     {
         return false;
     }
-    let lower = text.to_ascii_lowercase();
-    !MARKERS.iter().any(|m| lower.contains(m))
+    !MARKERS.any_in(text)
 }
 
 /// Words that a program runs as an argv (`docker exec C prog args…`, `kubectl exec -- …`,
@@ -998,11 +999,26 @@ fn quote_word(w: &Word, out: &mut String) {
     }
 }
 
+/// Most characters of a value [`shown`] in a finding detail.
+const SHOWN_CHARS: usize = 60;
+
 /// A value shown in a finding detail: backticked, one line, at most 60 characters.
 pub(super) fn shown(s: &str) -> String {
-    let mut out = String::from("`");
+    let mut out = String::with_capacity(s.len().min(SHOWN_CHARS) + 5);
+    out.push('`');
+    // Printable ASCII (the usual value) is copied whole: each byte is one character and none
+    // is a control character, so this is exactly what the loop below makes.
+    let head = s.as_bytes().get(..SHOWN_CHARS).unwrap_or(s.as_bytes());
+    if head.iter().all(|b| (b' '..=b'~').contains(b)) {
+        out.push_str(s.get(..head.len()).unwrap_or(""));
+        if s.len() > SHOWN_CHARS {
+            out.push('…');
+        }
+        out.push('`');
+        return out;
+    }
     for (i, ch) in s.chars().enumerate() {
-        if i >= 60 {
+        if i >= SHOWN_CHARS {
             out.push('…');
             break;
         }
@@ -1388,6 +1404,12 @@ pub(super) fn basename(text: &str) -> String {
     program_name(text)
 }
 
+/// [`testing::corpus_texts`] for tests outside the shell rules (paths, code analysis).
+#[cfg(test)]
+pub(crate) fn testing_corpus_texts() -> Vec<String> {
+    testing::corpus_texts()
+}
+
 #[cfg(test)]
 pub(super) mod testing {
     //! Test helpers: lex with the real dialect lexer, peel, check every top-level simple
@@ -1397,6 +1419,72 @@ pub(super) mod testing {
     use crate::analysis::shell::command::peel;
     use crate::analysis::shell::model::{Connector, LexLimits, RedirectKind};
     use crate::analysis::shell::{cmd, posix, pwsh};
+
+    /// Every text the corpora hold, for proving a shortcut equal to the full path: each string
+    /// value of every line of `tests/corpus/*.jsonl` (decision corpora and the secret corpus)
+    /// and `bench/corpus.jsonl`, every fuzz regression input, and the whitespace-separated
+    /// words of each (rules see single arguments), plus those words with their shell quotes
+    /// stripped.
+    pub fn corpus_texts() -> Vec<String> {
+        static TEXTS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        TEXTS.get_or_init(read_corpus_texts).clone()
+    }
+
+    fn read_corpus_texts() -> Vec<String> {
+        fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => a.iter().for_each(|x| strings(x, out)),
+                serde_json::Value::Object(o) => o.values().for_each(|x| strings(x, out)),
+                _ => {}
+            }
+        }
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(format!("{root}/tests/corpus"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("jsonl"))
+            .collect();
+        files.push(format!("{root}/bench/corpus.jsonl").into());
+        let mut whole = Vec::new();
+        for f in &files {
+            for line in std::fs::read_to_string(f).unwrap().lines() {
+                if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                    strings(&v, &mut whole);
+                }
+            }
+        }
+        let fuzz = format!("{root}/tests/fuzz-regressions");
+        for target in std::fs::read_dir(&fuzz).unwrap() {
+            let target = target.unwrap().path();
+            let mut dirs = vec![target.clone(), target.join("open")];
+            while let Some(d) = dirs.pop() {
+                let Ok(entries) = std::fs::read_dir(&d) else {
+                    continue;
+                };
+                for e in entries {
+                    let p = e.unwrap().path();
+                    if p.is_file() {
+                        whole.push(
+                            String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned(),
+                        );
+                    }
+                }
+            }
+        }
+        let mut all = whole.clone();
+        for t in &whole {
+            for w in t.split_whitespace() {
+                all.push(w.to_owned());
+                all.push(
+                    w.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '(' | ')' | ';'))
+                        .to_owned(),
+                );
+            }
+        }
+        assert!(whole.len() > 3000, "{}", whole.len());
+        all
+    }
 
     pub fn verdict_in(dialect: Dialect, s: &str) -> Verdict {
         verdict_full(dialect, s, false)
@@ -1632,6 +1720,87 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    /// The per-marker form [`plain_relative`] must equal (the reference).
+    fn plain_relative_oracle(text: &str) -> bool {
+        const MARKERS: [&str; 13] = [
+            "openclaw",
+            ".ssh",
+            "sudoers",
+            "authorized_keys",
+            "passwd",
+            "shadow",
+            "crontab",
+            "known_hosts",
+            "history",
+            "hst",
+            "viminfo",
+            ".env",
+            "credential",
+        ];
+        let rest = text.trim_start_matches("./");
+        if rest.is_empty()
+            || rest == "."
+            || text.starts_with(['/', '\\', '~', '$', '%', '-'])
+            || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
+            || text.contains("..")
+        {
+            return false;
+        }
+        let lower = text.to_ascii_lowercase();
+        !MARKERS.iter().any(|m| lower.contains(m))
+    }
+
+    #[test]
+    fn plain_relative_equals_the_per_marker_form() {
+        let mut texts = corpus_texts();
+        for m in [
+            "openclaw", ".SSH", "Passwd", "x..y", "./.env", "a/.", "./", ".",
+        ] {
+            texts.extend([m.to_owned(), format!("src/{m}"), format!("./{m}x")]);
+        }
+        let mut plain = 0;
+        for t in &texts {
+            assert_eq!(plain_relative(t), plain_relative_oracle(t), "{t:?}");
+            plain += usize::from(plain_relative(t));
+        }
+        assert!(plain > 1000, "{plain}");
+    }
+
+    /// The char-by-char form [`shown`] keeps as its fallback (the reference).
+    fn shown_oracle(s: &str) -> String {
+        let mut out = String::from("`");
+        for (i, ch) in s.chars().enumerate() {
+            if i >= 60 {
+                out.push('…');
+                break;
+            }
+            out.push(if ch.is_control() { ' ' } else { ch });
+        }
+        out.push('`');
+        out
+    }
+
+    #[test]
+    fn shown_equals_the_char_by_char_form() {
+        let mut texts = corpus_texts();
+        for n in [0, 1, 59, 60, 61, 200] {
+            for c in ["a", "é", "\t", "\u{7f}", "~", "\u{85}"] {
+                texts.push(c.repeat(n));
+                texts.push(format!("{}{c}", "x".repeat(n)));
+            }
+        }
+        for t in &texts {
+            assert_eq!(shown(t), shown_oracle(t), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn shown_equals_the_char_by_char_form_on_any_text(t in "(?s).{0,70}|[ -~\\t]{55,65}") {
+            proptest::prop_assert_eq!(shown(&t), shown_oracle(&t));
+        }
+    }
 
     #[test]
     fn texts_are_the_words_texts_inline_or_spilled() {

@@ -10,6 +10,7 @@
 //! `credential-exfiltration` and a download into an interpreter into `remote-script-execution`.
 //! A request that sends data or uses a mutating method is `network-mutation`.
 
+use super::needles::Needles;
 use super::{cluster, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out};
 use crate::analysis::paths;
 use crate::analysis::shell::command::Dialect;
@@ -562,13 +563,12 @@ fn web_request(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// `New-Object Net.WebClient` and its download/upload methods anywhere in the statement.
+/// Words a .NET web client or socket call holds (a prefilter for [`webclient`]).
+const WEBCLIENT: Needles<3> = Needles::lowered(["webclient", "load", "sockets"]);
+
 pub(super) fn webclient(c: &Call<'_, '_>, out: &mut Out) {
     for w in &c.cmd.argv {
-        if w.fully_quoted
-            || !(super::contains_ci(&w.text, "webclient")
-                || super::contains_ci(&w.text, "load")
-                || super::contains_ci(&w.text, "sockets"))
-        {
+        if w.fully_quoted || !WEBCLIENT.any_in(&w.text) {
             continue;
         }
         let lower = w.text.to_ascii_lowercase();
@@ -672,21 +672,23 @@ fn ssh(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Cloud metadata services and local admin endpoints.
+/// Cloud metadata service hosts, searched for in the lowercased word all at once.
+const HOSTS: Needles<12> = Needles::exact([
+    "169.254.169.254",
+    "metadata.google.internal",
+    "metadata.goog",
+    "100.100.100.200",
+    "fd00:ec2::254",
+    "169.254.170.2",
+    "169.254.169.123",
+    "2852039166",
+    "0xa9fea9fe",
+    "0251.0376.0251.0376",
+    "a9fe:a9fe",
+    "instance-data",
+]);
+
 fn metadata(c: &Call<'_, '_>, out: &mut Out) {
-    const HOSTS: &[&str] = &[
-        "169.254.169.254",
-        "metadata.google.internal",
-        "metadata.goog",
-        "100.100.100.200",
-        "fd00:ec2::254",
-        "169.254.170.2",
-        "169.254.169.123",
-        "2852039166",
-        "0xa9fea9fe",
-        "0251.0376.0251.0376",
-        "a9fe:a9fe",
-        "instance-data",
-    ];
     const LOOPBACK: &[&str] = &[
         "localhost",
         "127.0.0.1",
@@ -732,7 +734,7 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
             .next()
             .unwrap_or("");
         let short_name = lower.contains("://") && matches!(host_name, "metadata" | "metadata.");
-        if HOSTS.iter().any(|h| lower.contains(h)) || short_name {
+        if HOSTS.any_in(&lower) || short_name {
             out.add(
                 &finding::CLOUD_METADATA,
                 format!("reaches the cloud metadata service {}", shown(&w.text)),
@@ -752,10 +754,11 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
             }
             return;
         }
-        let loopback = LOOPBACK
-            .iter()
-            .any(|l| authority == *l || authority.starts_with(&format!("{l}:")))
-            || authority.starts_with("127.");
+        let loopback = LOOPBACK.iter().any(|l| {
+            authority
+                .strip_prefix(l)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+        }) || authority.starts_with("127.");
         let admin_path = [
             "/admin",
             "/actuator",
@@ -1286,73 +1289,70 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
     }
 }
 
+/// Lowercase markers of credential files and directories ([`may_be_credential`]).
+const CREDENTIAL_MARKERS: Needles<38> = Needles::lowered([
+    "id_",
+    ".pem",
+    ".key",
+    ".p12",
+    ".pfx",
+    "keystore",
+    ".jks",
+    "env",
+    "netrc",
+    "pgpass",
+    "npmrc",
+    "pypirc",
+    "credential",
+    "secret",
+    "shadow",
+    "master",
+    "auth",
+    "hosts.yml",
+    "kubeconfig",
+    "token",
+    "service-account",
+    "keyring",
+    ".ssh",
+    ".aws",
+    ".kube",
+    ".docker",
+    ".gnupg",
+    "password",
+    "gcloud",
+    "openclaw",
+    ".azure",
+    "msal_",
+    ".boto",
+    "s3cfg",
+    "databrickscfg",
+    ".oci",
+    "doctl",
+    "tfrc",
+]);
+
+/// Lowercase starts of home directories ([`may_be_credential`]).
+const HOME_STARTS: Needles<8> = Needles::lowered([
+    "/home", "/users", "/root", "\\users", "~", "$home", "${home}", "%userpr",
+]);
+
 /// A cheap prefilter: only texts with a credential marker, or roots and homes (credential
 /// directories' ancestors), can be credential paths; the rest skip path normalization.
+/// One pass over the text for all markers ([`Needles`]); `tests::may_be_credential_oracle`
+/// keeps the per-marker form it must equal.
 pub(super) fn may_be_credential(t: &str) -> bool {
     if !t.contains(['.', '/', '\\', '_', '~', '$', '%', ':']) {
         return ["credentials", "shadow", "gshadow", "kubeconfig"]
             .iter()
             .any(|n| t.eq_ignore_ascii_case(n));
     }
-    const MARKERS: [&str; 30] = [
-        "id_",
-        ".pem",
-        ".key",
-        ".p12",
-        ".pfx",
-        "keystore",
-        ".jks",
-        "env",
-        "netrc",
-        "pgpass",
-        "npmrc",
-        "pypirc",
-        "credential",
-        "secret",
-        "shadow",
-        "master",
-        "auth",
-        "hosts.yml",
-        "kubeconfig",
-        "token",
-        "service-account",
-        "keyring",
-        ".ssh",
-        ".aws",
-        ".kube",
-        ".docker",
-        ".gnupg",
-        "password",
-        "gcloud",
-        "openclaw",
-    ];
-    // `contains_ci` rather than `to_ascii_lowercase().contains(…)`: no copy, and no substring
-    // searcher set up per marker (costly in WebAssembly, where it is not vectorized).
-    if MARKERS.iter().any(|m| super::contains_ci(t, m))
-        || [
-            ".azure",
-            "msal_",
-            ".boto",
-            "s3cfg",
-            "databrickscfg",
-            ".oci",
-            "doctl",
-            "tfrc",
-        ]
-        .iter()
-        .any(|m| super::contains_ci(t, m))
-    {
+    if CREDENTIAL_MARKERS.any_in(t) {
         return true;
     }
-    let lower_start = t.get(..8).unwrap_or(t).to_ascii_lowercase();
     let anchored = t.starts_with(['/', '\\', '~', '$', '%']) || t.as_bytes().get(1) == Some(&b':');
     anchored
         && (t.len() <= 2
-            || [
-                "/home", "/users", "/root", "\\users", "~", "$home", "${home}", "%userpr",
-            ]
-            .iter()
-            .any(|p| lower_start.starts_with(p))
+            || HOME_STARTS.prefix_of(t)
             || t.as_bytes().get(1) == Some(&b':') && super::contains_ci(t, "users"))
 }
 
@@ -1433,6 +1433,158 @@ mod tests {
     use super::super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    /// The per-marker form [`may_be_credential`] replaced (the reference). A cheap prefilter: only texts with a credential marker, or roots and homes (credential
+    /// directories' ancestors), can be credential paths; the rest skip path normalization.
+    fn may_be_credential_oracle(t: &str) -> bool {
+        if !t.contains(['.', '/', '\\', '_', '~', '$', '%', ':']) {
+            return ["credentials", "shadow", "gshadow", "kubeconfig"]
+                .iter()
+                .any(|n| t.eq_ignore_ascii_case(n));
+        }
+        const MARKERS: [&str; 30] = [
+            "id_",
+            ".pem",
+            ".key",
+            ".p12",
+            ".pfx",
+            "keystore",
+            ".jks",
+            "env",
+            "netrc",
+            "pgpass",
+            "npmrc",
+            "pypirc",
+            "credential",
+            "secret",
+            "shadow",
+            "master",
+            "auth",
+            "hosts.yml",
+            "kubeconfig",
+            "token",
+            "service-account",
+            "keyring",
+            ".ssh",
+            ".aws",
+            ".kube",
+            ".docker",
+            ".gnupg",
+            "password",
+            "gcloud",
+            "openclaw",
+        ];
+        // `contains_ci` rather than `to_ascii_lowercase().contains(…)`: no copy, and no substring
+        // searcher set up per marker (costly in WebAssembly, where it is not vectorized).
+        if MARKERS
+            .iter()
+            .any(|m| crate::analysis::shell::rules::contains_ci(t, m))
+            || [
+                ".azure",
+                "msal_",
+                ".boto",
+                "s3cfg",
+                "databrickscfg",
+                ".oci",
+                "doctl",
+                "tfrc",
+            ]
+            .iter()
+            .any(|m| crate::analysis::shell::rules::contains_ci(t, m))
+        {
+            return true;
+        }
+        let lower_start = t.get(..8).unwrap_or(t).to_ascii_lowercase();
+        let anchored =
+            t.starts_with(['/', '\\', '~', '$', '%']) || t.as_bytes().get(1) == Some(&b':');
+        anchored
+            && (t.len() <= 2
+                || [
+                    "/home", "/users", "/root", "\\users", "~", "$home", "${home}", "%userpr",
+                ]
+                .iter()
+                .any(|p| lower_start.starts_with(p))
+                || t.as_bytes().get(1) == Some(&b':')
+                    && crate::analysis::shell::rules::contains_ci(t, "users"))
+    }
+
+    #[test]
+    fn may_be_credential_equals_the_per_marker_scan_over_the_corpora() {
+        let texts = corpus_texts();
+        let mut hits = 0;
+        for t in &texts {
+            assert_eq!(may_be_credential(t), may_be_credential_oracle(t), "{t:?}");
+            hits += usize::from(may_be_credential(t));
+        }
+        assert!(hits > 500, "{hits}");
+        // Every marker and home start, in any case, alone and inside other text.
+        for m in CREDENTIAL_MARKERS
+            .list_for_tests()
+            .iter()
+            .chain(HOME_STARTS.list_for_tests())
+        {
+            for t in [
+                m.to_string(),
+                m.to_ascii_uppercase(),
+                format!("x/{m}"),
+                format!("/{}x", m.to_ascii_uppercase()),
+                format!("C:{m}"),
+                format!("{m}é"),
+                m.get(1..).unwrap_or("").to_string(),
+            ] {
+                assert_eq!(may_be_credential(&t), may_be_credential_oracle(&t), "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn needle_sets_equal_their_per_needle_scans_over_the_corpora() {
+        for t in &corpus_texts() {
+            let lower = t.to_ascii_lowercase();
+            let hosts = HOSTS.list_for_tests().iter().any(|h| lower.contains(h));
+            assert_eq!(HOSTS.any_in(&lower), hosts, "{t:?}");
+            let web = super::super::contains_ci(t, "webclient")
+                || super::super::contains_ci(t, "load")
+                || super::super::contains_ci(t, "sockets");
+            assert_eq!(WEBCLIENT.any_in(t), web, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn loopback_authority_test_equals_the_formatted_prefix() {
+        let loopback = [
+            "localhost",
+            "127.0.0.1",
+            "0.0.0.0",
+            "[::1]",
+            "127.1",
+            "[::]",
+        ];
+        let mut texts = corpus_texts();
+        for l in loopback {
+            for tail in ["", ":", ":80", "x", ".evil", "/"] {
+                texts.push(format!("{l}{tail}"));
+            }
+        }
+        for a in &texts {
+            for l in loopback {
+                let old = a == l || a.starts_with(&format!("{l}:"));
+                let new = a
+                    .strip_prefix(l)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'));
+                assert_eq!(old, new, "{a:?} {l:?}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn may_be_credential_equals_the_per_marker_scan(
+            t in "[~/\\\\$%:._A-Za-z0-9{}é-]{0,20}",
+        ) {
+            proptest::prop_assert_eq!(may_be_credential(&t), may_be_credential_oracle(&t));
+        }
+    }
 
     #[test]
     fn candidates_are_the_word_its_value_and_their_stripped_forms_in_order() {

@@ -13,11 +13,12 @@ use super::{cluster, long, parse, parse_head, Call, Category, Out};
 use crate::analysis::shell::command::Dialect;
 use crate::finding;
 
+/// Names of the gate and its host, found in a lowercased argument.
+pub(super) const GATE_NAMES: super::needles::Needles<2> =
+    super::needles::Needles::lowered(["openclaw", "human-gate"]);
+
 fn mentions_gate(c: &Call<'_, '_>) -> bool {
-    c.args.iter().any(|w| {
-        let l = w.text.to_ascii_lowercase();
-        l.contains("openclaw") || l.contains("human-gate")
-    })
+    c.args.iter().any(|w| GATE_NAMES.any_in(&w.text))
 }
 
 /// Programs [`apply`] knows (checked before any per-argument work).
@@ -421,6 +422,25 @@ fn has_list(c: &Call<'_, '_>) -> bool {
 mod tests {
     use super::super::testing::*;
     use crate::finding::*;
+
+    #[test]
+    fn gate_names_equal_the_lowercased_searches() {
+        let mut texts = corpus_texts();
+        texts.extend(
+            [
+                "OpenClaw",
+                "HUMAN-GATE.service",
+                "openclaw-gateway",
+                "human_gate",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            let l = t.to_ascii_lowercase();
+            let old = l.contains("openclaw") || l.contains("human-gate");
+            assert_eq!(super::GATE_NAMES.any_in(t), old, "{t:?}");
+        }
+    }
 
     #[test]
     fn control_plane() {

@@ -532,8 +532,32 @@ pub fn is_fork_bomb(text: &str) -> bool {
     if !(has(b'|') || has(b'&')) || !(has(b'{') || has(b'(') || has(b'%')) {
         return false;
     }
+    // Without `\` and `%`, the text below keeps every char it keeps in place (quoted text
+    // only becomes `_`), so a definition needs `function` or a `(` with only blanks before a
+    // `)` in the text itself, and `%0|%0` needs a `%`.
+    if !has(b'\\') && !has(b'%') && !may_define_function(text) {
+        return false;
+    }
+    fork_bomb_scan(text)
+}
+
+/// `text` holds `function`, or a `(` followed by whitespace and then `)`.
+fn may_define_function(text: &str) -> bool {
+    if memchr::memmem::find(text.as_bytes(), b"function").is_some() {
+        return true;
+    }
+    memchr::memchr_iter(b'(', text.as_bytes()).any(|i| {
+        text.get(i + 1..)
+            .and_then(|rest| rest.chars().find(|c| !c.is_whitespace()))
+            == Some(')')
+    })
+}
+
+/// The scan [`is_fork_bomb`] runs once its prefilters pass (the tests check that the prefilters
+/// never change its answer).
+fn fork_bomb_scan(text: &str) -> bool {
     // Quoted text becomes one placeholder word; escapes keep their character.
-    let mut s: Vec<char> = Vec::new();
+    let mut s: Vec<char> = Vec::with_capacity(text.len());
     let mut quote: Option<char> = None;
     let mut escaped = false;
     for ch in text.chars() {
@@ -555,7 +579,8 @@ pub fn is_fork_bomb(text: &str) -> bool {
             _ => {}
         }
     }
-    let compact: String = s.iter().filter(|c| !c.is_whitespace()).collect();
+    let mut compact = String::with_capacity(s.len());
+    compact.extend(s.iter().filter(|c| !c.is_whitespace()));
     if compact.contains("%0|%0") {
         return true;
     }
@@ -800,6 +825,50 @@ mod tests {
         ] {
             assert_not(s, &DISK_OR_PERMISSION_WIPE);
         }
+    }
+
+    #[test]
+    fn fork_bomb_prefilters_change_no_answer() {
+        let mut texts = corpus_texts();
+        let pieces = [
+            "(",
+            ")",
+            "{",
+            "}",
+            "|",
+            "&",
+            "%",
+            "%0",
+            "\\",
+            "'",
+            "\"",
+            " ",
+            "\n",
+            "\u{a0}",
+            "f",
+            ":",
+            "function",
+            ";",
+            "_",
+            "x",
+            ":()",
+            "{ :|:& }",
+            "f()",
+            "{ f|f& }",
+            "function f ",
+        ];
+        let mut rng = crate::analysis::shell::model::testing::Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20_000 {
+            let n = rng.below(14);
+            texts.push((0..n).map(|_| pieces[rng.below(pieces.len())]).collect());
+        }
+        let mut bombs = 0;
+        for t in &texts {
+            let b = is_fork_bomb(t);
+            assert_eq!(b, fork_bomb_scan(t), "{t:?}");
+            bombs += usize::from(b);
+        }
+        assert!(bombs > 300, "{bombs}");
     }
 
     #[test]
