@@ -1526,8 +1526,15 @@ const DOTTED_RUN: usize = 24;
 #[derive(Debug, Clone, Default)]
 struct Literals {
     words: Vec<Vec<u8>>,
-    /// One-byte literals by their (lowercase) byte.
+    /// One-byte literals by their (lowercase) byte (for the reference scan).
+    #[cfg(test)]
     single: Vec<Vec<usize>>,
+    /// One-byte literals as (lowercase byte, id): each found with a `memchr` per case.
+    singles: Vec<(u8, usize)>,
+    /// One bit per pair of raw bytes (`b0 << 8 | b1`, 65 536 bits): set when, in some case,
+    /// the pair starts a literal of two bytes or more. [`Literals::scan`] tests this bit at
+    /// each position and looks no further where it is clear, as at most positions.
+    pair_bits: Vec<u64>,
     /// Two-byte literals by a hash of their (lowercase) bytes ([`pair_key`]): an index into
     /// `lists` plus one (0: no literal hashes so), so most positions cost one lookup.
     pairs: Vec<u16>,
@@ -1602,8 +1609,12 @@ impl Literals {
             return i;
         }
         let i = self.words.len();
-        if self.single.is_empty() {
-            self.single = vec![Vec::new(); 256];
+        if self.class.is_empty() {
+            #[cfg(test)]
+            {
+                self.single = vec![Vec::new(); 256];
+            }
+            self.pair_bits = vec![0; 1 << 10];
             self.pairs = vec![0; 1 << KEY_BITS];
             self.triples = vec![0; 1 << KEY_BITS];
             self.class = (0..=255u8)
@@ -1620,9 +1631,11 @@ impl Literals {
         match (bytes.first(), bytes.get(1), bytes.get(2)) {
             (Some(&b0), None, _) => {
                 let lower = b0.to_ascii_lowercase();
+                #[cfg(test)]
                 if let Some(list) = self.single.get_mut(usize::from(lower)) {
                     list.push(i);
                 }
+                self.singles.push((lower, i));
                 // Both cases of the byte find it.
                 for b in [lower, lower.to_ascii_uppercase()] {
                     if let Some(c) = self.class.get_mut(usize::from(b)) {
@@ -1631,10 +1644,12 @@ impl Literals {
                 }
             }
             (Some(&b0), Some(&b1), None) => {
+                self.mark_pair(b0, b1);
                 let key = pair_key(triple(0, b0, b1));
                 Self::file(&mut self.pairs, &mut self.lists, key, i);
             }
             (Some(&b0), Some(&b1), Some(&b2)) => {
+                self.mark_pair(b0, b1);
                 let key = triple_key(triple(b0, b1, b2));
                 Self::file(&mut self.triples, &mut self.lists, key, i);
             }
@@ -1643,6 +1658,18 @@ impl Literals {
         }
         self.words.push(bytes);
         i
+    }
+
+    /// Sets the [`Literals::pair_bits`] bit of `b0 b1` in each of their ASCII cases.
+    fn mark_pair(&mut self, b0: u8, b1: u8) {
+        for c0 in [b0.to_ascii_lowercase(), b0.to_ascii_uppercase()] {
+            for c1 in [b1.to_ascii_lowercase(), b1.to_ascii_uppercase()] {
+                let bit = usize::from(c0) << 8 | usize::from(c1);
+                if let Some(word) = self.pair_bits.get_mut(bit / 64) {
+                    *word |= 1 << (bit % 64);
+                }
+            }
+        }
     }
 
     /// Adds literal `id` to the list `table[key]` points to (a new list if none).
@@ -1682,7 +1709,65 @@ impl Literals {
         }
     }
 
+    /// Which literals `text` holds (ASCII case-insensitively) and whether it has a long
+    /// dotted run. One-byte literals are a `memchr` each; the others are looked up only at
+    /// the positions whose two bytes start some literal ([`Literals::pair_bits`]), so most
+    /// positions cost one bit test. Equal to [`Literals::scan_reference`] (tests).
     fn scan(&self, text: &str) -> Presence {
+        let bytes = text.as_bytes();
+        let mut hit = self.empty;
+        for &(lower, id) in &self.singles {
+            let upper = lower.to_ascii_uppercase();
+            if bytes.contains(&lower) || upper != lower && bytes.contains(&upper) {
+                hit.insert(id);
+            }
+        }
+        let bits = self.pair_bits.as_slice();
+        for (i, (&b0, &b1)) in bytes.iter().zip(bytes.iter().skip(1)).enumerate() {
+            let bit = usize::from(b0) << 8 | usize::from(b1);
+            if bits.get(bit / 64).is_none_or(|w| w >> (bit % 64) & 1 == 0) {
+                continue;
+            }
+            let from = bytes.get(i..).unwrap_or(&[]);
+            let two = triple(0, b0, b1);
+            let slot = self.pairs.get(pair_key(two)).copied().unwrap_or(0);
+            if slot != 0 {
+                self.check(slot, from, &mut hit);
+            }
+            if let Some(&b2) = bytes.get(i + 2) {
+                let three = two << 8 | u32::from(b2.to_ascii_lowercase());
+                let slot = self.triples.get(triple_key(three)).copied().unwrap_or(0);
+                if slot != 0 {
+                    self.check(slot, from, &mut hit);
+                }
+            }
+        }
+        Presence {
+            hit,
+            long_dotted_run: self.has_long_dotted_run(text),
+        }
+    }
+
+    /// Some `.` of `bytes` follows [`DOTTED_RUN`] or more `[A-Za-z0-9_-]`: the `.`s are
+    /// found by `memchr` and only the bytes before each are looked at.
+    fn has_long_dotted_run(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let token = |b: &u8| {
+            self.class
+                .get(usize::from(*b))
+                .is_some_and(|c| c & TOKEN_BYTE != 0)
+        };
+        text.match_indices('.').any(|(dot, _)| {
+            dot.checked_sub(DOTTED_RUN)
+                .and_then(|start| bytes.get(start..dot))
+                .is_some_and(|run| run.iter().all(token))
+        })
+    }
+
+    /// The scan as first written (one pass, a hash lookup per position): the reference
+    /// [`Literals::scan`] is tested against.
+    #[cfg(test)]
+    fn scan_reference(&self, text: &str) -> Presence {
         let bytes = text.as_bytes();
         // An empty literal is in every text.
         let mut hit = self.empty;
@@ -2742,8 +2827,13 @@ mod tests {
             .collect()
     }
 
+    /// The literals [`Literals::scan`] finds in `text`, checked equal (with the dotted-run
+    /// answer) to the first-written scan it replaced.
     fn literal_scan(r: &Redactor, text: &str) -> Vec<bool> {
         let present = r.literals.scan(text);
+        let reference = r.literals.scan_reference(text);
+        assert_eq!(present.hit, reference.hit, "{text}");
+        assert_eq!(present.long_dotted_run, reference.long_dotted_run, "{text}");
         (0..r.literals.words.len())
             .map(|i| present.hit.contains(i))
             .collect()
@@ -2767,6 +2857,20 @@ mod tests {
                 .collect();
         for (_, request) in crate::gate::tests::corpus_requests() {
             texts.push(request);
+        }
+        // The committed fuzz regressions of every target, as text.
+        let mut dirs = vec![std::path::PathBuf::from(format!(
+            "{root}/tests/fuzz-regressions"
+        ))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    texts.push(String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned());
+                }
+            }
         }
         // Every literal alone, at the edges, upper-cased, cut short by one byte, and doubled.
         for w in &r.literals.words {
@@ -3044,6 +3148,32 @@ mod tests {
             for (word, glue, upper) in parts {
                 let word = String::from_utf8(word).unwrap();
                 text.push_str(&if upper { word.to_ascii_uppercase() } else { word });
+                text.push_str(&glue);
+            }
+            proptest::prop_assert_eq!(literal_scan(&r, &text), literal_reference(&r, &text));
+        }
+
+        /// Literals (in either case, cut short or whole), look-alikes, token runs with dots
+        /// and random characters (multi-byte too): the fast scan equals the reference.
+        #[test]
+        fn the_fast_scan_equals_the_reference_scan(
+            parts in proptest::collection::vec(
+                (
+                    proptest::sample::select(Redactor::new().literals.words.clone()),
+                    0usize..4,
+                    proptest::bool::ANY,
+                    "(\\PC|[._:=-]|[A-Za-z0-9_-]{20,30}\\.){0,4}",
+                ),
+                0..10,
+            )
+        ) {
+            let r = Redactor::new();
+            let mut text = String::new();
+            for (word, cut, upper, glue) in parts {
+                let word = String::from_utf8(word).unwrap();
+                // A prefix of a literal is a look-alike that must not count.
+                let word = word.get(..word.len().saturating_sub(cut)).unwrap_or(&word);
+                text.push_str(&if upper { word.to_ascii_uppercase() } else { word.to_owned() });
                 text.push_str(&glue);
             }
             proptest::prop_assert_eq!(literal_scan(&r, &text), literal_reference(&r, &text));
