@@ -409,11 +409,16 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             } else {
                 src.trim_end_matches('/')
             };
-            joined = joined.replace(dst.as_str(), if base.is_empty() { "/" } else { base });
-            joined = joined.replace("//", "/");
+            // (`replace` of an absent pattern would only copy the text.)
+            if joined.contains(dst.as_str()) {
+                joined = joined.replace(dst.as_str(), if base.is_empty() { "/" } else { base });
+            }
+            if joined.contains("//") {
+                joined = joined.replace("//", "/");
+            }
         }
     } else if let Some((_, dst)) = cwd_mount {
-        if dst.len() > 1 {
+        if dst.len() > 1 && joined.contains(dst.as_str()) {
             joined = joined.replace(dst.as_str(), ".");
         }
     }
