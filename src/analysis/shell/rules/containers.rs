@@ -52,7 +52,8 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     };
     // `docker rm $(docker ps -aq)`: the targets are every container, image or volume.
     let everything = rest_plain.iter().any(|w| lists_everything(w));
-    let who = format!("`{} {sub}`", c.prog);
+    // Written into the details that name it (most subcommands make none): no copy up front.
+    let who = Who(c.prog, sub);
     match sub {
         "system" if second == "prune" => {
             if flag('a', "all") || rest.iter().any(|w| w.text == "--volumes") {
@@ -157,6 +158,15 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             control(out, format!("{who} changes containers or the engine"))
         }
         _ => {}
+    }
+}
+
+/// `` `docker rm` ``: the program and subcommand a detail names, backticked.
+struct Who<'a>(&'a str, &'a str);
+
+impl std::fmt::Display for Who<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{} {}`", self.0, self.1)
     }
 }
 
@@ -485,6 +495,23 @@ mod tests {
     use super::super::testing::*;
     use super::super::Category;
     use crate::finding::*;
+
+    /// [`super::Who`] writes what the `format!` it replaced made, for every program and
+    /// subcommand word of the corpora.
+    #[test]
+    fn who_writes_the_backticked_program_and_subcommand() {
+        let texts = corpus_texts();
+        for prog in ["docker", "podman", "nerdctl", "finch"] {
+            for sub in &texts {
+                let old = format!("`{} {sub}`", prog);
+                assert_eq!(super::Who(prog, sub).to_string(), old);
+                assert_eq!(
+                    format!("{} prune", super::Who(prog, sub)),
+                    format!("{old} prune")
+                );
+            }
+        }
+    }
 
     #[test]
     fn containers() {
