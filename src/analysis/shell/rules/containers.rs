@@ -340,20 +340,18 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             .any(|v| v == "host")
         || p.values("cap-add")
             .any(|v| v.eq_ignore_ascii_case("all") || v.eq_ignore_ascii_case("sys_admin"));
-    let mut mounts: Vec<(String, String)> = Vec::new();
+    // (Borrowed from the argument words: no copy per mount.)
+    let mut mounts: Vec<(&str, &str)> = Vec::new();
     for v in p.values("v").chain(p.values("volume")) {
         let mut parts = v.split(':');
         if let (Some(src), Some(dst)) = (parts.next(), parts.next()) {
-            mounts.push((src.to_owned(), dst.to_owned()));
+            mounts.push((src, dst));
         }
     }
     for v in p.values("mount") {
         let get = |k: &str| {
-            v.split(',').find_map(|kv| {
-                kv.split_once('=')
-                    .filter(|(a, _)| *a == k)
-                    .map(|(_, b)| b.to_owned())
-            })
+            v.split(',')
+                .find_map(|kv| kv.split_once('=').filter(|(a, _)| *a == k).map(|(_, b)| b))
         };
         if let (Some(src), Some(dst)) = (
             get("source").or_else(|| get("src")),
@@ -414,22 +412,22 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     // Paths under a host mount are the host's paths (the working directory for `$PWD:/w`).
     if let Some((src, dst)) = host_root {
         if dst.len() > 1 {
-            let base = if src == "/" {
+            let base = if *src == "/" {
                 ""
             } else {
                 src.trim_end_matches('/')
             };
             // (`replace` of an absent pattern would only copy the text.)
-            if joined.contains(dst.as_str()) {
-                joined = joined.replace(dst.as_str(), if base.is_empty() { "/" } else { base });
+            if joined.contains(*dst) {
+                joined = joined.replace(*dst, if base.is_empty() { "/" } else { base });
             }
             if joined.contains("//") {
                 joined = joined.replace("//", "/");
             }
         }
     } else if let Some((_, dst)) = cwd_mount {
-        if dst.len() > 1 && joined.contains(dst.as_str()) {
-            joined = joined.replace(dst.as_str(), ".");
+        if dst.len() > 1 && joined.contains(*dst) {
+            joined = joined.replace(*dst, ".");
         }
     }
     out.payload(Dialect::Posix, joined, "docker run", false);
