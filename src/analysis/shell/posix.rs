@@ -1795,24 +1795,31 @@ impl Lexer<'_> {
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would; they
         // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
-        let end = self.end;
-        let mut last = None;
-        let mut n = 0;
-        while self.sh.steps_left > 0 && self.pos < end {
-            let Some(&b) = src.as_bytes().get(self.pos) else {
-                break;
-            };
-            if !is_plain_word_byte(b) {
-                break;
-            }
-            self.sh.steps_left -= 1;
-            self.pos += 1;
-            w.text.push(char::from(b));
-            last = Some(b);
-            n += 1;
+        // The run is ASCII, so it ends on a char boundary and is appended in one copy. (Without
+        // batching the loop brings each char back here: the reference it must equal.)
+        if !self.sh.batch {
+            return;
         }
-        if let Some(b) = last {
-            w.add_literal_run(n, char::from(b));
+        let run_start = self.pos;
+        let limit = self
+            .end
+            .min(src.len())
+            .min(run_start.saturating_add(self.sh.steps_left));
+        let bytes = src.as_bytes();
+        let mut q = run_start;
+        while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
+            q += 1;
+        }
+        let n = q - run_start;
+        if let Some(&last) = bytes.get(run_start..q).and_then(<[u8]>::last) {
+            self.sh.steps_left -= n;
+            self.pos = q;
+            if n == 1 {
+                w.text.push(char::from(last));
+            } else {
+                w.text.push_str(src.get(run_start..q).unwrap_or(""));
+            }
+            w.add_literal_run(n, char::from(last));
         }
     }
 
@@ -4257,6 +4264,36 @@ mod tests {
             }
         }
         assert!(exhausted > 1000, "{exhausted}");
+    }
+
+    /// Batched runs (literal words included) equal one step per char over every corpus text,
+    /// with the full budget and with budgets that run out inside the text.
+    #[test]
+    fn batched_runs_equal_single_steps_over_the_corpora() {
+        let limits = LexLimits::default();
+        let mut words = 0;
+        for t in &crate::analysis::shell::rules::testing::corpus_texts() {
+            let budget = step_budget(t);
+            let (full, left) = lex_with(t, &limits, budget, true);
+            assert_eq!(
+                (&full, left),
+                (
+                    &lex_with(t, &limits, budget, false).0,
+                    lex_with(t, &limits, budget, false).1
+                ),
+                "{t:?}"
+            );
+            words += full.commands.iter().map(|c| c.argv.len()).sum::<usize>();
+            let used = budget - left;
+            for steps in [used / 2, used.saturating_sub(1)] {
+                assert_eq!(
+                    lex_with(t, &limits, steps, true),
+                    lex_with(t, &limits, steps, false),
+                    "{t:?} with {steps} steps"
+                );
+            }
+        }
+        assert!(words > 10_000, "{words}");
     }
 
     // ---- reused script states ---------------------------------------------------------------

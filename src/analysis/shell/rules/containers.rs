@@ -52,7 +52,8 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     };
     // `docker rm $(docker ps -aq)`: the targets are every container, image or volume.
     let everything = rest_plain.iter().any(|w| lists_everything(w));
-    let who = format!("`{} {sub}`", c.prog);
+    // Written into the details that name it (most subcommands make none): no copy up front.
+    let who = Who(c.prog, sub);
     match sub {
         "system" if second == "prune" => {
             if flag('a', "all") || rest.iter().any(|w| w.text == "--volumes") {
@@ -157,6 +158,15 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             control(out, format!("{who} changes containers or the engine"))
         }
         _ => {}
+    }
+}
+
+/// `` `docker rm` ``: the program and subcommand a detail names, backticked.
+struct Who<'a>(&'a str, &'a str);
+
+impl std::fmt::Display for Who<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{} {}`", self.0, self.1)
     }
 }
 
@@ -330,20 +340,18 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             .any(|v| v == "host")
         || p.values("cap-add")
             .any(|v| v.eq_ignore_ascii_case("all") || v.eq_ignore_ascii_case("sys_admin"));
-    let mut mounts: Vec<(String, String)> = Vec::new();
+    // (Borrowed from the argument words: no copy per mount.)
+    let mut mounts: Vec<(&str, &str)> = Vec::new();
     for v in p.values("v").chain(p.values("volume")) {
         let mut parts = v.split(':');
         if let (Some(src), Some(dst)) = (parts.next(), parts.next()) {
-            mounts.push((src.to_owned(), dst.to_owned()));
+            mounts.push((src, dst));
         }
     }
     for v in p.values("mount") {
         let get = |k: &str| {
-            v.split(',').find_map(|kv| {
-                kv.split_once('=')
-                    .filter(|(a, _)| *a == k)
-                    .map(|(_, b)| b.to_owned())
-            })
+            v.split(',')
+                .find_map(|kv| kv.split_once('=').filter(|(a, _)| *a == k).map(|(_, b)| b))
         };
         if let (Some(src), Some(dst)) = (
             get("source").or_else(|| get("src")),
@@ -404,17 +412,22 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     // Paths under a host mount are the host's paths (the working directory for `$PWD:/w`).
     if let Some((src, dst)) = host_root {
         if dst.len() > 1 {
-            let base = if src == "/" {
+            let base = if *src == "/" {
                 ""
             } else {
                 src.trim_end_matches('/')
             };
-            joined = joined.replace(dst.as_str(), if base.is_empty() { "/" } else { base });
-            joined = joined.replace("//", "/");
+            // (`replace` of an absent pattern would only copy the text.)
+            if joined.contains(*dst) {
+                joined = joined.replace(*dst, if base.is_empty() { "/" } else { base });
+            }
+            if joined.contains("//") {
+                joined = joined.replace("//", "/");
+            }
         }
     } else if let Some((_, dst)) = cwd_mount {
-        if dst.len() > 1 {
-            joined = joined.replace(dst.as_str(), ".");
+        if dst.len() > 1 && joined.contains(*dst) {
+            joined = joined.replace(*dst, ".");
         }
     }
     out.payload(Dialect::Posix, joined, "docker run", false);
@@ -480,6 +493,23 @@ mod tests {
     use super::super::testing::*;
     use super::super::Category;
     use crate::finding::*;
+
+    /// [`super::Who`] writes what the `format!` it replaced made, for every program and
+    /// subcommand word of the corpora.
+    #[test]
+    fn who_writes_the_backticked_program_and_subcommand() {
+        let texts = corpus_texts();
+        for prog in ["docker", "podman", "nerdctl", "finch"] {
+            for sub in &texts {
+                let old = format!("`{} {sub}`", prog);
+                assert_eq!(super::Who(prog, sub).to_string(), old);
+                assert_eq!(
+                    format!("{} prune", super::Who(prog, sub)),
+                    format!("{old} prune")
+                );
+            }
+        }
+    }
 
     #[test]
     fn containers() {

@@ -975,13 +975,7 @@ fn quote_word(w: &Word, out: &mut String) {
         out.push_str("''");
         return;
     }
-    let special = |c: char| {
-        c.is_whitespace()
-            || ";&|<>()'\"\\#".contains(c)
-            || !w.glob && "*?[]{}".contains(c)
-            || !w.dynamic && "$`".contains(c)
-    };
-    if !t.chars().any(special) {
+    if !needs_quotes(t, w.glob, w.dynamic) {
         out.push_str(t);
     } else if w.dynamic {
         out.push('"');
@@ -994,9 +988,28 @@ fn quote_word(w: &Word, out: &mut String) {
         out.push('"');
     } else {
         out.push('\'');
-        out.push_str(&t.replace('\'', "'\\''"));
+        let mut rest = t;
+        while let Some((head, tail)) = rest.split_once('\'') {
+            out.push_str(head);
+            out.push_str("'\\''");
+            rest = tail;
+        }
+        out.push_str(rest);
         out.push('\'');
     }
+}
+
+/// Whether `t` holds a char the shell would read specially: a blank, an operator or quote,
+/// a glob char (unless the word is a glob) or an expansion char (unless it is dynamic).
+/// One match per char rather than a search of each class string;
+/// `tests::quote_word_equals_the_char_class_form` keeps the form it must equal.
+fn needs_quotes(t: &str, glob: bool, dynamic: bool) -> bool {
+    t.chars().any(|c| match c {
+        ';' | '&' | '|' | '<' | '>' | '(' | ')' | '\'' | '"' | '\\' | '#' => true,
+        '*' | '?' | '[' | ']' | '{' | '}' => !glob,
+        '$' | '`' => !dynamic,
+        _ => c.is_whitespace(),
+    })
 }
 
 /// Most characters of a value [`shown`] in a finding detail.
@@ -1720,6 +1733,89 @@ mod tests {
     use super::testing::*;
     use super::*;
     use crate::finding::*;
+
+    /// The form [`quote_word`] replaced (the reference): class strings searched per char, and
+    /// quotes escaped through a copy.
+    fn quote_word_oracle(w: &Word, out: &mut String) {
+        let t = w.text.as_str();
+        if t.is_empty() {
+            out.push_str("''");
+            return;
+        }
+        let special = |c: char| {
+            c.is_whitespace()
+                || ";&|<>()'\"\\#".contains(c)
+                || !w.glob && "*?[]{}".contains(c)
+                || !w.dynamic && "$`".contains(c)
+        };
+        if !t.chars().any(special) {
+            out.push_str(t);
+        } else if w.dynamic {
+            out.push('"');
+            for c in t.chars() {
+                if c == '"' || c == '\\' {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push('"');
+        } else {
+            out.push('\'');
+            out.push_str(&t.replace('\'', "'\\''"));
+            out.push('\'');
+        }
+    }
+
+    fn quote_both(t: &str, glob: bool, dynamic: bool) -> (String, String) {
+        let w = Word {
+            text: t.to_owned(),
+            glob,
+            dynamic,
+            ..Word::default()
+        };
+        let (mut a, mut b) = (String::from("x "), String::from("x "));
+        quote_word(&w, &mut a);
+        quote_word_oracle(&w, &mut b);
+        (a, b)
+    }
+
+    #[test]
+    fn quote_word_equals_the_char_class_form_over_the_corpora() {
+        let mut quoted = 0;
+        for t in &corpus_texts() {
+            for (glob, dynamic) in [(false, false), (true, false), (false, true), (true, true)] {
+                let (a, b) = quote_both(t, glob, dynamic);
+                assert_eq!(a, b, "{t:?} glob={glob} dynamic={dynamic}");
+                quoted += usize::from(a.len() != t.len() + 2);
+            }
+        }
+        assert!(quoted > 1000, "{quoted}");
+        // Every ASCII char and the Unicode blanks, alone and between letters.
+        for c in (0u8..128)
+            .map(char::from)
+            .chain(['\u{85}', '\u{a0}', '\u{2028}', '\u{3000}', 'é'])
+        {
+            for t in [c.to_string(), format!("a{c}b'c")] {
+                for (glob, dynamic) in [(false, false), (true, false), (false, true), (true, true)]
+                {
+                    let (a, b) = quote_both(&t, glob, dynamic);
+                    assert_eq!(a, b, "{t:?} glob={glob} dynamic={dynamic}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quote_word_equals_the_char_class_form(
+            t in "[ -~\t\n\u{b}\u{c}\r\u{85}\u{a0}\u{2028}é]{0,24}",
+            glob: bool,
+            dynamic: bool,
+        ) {
+            let (a, b) = quote_both(&t, glob, dynamic);
+            proptest::prop_assert_eq!(a, b);
+        }
+    }
 
     /// The per-marker form [`plain_relative`] must equal (the reference).
     fn plain_relative_oracle(text: &str) -> bool {
