@@ -19,7 +19,8 @@
 //
 // Prints a short summary, then ends with exactly one JSON line. Full figures (per-class
 // breakdown, every run) also go to bench/out/last.json (git-ignored).
-// Env: BENCH_PASSES (default 200, minimum 200), BENCH_LOAD_RUNS (default 7).
+// Env: BENCH_PASSES (default 200, minimum 200), BENCH_WARMUP_PASSES (default 20; e.g. 600 for
+// the steady state), BENCH_LOAD_RUNS (default 7).
 import { readFileSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -30,7 +31,7 @@ const SHIM = `${ROOT}js-shim/index.js`;
 const WASM = `${ROOT}pkg/openclaw_human_gate_bg.wasm`;
 const GATE_PRIORITY = 60;
 const PASSES = Math.max(200, Number(process.env.BENCH_PASSES) || 200);
-const WARMUP_PASSES = 20;
+const WARMUP_PASSES = Math.max(1, Number(process.env.BENCH_WARMUP_PASSES) || 20);
 const LOAD_RUNS = Math.max(1, Number(process.env.BENCH_LOAD_RUNS) || 7);
 /** The typical/large cut: bytes of the call's params as JSON. */
 const TYPICAL_MAX_BYTES = 2048;
