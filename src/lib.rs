@@ -24,6 +24,8 @@ pub mod scope;
 pub mod session;
 pub mod siphash;
 pub mod swar;
+#[cfg(test)]
+mod testing;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

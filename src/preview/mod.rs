@@ -715,14 +715,8 @@ mod tests {
             cfg: Previews::default(),
             unchanged: &[],
         };
-        let root = env!("CARGO_MANIFEST_DIR");
-        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let text = v["text"].as_str().unwrap();
+        for text in crate::testing::secret_texts() {
+            let text = text.as_str();
             for max in [8, 60, 160, 400, 4096] {
                 assert_eq!(
                     c.clean_cow(text, max).into_owned(),

@@ -2730,21 +2730,7 @@ mod tests {
             required_literal_cased(r"GR1348941[A-Z]{20,}"),
             ("GR1348941".to_owned(), true)
         );
-        let corpus = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/corpus/secrets.jsonl"
-        ))
-        .unwrap();
-        let mut texts: Vec<String> = corpus
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
-                    .as_str()
-                    .unwrap_or("")
-                    .to_owned()
-            })
-            .collect();
+        let mut texts = crate::testing::secret_texts();
         texts.push("sk-abcdefghijklmnopqrstuvwxyz ghp_0123456789abcdefghijABCDEFGHIJ0123 AKIA0123456789ABCDEF".to_owned());
         // Literal look-alikes: another case, after a word character, inside a word.
         for base in texts.clone() {
@@ -2842,36 +2828,12 @@ mod tests {
     #[test]
     fn the_literal_scan_finds_every_literal_as_a_lowercase_search_does() {
         let r = Redactor::new();
-        let root = env!("CARGO_MANIFEST_DIR");
-        let mut texts: Vec<String> =
-            std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
-                .unwrap()
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| {
-                    serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
-                        .as_str()
-                        .unwrap()
-                        .to_owned()
-                })
-                .collect();
+        let mut texts = crate::testing::secret_texts();
         for (_, request) in crate::gate::tests::corpus_requests() {
             texts.push(request);
         }
         // The committed fuzz regressions of every target, as text.
-        let mut dirs = vec![std::path::PathBuf::from(format!(
-            "{root}/tests/fuzz-regressions"
-        ))];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else {
-                    texts.push(String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned());
-                }
-            }
-        }
+        texts.extend(crate::testing::fuzz_regression_texts());
         // Every literal alone, at the edges, upper-cased, cut short by one byte, and doubled.
         for w in &r.literals.words {
             let w = String::from_utf8(w.clone()).unwrap();
@@ -2896,7 +2858,6 @@ mod tests {
     #[test]
     fn every_rule_match_holds_its_filter_literals() {
         let r = Redactor::new();
-        let root = env!("CARGO_MANIFEST_DIR");
         let hits = [
             "redis-cli -h db -a s3cr3tPassw0rd ping",
             "ssh-keygen -t ed25519 -N 'Sup3rS3cretPw' -f k",
@@ -2915,14 +2876,7 @@ mod tests {
         for h in hits {
             assert_ne!(r.redact(h), h, "{h}");
         }
-        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            texts.push(v["text"].as_str().unwrap().to_owned());
-        }
+        texts.extend(crate::testing::secret_texts());
         for (_, request) in crate::gate::tests::corpus_requests() {
             let v: serde_json::Value = serde_json::from_str(&request).unwrap();
             let mut stack = vec![&v];
@@ -2969,16 +2923,10 @@ mod tests {
     #[test]
     fn the_assignment_filter_keeps_every_line_the_rule_changes() {
         let r = Redactor::new();
-        let root = env!("CARGO_MANIFEST_DIR");
         let mut changed = 0;
         let rule = r.rules.iter().find(|rule| rule.needs_separator).unwrap();
-        for line in std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
-            .unwrap()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-        {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let text = v["text"].as_str().unwrap();
+        for text in crate::testing::secret_texts() {
+            let text = text.as_str();
             assert_assignment_filter_keeps(&r, text);
             changed += text
                 .split_inclusive('\n')
@@ -3101,20 +3049,10 @@ mod tests {
     #[test]
     fn the_borrowing_forms_give_the_owned_results() {
         let r = Redactor::new();
-        let root = env!("CARGO_MANIFEST_DIR");
-        let texts: Vec<String> =
-            std::fs::read_to_string(format!("{root}/tests/corpus/secrets.jsonl"))
-                .unwrap()
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| {
-                    serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
-                        .as_str()
-                        .unwrap()
-                        .to_owned()
-                })
-                .chain(["ls -la".to_owned(), String::new(), "x".repeat(3000)])
-                .collect();
+        let texts: Vec<String> = crate::testing::secret_texts()
+            .into_iter()
+            .chain(["ls -la".to_owned(), String::new(), "x".repeat(3000)])
+            .collect();
         for text in &texts {
             let mut fragments = Vec::new();
             r.secret_fragments(text, &mut fragments);

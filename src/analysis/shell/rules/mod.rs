@@ -1467,24 +1467,7 @@ pub(super) mod testing {
                 }
             }
         }
-        let fuzz = format!("{root}/tests/fuzz-regressions");
-        for target in std::fs::read_dir(&fuzz).unwrap() {
-            let target = target.unwrap().path();
-            let mut dirs = vec![target.clone(), target.join("open")];
-            while let Some(d) = dirs.pop() {
-                let Ok(entries) = std::fs::read_dir(&d) else {
-                    continue;
-                };
-                for e in entries {
-                    let p = e.unwrap().path();
-                    if p.is_file() {
-                        whole.push(
-                            String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned(),
-                        );
-                    }
-                }
-            }
-        }
+        whole.extend(crate::testing::fuzz_regression_texts());
         let mut all = whole.clone();
         for t in &whole {
             for w in t.split_whitespace() {
