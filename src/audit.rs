@@ -123,14 +123,14 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
 }
 
 /// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() * 2);
     push_hex(&mut out, bytes);
     out
 }
 
 /// Appends `bytes` as lowercase hex digits.
-fn push_hex(out: &mut String, bytes: &[u8]) {
+pub(crate) fn push_hex(out: &mut String, bytes: &[u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for b in bytes {
         for nibble in [b >> 4, b & 0x0f] {

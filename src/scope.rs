@@ -114,11 +114,11 @@ impl ExactDigest {
         match self {
             ExactDigest::Keyed(key) => {
                 out.push_str("sip:");
-                out.push_str(&crate::audit::hex(&crate::siphash::siphash128(*key, text)));
+                crate::audit::push_hex(out, &crate::siphash::siphash128(*key, text));
             }
             ExactDigest::Sha256 => {
                 out.push_str("sha256:");
-                out.push_str(&crate::audit::hex(&crate::audit::sha256(text)));
+                crate::audit::push_hex(out, &crate::audit::sha256(text));
             }
         }
     }
