@@ -103,18 +103,12 @@ impl<const N: usize> Needles<N> {
         }
         if lowered {
             // A lowered text byte is never uppercase: an uppercase text byte is looked up as
-            // its lowercase, and a needle starting with an uppercase letter can never match.
-            let mut b = b'A';
-            while b <= b'Z' {
-                range[b as usize] = range[b.to_ascii_lowercase() as usize];
-                b += 1;
-            }
-        }
-        if lowered {
-            // Text bytes are looked up lowercased; the indexed needles have no capitals.
+            // its lowercase (ranges and one-byte needles alike), and a needle starting with an
+            // uppercase letter can never match (the indexed needles have no capitals).
             let mut b = b'A';
             while b <= b'Z' {
                 let (at, low) = (b as usize, b.to_ascii_lowercase() as usize);
+                range[at] = range[low];
                 if singles[low / 64] & (1 << (low % 64)) != 0 {
                     singles[at / 64] |= 1 << (at % 64);
                 }
