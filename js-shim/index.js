@@ -160,7 +160,8 @@ function sealKey(ev, ctx) {
   const runId = ev.runId ?? ctx.runId;
   const sessionKey = ctx.sessionKey ?? ev.sessionKey;
   const part = (v) => (typeof v === "string" ? v : "");
-  return `run:${part(runId)}|${part(sessionKey)}|${part(resolvedToolName(ev, ctx))}`;
+  // JSON, not a joined string: host ids may hold any separator ("a|b" + "c" vs "a" + "b|c").
+  return `run:${JSON.stringify([part(runId), part(sessionKey), part(resolvedToolName(ev, ctx))])}`;
 }
 
 function pruneSeals(seals, now) {

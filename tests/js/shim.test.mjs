@@ -331,7 +331,7 @@ describe("parameter sealing", () => {
     assert.deepEqual(h.seal(null, undefined), { block: true, blockReason: NOT_INSPECTED_REASON });
   });
 
-  test("without a toolCallId the run|session|tool key is used; ambiguous matches are blocked", () => {
+  test("without a toolCallId the (run, session, tool) key is used; ambiguous matches are blocked", () => {
     const h = setup({});
     const ctx = { runId: "run-1", sessionKey: "agent:main:s", toolName: "exec" };
     const a = { toolName: "exec", params: { command: "echo a" } };
@@ -349,6 +349,21 @@ describe("parameter sealing", () => {
     const c2 = { runId: "run-2", sessionKey: "agent:main:s", toolName: "exec" };
     h.gate(structuredClone(a), c2);
     assert.deepEqual(h.seal({ toolName: "exec", params: { command: "rm -rf ~" } }, c2), { params: a.params });
+  });
+
+  test("fallback keys of different runs or sessions never collide, whatever their ids hold", () => {
+    const h = setup({});
+    const a = { toolName: "exec", params: { command: "echo a" } };
+    const b = { toolName: "exec", params: { command: "echo b" } };
+    // Joined with "|" these two would be one key ("r|x|s|exec").
+    const c1 = { runId: "r|x", sessionKey: "s", toolName: "exec" };
+    const c2 = { runId: "r", sessionKey: "x|s", toolName: "exec" };
+    assert.ok(h.gate(structuredClone(a), c1).requireApproval);
+    assert.ok(h.gate(structuredClone(b), c2).requireApproval);
+    // Each key holds one pending call, so a mutated copy still gets its own inspected params
+    // (one shared key would hold two and block the mutated copy as ambiguous).
+    assert.deepEqual(h.seal({ toolName: "exec", params: { command: "rm -rf ~" } }, c2), { params: b.params });
+    assert.deepEqual(h.seal({ toolName: "exec", params: { command: "rm -rf ~" } }, c1), { params: a.params });
   });
 
   test("the snapshot store is bounded (1024, oldest evicted) and forgets entries after 10 minutes", () => {
