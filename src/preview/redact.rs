@@ -1327,12 +1327,14 @@ struct ShapeSplit {
 struct ShapeAlt {
     /// The alternative wrapped as `(?P<s>\b(?:ALT)\b)`.
     re: LazyRegex,
-    /// The index in [`Literals`] of a literal every match contains (`None`: always searched).
-    id: Option<usize>,
-    /// That literal as written: a match holds it in this case.
-    exact: String,
-    /// A match starts with `exact`, after a word boundary, and `exact` starts with a word
-    /// character: an occurrence right after a word character cannot start one.
+    /// The indexes in [`Literals`] of literals one of which every match contains (`None`:
+    /// always searched).
+    ids: Option<LitSet>,
+    /// Those literals as written: a match holds one of them in this case (empty: no
+    /// literal is known).
+    exact: Vec<String>,
+    /// A match starts with one of `exact`, after a word boundary, and each starts with a
+    /// word character: an occurrence right after a word character cannot start one.
     boundary: bool,
 }
 
@@ -1346,13 +1348,15 @@ impl ShapeAlt {
         }
         let bytes = text.as_bytes();
         let rest = text.get(pos..).unwrap_or("");
-        rest.match_indices(self.exact.as_str()).any(|(at, _)| {
-            let at = pos + at;
-            !self.boundary
-                || at
-                    .checked_sub(1)
-                    .and_then(|i| bytes.get(i))
-                    .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        self.exact.iter().any(|exact| {
+            rest.match_indices(exact.as_str()).any(|(at, _)| {
+                let at = pos + at;
+                !self.boundary
+                    || at
+                        .checked_sub(1)
+                        .and_then(|i| bytes.get(i))
+                        .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            })
         })
     }
 }
@@ -1464,25 +1468,179 @@ fn required_literal_cased(alt: &str) -> (String, bool) {
     (best, best_at_start)
 }
 
+/// Literals one of which every match of one alternative contains, as written, and whether
+/// each opens the alternative: [`required_literal_cased`], unless it is shorter than
+/// [`WEAK_LITERAL_BYTES`] and a run of plain characters and groups of plain alternatives
+/// (`(?:AKIA|ASIA)`, `(?:sk|rk)_(?:live|test)_`) spells out longer ones: then each
+/// spelling of the longest such run (its shortest spelling the longest). Empty: none known.
+fn required_literals_cased(alt: &str) -> (Vec<String>, bool) {
+    let (one, one_at_start) = required_literal_cased(alt);
+    if one.len() >= WEAK_LITERAL_BYTES {
+        return (vec![one], one_at_start);
+    }
+    let mut best: (Vec<String>, bool) = if one.is_empty() {
+        (Vec::new(), false)
+    } else {
+        (vec![one], one_at_start)
+    };
+    let shortest = |set: &[String]| set.iter().map(String::len).min().unwrap_or(0);
+    for (set, at_start) in literal_spellings(alt) {
+        if shortest(&set) > shortest(&best.0) {
+            best = (set, at_start);
+        }
+    }
+    best
+}
+
+/// Below this many bytes, [`required_literals_cased`] looks for longer spellings.
+const WEAK_LITERAL_BYTES: usize = 3;
+
+/// Most spellings [`literal_spellings`] keeps for one run.
+const MAX_SPELLINGS: usize = 16;
+
+/// The runs of one alternative made of plain characters (not quantified) and groups
+/// `(?:a|b|…)` of plain alternatives (not quantified), at its top level: each as the strings
+/// it spells (every match holds one), and whether it opens the alternative.
+fn literal_spellings(alt: &str) -> Vec<(Vec<String>, bool)> {
+    let chars: Vec<char> = alt.chars().collect();
+    let quantified = |i: usize| matches!(chars.get(i), Some('?' | '*' | '{' | '+'));
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut out = Vec::new();
+    let mut run: Vec<String> = vec![String::new()];
+    let mut run_at_start = true;
+    let mut end_run = |run: &mut Vec<String>, at_start: bool| {
+        if run.iter().all(|s| !s.is_empty()) {
+            out.push((std::mem::take(run), at_start));
+        }
+        *run = vec![String::new()];
+    };
+    let mut i = 0usize;
+    while let Some(&c) = chars.get(i) {
+        // A group of plain alternatives, not quantified.
+        if c == '(' && chars.get(i + 1) == Some(&'?') && chars.get(i + 2) == Some(&':') {
+            let close = (i + 3..chars.len()).find(|&j| chars.get(j) == Some(&')'));
+            let body: Option<String> =
+                close.map(|j| chars.get(i + 3..j).unwrap_or(&[]).iter().collect());
+            let group = close.zip(body).filter(|(j, body)| {
+                !quantified(j + 1)
+                    && !body.is_empty()
+                    && body
+                        .split('|')
+                        .all(|a| !a.is_empty() && a.chars().all(plain))
+            });
+            if let Some((j, body)) = group {
+                let product: Vec<String> = run
+                    .iter()
+                    .flat_map(|r| body.split('|').map(move |a| format!("{r}{a}")))
+                    .collect();
+                if product.len() <= MAX_SPELLINGS {
+                    run = product;
+                } else {
+                    end_run(&mut run, run_at_start);
+                    run_at_start = false;
+                }
+                i = j + 1;
+                continue;
+            }
+        }
+        let literal = match c {
+            '\\' => chars
+                .get(i + 1)
+                .copied()
+                .filter(|n| !n.is_ascii_alphanumeric()),
+            c if plain(c) || c == '/' || c == '=' || c == ':' || c == ' ' => Some(c),
+            _ => None,
+        };
+        let width = if c == '\\' { 2 } else { 1 };
+        match literal {
+            Some(l) if !quantified(i + width) => {
+                for r in &mut run {
+                    r.push(l);
+                }
+            }
+            _ => {
+                end_run(&mut run, run_at_start);
+                run_at_start = false;
+                // Skip what this token spans (a class, a group, a count), conservatively:
+                // the next run starts after it.
+                match c {
+                    '[' => {
+                        let mut j = i + 1;
+                        while let Some(&d) = chars.get(j) {
+                            if d == '\\' {
+                                j += 1;
+                            } else if d == ']' {
+                                break;
+                            }
+                            j += 1;
+                        }
+                        i = j;
+                    }
+                    '(' => {
+                        let mut depth = 0i32;
+                        let mut j = i;
+                        while let Some(&d) = chars.get(j) {
+                            if d == '\\' {
+                                j += 1;
+                            } else if d == '(' {
+                                depth += 1;
+                            } else if d == ')' {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            j += 1;
+                        }
+                        i = j;
+                    }
+                    '{' => {
+                        while chars.get(i).is_some_and(|d| *d != '}') {
+                            i += 1;
+                        }
+                    }
+                    _ => {}
+                }
+                // A quantifier after the token belongs to it.
+                i += width;
+                while quantified(i) {
+                    if chars.get(i) == Some(&'{') {
+                        while chars.get(i).is_some_and(|d| *d != '}') {
+                            i += 1;
+                        }
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        i += width;
+    }
+    end_run(&mut run, run_at_start);
+    out
+}
+
 impl ShapeSplit {
     fn new(alts: &str, literals: &mut Literals) -> ShapeSplit {
         let mut out = Vec::new();
         for alt in top_level_alternatives(alts) {
             let re = LazyRegex::new(format!(r"(?P<s>\b(?:{alt})\b)"));
-            let (exact, at_start) = required_literal_cased(alt);
-            let id = if exact.is_empty() {
-                None
-            } else {
-                Some(literals.id_owned(exact.to_ascii_lowercase()))
-            };
+            let (exact, at_start) = required_literals_cased(alt);
+            let ids: Vec<usize> = exact
+                .iter()
+                .map(|e| literals.id_owned(e.to_ascii_lowercase()))
+                .collect();
             let boundary = at_start
-                && exact
-                    .bytes()
-                    .next()
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+                && !exact.is_empty()
+                && exact.iter().all(|e| {
+                    e.bytes()
+                        .next()
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                });
             out.push(ShapeAlt {
                 re,
-                id,
+                // No filter when a literal does not fit a set: always searched.
+                ids: LitSet::of(&ids),
                 exact,
                 boundary,
             });
@@ -1499,7 +1657,7 @@ impl ShapeSplit {
     ) -> Option<Captures<'t>> {
         let mut best: Option<(usize, Captures<'t>)> = None;
         for alt in &self.alts {
-            if alt.id.is_some_and(|id| !present.hit.contains(id)) || !alt.may_match(text, pos) {
+            if !present.any_of(&alt.ids) || !alt.may_match(text, pos) {
                 continue;
             }
             let Some(caps) = alt.re.get().and_then(|re| re.captures_at(text, pos)) else {
@@ -2762,6 +2920,133 @@ mod tests {
             }
         }
         assert!(matched > 100, "{matched}");
+    }
+
+    #[test]
+    fn weak_shape_literals_are_spelled_out() {
+        assert_eq!(
+            required_literals_cased(r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"),
+            (
+                vec!["AKIA".into(), "ASIA".into(), "ABIA".into(), "ACCA".into()],
+                true
+            )
+        );
+        assert_eq!(
+            required_literals_cased(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+            (
+                vec![
+                    "sk_live_".into(),
+                    "sk_test_".into(),
+                    "rk_live_".into(),
+                    "rk_test_".into()
+                ],
+                true
+            )
+        );
+        assert_eq!(
+            required_literals_cased(r"gl(?:c|sa)_[A-Z]{32,}"),
+            (vec!["glc_".into(), "glsa_".into()], true)
+        );
+        // A quantified group or character spells nothing; a strong literal is kept.
+        assert_eq!(
+            required_literals_cased(r"(?:ab|cd)?[A-Z]{3}"),
+            (Vec::new(), false)
+        );
+        assert_eq!(
+            required_literals_cased(r"x(?:ab|cd)e?[A-Z]{3}"),
+            (vec!["xab".into(), "xcd".into()], true)
+        );
+        assert_eq!(
+            required_literals_cased(r"[A-Z]{3}_(?:ab|cd)\.[A-Z]"),
+            (vec!["_ab.".into(), "_cd.".into()], false)
+        );
+        assert_eq!(
+            required_literals_cased(r"sk-(?:ant-)?[A-Z]{20,}"),
+            (vec!["sk-".into()], true)
+        );
+    }
+
+    /// Texts around the provider key shapes: each shape's own examples and look-alikes.
+    fn shape_texts() -> Vec<String> {
+        let mut texts = crate::testing::secret_texts();
+        for t in [
+            "AKIA0123456789ABCDEF ASIA0123456789ABCDEF xABIA0123456789ABCDEF ACCA0123456789ABCDEFG",
+            "akia0123456789abcdef AWS_SECRET_ACCESS_KEY=ACCA0123456789ABCDEF",
+            "sk_live_0123456789abcdef rk_test_0123456789abcdefXYZ xsk_live_0123456789abcdef",
+            "SK_LIVE_0123456789ABCDEF sk_test_short _rk_live_0123456789abcdef",
+            "glc_0123456789abcdefghijklmnopqrstuv glsa_0123456789abcdefghijklmnopqrstuvwx",
+            "glpat-0123456789abcdefghij gldt-0123456789abcdefghij xglsoat-0123456789abcdefghij",
+            "GLPAT-0123456789abcdefghij glpat_0123456789abcdefghij gl-0123456789abcdefghij",
+        ] {
+            texts.push(t.to_owned());
+        }
+        for base in texts.clone() {
+            texts.push(base.to_ascii_uppercase());
+            texts.push(base.to_ascii_lowercase());
+            texts.push(format!("x{base}"));
+            texts.push(format!("é{base} {base}é"));
+        }
+        texts
+    }
+
+    #[test]
+    fn every_shape_match_holds_one_of_its_literals() {
+        let r = Redactor::new();
+        let split = r.rules.iter().find_map(|x| x.split.as_ref()).unwrap();
+        let mut matched = 0;
+        for text in shape_texts() {
+            for alt in &split.alts {
+                for m in alt.re.get().unwrap().find_iter(&text) {
+                    matched += 1;
+                    let s = m.as_str();
+                    assert!(
+                        alt.exact.is_empty()
+                            || alt.exact.iter().any(|e| if alt.boundary {
+                                s.starts_with(e.as_str())
+                            } else {
+                                s.contains(e.as_str())
+                            }),
+                        "{} matches {s:?} without one of {:?}",
+                        alt.re.pattern(),
+                        alt.exact
+                    );
+                    assert!(alt.ids.is_none() || alt.exact.len() <= 16);
+                }
+            }
+        }
+        assert!(matched > 100, "{matched}");
+        // The AWS and Stripe shapes are filtered now (they were searched in every text
+        // holding a shape prefix).
+        assert!(split
+            .alts
+            .iter()
+            .all(|a| !a.exact.is_empty() && a.ids.is_some()));
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #[test]
+        fn the_shape_split_finds_what_the_whole_regex_finds_in_generated_text(
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "AKIA", "ASIA", "ABIA", "ACCA", "sk_", "rk_", "live_", "test_", "glc_", "glsa_",
+                    "gl", "pat-", "soat-", "_", "-", " ", "x", "é", "secret_", "SECRET_",
+                ]).prop_map(str::to_owned),
+                proptest::string::string_regex("[A-Za-z0-9]{1,20}").unwrap(),
+            ], 0..10),
+        ) {
+            let text: String = pieces.concat();
+            let r = Redactor::new();
+            let rule = r.rules.iter().find(|x| x.split.is_some()).unwrap();
+            let split = rule.split.as_ref().unwrap();
+            let present = r.literals.scan(&text);
+            for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                let whole = rule.re.get().unwrap().captures_at(&text, pos).and_then(|c| c.get(0)).map(|m| m.range());
+                let parts = split.captures_at(&text, pos, &present).and_then(|c| c.get(0)).map(|m| m.range());
+                proptest::prop_assert_eq!(whole, parts);
+            }
+        }
     }
 
     #[test]
