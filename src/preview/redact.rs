@@ -2061,6 +2061,24 @@ pub fn patterns() -> Vec<String> {
 pub struct Redactor {
     rules: Vec<Rule>,
     literals: Literals,
+    /// What some rule needs before it runs (see [`RuleGate`]); `None`: some rule needs
+    /// nothing the scan tells.
+    any_pre: Option<RuleGate>,
+}
+
+/// A text runs some rule only if it holds one of `literals` (every rule's `pre`, or for a
+/// rule without, its `per_line` words) or, when `dotted`, a long dotted run (the Discord
+/// shape, which has no literal).
+#[derive(Debug, Clone, Copy, Default)]
+struct RuleGate {
+    literals: LitSet,
+    dotted: bool,
+}
+
+impl RuleGate {
+    fn passes(&self, present: &Presence) -> bool {
+        present.hit.intersects(&self.literals) || self.dotted && present.long_dotted_run
+    }
 }
 
 impl Default for Redactor {
@@ -2151,8 +2169,30 @@ impl Redactor {
                         .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
                 }
             })
-            .collect();
-        Redactor { rules, literals }
+            .collect::<Vec<Rule>>();
+        let any_pre = rules.iter().try_fold(RuleGate::default(), |mut all, rule| {
+            // What `run_rules_given` checks before it runs the rule.
+            let needs = match (rule.pre_set, rule.line_set) {
+                (Some(pre), _) => Some(pre),
+                (None, Some(line)) => Some(line),
+                (None, None) if rule.needs_long_dotted_run => None,
+                (None, None) => return None,
+            };
+            match needs {
+                Some(set) => {
+                    for (a, p) in all.literals.0.iter_mut().zip(set.0) {
+                        *a |= p;
+                    }
+                }
+                None => all.dotted = true,
+            }
+            Some(all)
+        });
+        Redactor {
+            rules,
+            literals,
+            any_pre,
+        }
     }
 
     pub fn redact(&self, text: &str) -> String {
@@ -2250,13 +2290,23 @@ impl Redactor {
     }
 
     /// One pass of every rule over `text`; `None` when no rule changed it.
-    fn run_rules_once(
+    fn run_rules_once(&self, text: &str, fragments: Option<&mut Vec<String>>) -> Option<String> {
+        let present = self.literals.scan(text);
+        if self.any_pre.is_some_and(|gate| !gate.passes(&present)) {
+            // No rule's filter passes (each is checked first in `run_rules_given`).
+            return None;
+        }
+        self.run_rules_given(text, present, fragments)
+    }
+
+    /// [`Redactor::run_rules_once`] with the literals `text` holds.
+    fn run_rules_given(
         &self,
         text: &str,
+        mut present: Presence,
         mut fragments: Option<&mut Vec<String>>,
     ) -> Option<String> {
         let mut out: Option<String> = None;
-        let mut present = self.literals.scan(text);
         for rule in &self.rules {
             let cur = out.as_deref().unwrap_or(text);
             if !present.any_of(&rule.pre_set) || !present.any_of(&rule.also_set) {
@@ -2920,6 +2970,38 @@ mod tests {
             }
         }
         assert!(matched > 100, "{matched}");
+    }
+
+    #[test]
+    fn a_text_without_any_rule_literal_runs_no_rule() {
+        let r = Redactor::new();
+        assert!(r.any_pre.is_some());
+        let mut texts = shape_texts();
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            texts.push(request.clone());
+            let v: serde_json::Value = serde_json::from_str(&request).unwrap();
+            let mut stack = vec![&v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::String(s) => texts.push(s.clone()),
+                    serde_json::Value::Array(a) => stack.extend(a),
+                    serde_json::Value::Object(m) => stack.extend(m.values()),
+                    _ => {}
+                }
+            }
+        }
+        let mut gated = 0;
+        for text in &texts {
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            assert_eq!(
+                r.run_rules_once(text, Some(&mut fast)),
+                r.run_rules_given(text, r.literals.scan(text), Some(&mut slow)),
+                "{text}"
+            );
+            assert_eq!(fast, slow, "{text}");
+            gated += usize::from(!r.any_pre.unwrap().passes(&r.literals.scan(text)));
+        }
+        assert!(gated > 100, "{gated}");
     }
 
     #[test]
