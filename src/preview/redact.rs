@@ -1952,23 +1952,37 @@ impl Literals {
                 hit.insert(id);
             }
         }
-        let bits = self.pair_bits.as_slice();
-        for (i, (&b0, &b1)) in bytes.iter().zip(bytes.iter().skip(1)).enumerate() {
-            let bit = usize::from(b0) << 8 | usize::from(b1);
-            if bits.get(bit / 64).is_none_or(|w| w >> (bit % 64) & 1 == 0) {
-                continue;
-            }
-            let from = bytes.get(i..).unwrap_or(&[]);
-            let two = triple(0, b0, b1);
-            let slot = self.pairs.get(pair_key(two)).copied().unwrap_or(0);
-            if slot != 0 {
-                self.check(slot, from, &mut hit);
-            }
-            if let Some(&b2) = bytes.get(i + 2) {
-                let three = two << 8 | u32::from(b2.to_ascii_lowercase());
-                let slot = self.triples.get(triple_key(three)).copied().unwrap_or(0);
+        // The tables at their fixed sizes (absent while no literal is added): every index
+        // below is in range by its type, so no bound is tested per position.
+        let tables: Option<(&PairBits, &KeyTable, &KeyTable)> = self
+            .pair_bits
+            .as_slice()
+            .try_into()
+            .ok()
+            .zip(self.pairs.as_slice().try_into().ok())
+            .zip(self.triples.as_slice().try_into().ok())
+            .map(|((b, p), t)| (b, p, t));
+        if let Some((bits, pairs, triples)) = tables {
+            for (i, pair) in bytes.windows(2).enumerate() {
+                let &[b0, b1] = pair else {
+                    continue;
+                };
+                let bit = usize::from(b0) << 8 | usize::from(b1);
+                if bits.get(bit >> 6).is_none_or(|w| w >> (bit & 63) & 1 == 0) {
+                    continue;
+                }
+                let from = bytes.get(i..).unwrap_or(&[]);
+                let two = triple(0, b0, b1);
+                let slot = pairs.get(pair_key(two)).copied().unwrap_or(0);
                 if slot != 0 {
                     self.check(slot, from, &mut hit);
+                }
+                if let Some(&b2) = bytes.get(i + 2) {
+                    let three = two << 8 | u32::from(b2.to_ascii_lowercase());
+                    let slot = triples.get(triple_key(three)).copied().unwrap_or(0);
+                    if slot != 0 {
+                        self.check(slot, from, &mut hit);
+                    }
                 }
             }
         }
@@ -2044,6 +2058,11 @@ impl Literals {
 
 /// Bits of the [`Literals`] lookup keys (4096 slots per table).
 const KEY_BITS: u32 = 12;
+
+/// [`Literals::pair_bits`] at its size: one bit per pair of bytes.
+type PairBits = [u64; 1 << 10];
+/// [`Literals::pairs`] and [`Literals::triples`] at their size.
+type KeyTable = [u16; 1 << KEY_BITS];
 
 /// The hash of two case-folded bytes (`b0 << 8 | b1`) that indexes [`Literals::pairs`].
 fn pair_key(pair: u32) -> usize {
