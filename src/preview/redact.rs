@@ -1392,6 +1392,10 @@ struct Rule {
 #[derive(Debug, Clone)]
 struct ShapeSplit {
     alts: Vec<ShapeAlt>,
+    /// Per literal id: the alternatives (bit `i`: `alts[i]`) that literal filters; and
+    /// the alternatives without a filter. `None` when there are more than 128 alternatives
+    /// (then each is looked at).
+    index: Option<(Vec<u128>, u128)>,
 }
 
 /// One provider key shape of a [`ShapeSplit`].
@@ -1717,7 +1721,27 @@ impl ShapeSplit {
                 boundary,
             });
         }
-        ShapeSplit { alts: out }
+        let index = (out.len() <= 128).then(|| {
+            let mut by_literal: Vec<u128> = Vec::new();
+            let mut always = 0u128;
+            for (i, alt) in out.iter().enumerate() {
+                let bit = 1u128 << i;
+                let Some(ids) = &alt.ids else {
+                    always |= bit;
+                    continue;
+                };
+                for id in (0..LIT_SET_WORDS * 64).filter(|&id| ids.contains(id)) {
+                    if by_literal.len() <= id {
+                        by_literal.resize(id + 1, 0);
+                    }
+                    if let Some(m) = by_literal.get_mut(id) {
+                        *m |= bit;
+                    }
+                }
+            }
+            (by_literal, always)
+        });
+        ShapeSplit { alts: out, index }
     }
 
     /// The leftmost match at or after `pos` (the first alternative on a tie).
@@ -1728,7 +1752,38 @@ impl ShapeSplit {
         present: &Presence,
     ) -> Option<Captures<'t>> {
         let mut best: Option<(usize, Captures<'t>)> = None;
-        for alt in &self.alts {
+        // The alternatives one of whose literals the text holds, in order.
+        let mut candidates = match &self.index {
+            Some((by_literal, always)) => {
+                let mut m = *always;
+                for (w, &word) in present.hit.0.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let id = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        m |= by_literal.get(id).copied().unwrap_or(0);
+                    }
+                }
+                m
+            }
+            None => u128::MAX,
+        };
+        let mut next = 0usize;
+        while next < self.alts.len() {
+            let i = if self.index.is_some() {
+                if candidates == 0 {
+                    break;
+                }
+                let i = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                i
+            } else {
+                next
+            };
+            next = i + 1;
+            let Some(alt) = self.alts.get(i) else {
+                break;
+            };
             if !present.any_of(&alt.ids) || !alt.may_match(text, pos) {
                 continue;
             }
@@ -3194,6 +3249,32 @@ mod tests {
             .alts
             .iter()
             .all(|a| !a.exact.is_empty() && a.ids.is_some()));
+    }
+
+    #[test]
+    fn the_indexed_shape_split_looks_at_what_the_linear_one_does() {
+        let r = Redactor::new();
+        let split = r.rules.iter().find_map(|x| x.split.as_ref()).unwrap();
+        assert!(split.index.is_some());
+        let linear = ShapeSplit {
+            alts: split.alts.clone(),
+            index: None,
+        };
+        let mut matched = 0;
+        for text in shape_texts() {
+            let present = r.literals.scan(&text);
+            for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                let fast = split
+                    .captures_at(&text, pos, &present)
+                    .map(|c| c.get(0).unwrap().range());
+                let slow = linear
+                    .captures_at(&text, pos, &present)
+                    .map(|c| c.get(0).unwrap().range());
+                assert_eq!(fast, slow, "{text} at {pos}");
+                matched += usize::from(fast.is_some());
+            }
+        }
+        assert!(matched > 100, "{matched}");
     }
 
     use proptest::strategy::Strategy as _;
