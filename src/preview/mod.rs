@@ -311,13 +311,23 @@ fn command_section<'a>(
     // the context that marks it.
     let full = c.full(text, FOCUS_WINDOW_CHARS);
     let max = c.cfg.max_section_chars;
-    let start = focus(&full, findings).filter(|at| {
-        // Only when the quoted part would not be visible from the beginning.
-        full.get(..*at).map_or(0, |s| s.chars().count()) + 24 > max.min(c.cfg.max_lines * 60)
-            || full
-                .get(..*at)
-                .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
-    });
+    // A start is only taken when what comes before it would not be visible: when the whole
+    // text is visible (fewer bytes, so characters, and fewer lines than that bound), no quote
+    // is looked for.
+    let bound = max.min(c.cfg.max_lines.saturating_mul(60));
+    let all_visible = full.len() + 24 <= bound
+        && (full.len() < c.cfg.max_lines
+            || full.bytes().filter(|&b| b == b'\n').count() < c.cfg.max_lines);
+    let start = (!all_visible)
+        .then(|| focus(&full, findings))
+        .flatten()
+        .filter(|at| {
+            // Only when the quoted part would not be visible from the beginning.
+            full.get(..*at).map_or(0, |s| s.chars().count()) + 24 > max.min(c.cfg.max_lines * 60)
+                || full
+                    .get(..*at)
+                    .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
+        });
     let lines = text.lines().count();
     let label = if kind == Kind::Code {
         "code"

@@ -1218,30 +1218,102 @@ const REDACTION_MARGIN_CHARS: usize = 1024;
 /// (assignments, URLs, headers), a run of at least 8 token characters (keys, JWTs, PEM
 /// markers, header values), an option (`-p…`) or a `<` (XML). Most preview text has none.
 fn may_hold_secret(text: &str) -> bool {
-    // (perf, session 5: one table lookup per byte instead of range and list tests; the tests
-    // `may_hold_secret_is_its_reference` and `the_secret_byte_classes_are_their_definition`
-    // hold it to the old body.)
+    // (perf, session 5: one table lookup per byte instead of range and list tests; session 6:
+    // eight ASCII bytes without `-` at a time. The tests `may_hold_secret_is_its_reference`,
+    // `may_hold_secret_word_at_a_time_is_its_reference` and
+    // `the_secret_byte_classes_are_their_definition` hold it to the old body.)
+    let bytes = text.as_bytes();
     let mut run = 0usize;
     let mut prev_dash = false;
-    for &b in text.as_bytes() {
-        let class = SECRET_BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(0);
-        if class & SECRET_BYTE_MARK != 0 {
-            return true;
-        }
-        if class & SECRET_BYTE_RUN != 0 {
-            run += 1;
-            if run >= 8 {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        if v & HIGH_BITS == 0 && !prev_dash && byte_eq(v, b'-') == 0 {
+            // ASCII, no `-` here nor just before: a `-` cannot precede a letter, and the
+            // byte classes are exact per byte.
+            if byte_eq(v, b'=') | byte_eq(v, b':') | byte_eq(v, b'<') != 0 {
                 return true;
             }
-        } else {
-            run = 0;
+            let not_run = !secret_run_bytes(v) & HIGH_BITS;
+            if not_run == 0 {
+                // Eight token bytes in a row.
+                return true;
+            }
+            // The run continues through this word's first bytes (the lowest), and the next
+            // starts with its last ones (the highest).
+            let first = not_run.trailing_zeros() as usize / 8;
+            if run + first >= 8 {
+                return true;
+            }
+            run = not_run.leading_zeros() as usize / 8;
+            continue;
         }
-        if prev_dash && class & SECRET_BYTE_ALPHA != 0 {
+        for &b in chunk {
+            if secret_byte_step(b, &mut run, &mut prev_dash) {
+                return true;
+            }
+        }
+    }
+    for &b in chunks.remainder() {
+        if secret_byte_step(b, &mut run, &mut prev_dash) {
             return true;
         }
-        prev_dash = b == b'-';
     }
     false
+}
+
+/// One byte of [`may_hold_secret`]'s scan: whether it decides that the text may hold one.
+#[inline(always)]
+fn secret_byte_step(b: u8, run: &mut usize, prev_dash: &mut bool) -> bool {
+    let class = SECRET_BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(0);
+    if class & SECRET_BYTE_MARK != 0 {
+        return true;
+    }
+    if class & SECRET_BYTE_RUN != 0 {
+        *run += 1;
+        if *run >= 8 {
+            return true;
+        }
+    } else {
+        *run = 0;
+    }
+    if *prev_dash && class & SECRET_BYTE_ALPHA != 0 {
+        return true;
+    }
+    *prev_dash = b == b'-';
+    false
+}
+
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `v` that is `lo` or more; `v` must be ASCII (no byte adds a
+/// carry into the next).
+fn byte_ge(v: u64, lo: u8) -> u64 {
+    v.wrapping_add(LOW_BITS * u64::from(0x80 - lo.min(0x80))) & HIGH_BITS
+}
+
+/// The high bit of each byte of ASCII `v` in `lo..=hi` (`hi` < 0x7f).
+fn byte_in(v: u64, lo: u8, hi: u8) -> u64 {
+    byte_ge(v, lo) & !byte_ge(v, hi + 1)
+}
+
+/// The high bit of each byte of ASCII `v` equal to `b`.
+fn byte_eq(v: u64, b: u8) -> u64 {
+    byte_in(v, b, b)
+}
+
+/// The high bit of each token byte (`SECRET_BYTE_RUN`) of ASCII `v` without `-`: an ASCII
+/// letter or digit or one of `_+/.~` (`-` counts too: `-./0-9` is one range).
+fn secret_run_bytes(v: u64) -> u64 {
+    byte_in(v, b'-', b'9')
+        | byte_eq(v, b'+')
+        | byte_in(v, b'A', b'Z')
+        | byte_eq(v, b'_')
+        | byte_in(v, b'a', b'z')
+        | byte_eq(v, b'~')
 }
 
 /// [`may_hold_secret`]'s byte classes: `=`, `:` or `<` (1); a token byte, ASCII alphanumeric
@@ -1320,6 +1392,10 @@ struct Rule {
 #[derive(Debug, Clone)]
 struct ShapeSplit {
     alts: Vec<ShapeAlt>,
+    /// Per literal id: the alternatives (bit `i`: `alts[i]`) that literal filters; and
+    /// the alternatives without a filter. `None` when there are more than 128 alternatives
+    /// (then each is looked at).
+    index: Option<(Vec<u128>, u128)>,
 }
 
 /// One provider key shape of a [`ShapeSplit`].
@@ -1327,12 +1403,14 @@ struct ShapeSplit {
 struct ShapeAlt {
     /// The alternative wrapped as `(?P<s>\b(?:ALT)\b)`.
     re: LazyRegex,
-    /// The index in [`Literals`] of a literal every match contains (`None`: always searched).
-    id: Option<usize>,
-    /// That literal as written: a match holds it in this case.
-    exact: String,
-    /// A match starts with `exact`, after a word boundary, and `exact` starts with a word
-    /// character: an occurrence right after a word character cannot start one.
+    /// The indexes in [`Literals`] of literals one of which every match contains (`None`:
+    /// always searched).
+    ids: Option<LitSet>,
+    /// Those literals as written: a match holds one of them in this case (empty: no
+    /// literal is known).
+    exact: Vec<String>,
+    /// A match starts with one of `exact`, after a word boundary, and each starts with a
+    /// word character: an occurrence right after a word character cannot start one.
     boundary: bool,
 }
 
@@ -1346,13 +1424,15 @@ impl ShapeAlt {
         }
         let bytes = text.as_bytes();
         let rest = text.get(pos..).unwrap_or("");
-        rest.match_indices(self.exact.as_str()).any(|(at, _)| {
-            let at = pos + at;
-            !self.boundary
-                || at
-                    .checked_sub(1)
-                    .and_then(|i| bytes.get(i))
-                    .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+        self.exact.iter().any(|exact| {
+            rest.match_indices(exact.as_str()).any(|(at, _)| {
+                let at = pos + at;
+                !self.boundary
+                    || at
+                        .checked_sub(1)
+                        .and_then(|i| bytes.get(i))
+                        .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            })
         })
     }
 }
@@ -1464,30 +1544,204 @@ fn required_literal_cased(alt: &str) -> (String, bool) {
     (best, best_at_start)
 }
 
+/// Literals one of which every match of one alternative contains, as written, and whether
+/// each opens the alternative: [`required_literal_cased`], unless it is shorter than
+/// [`WEAK_LITERAL_BYTES`] and a run of plain characters and groups of plain alternatives
+/// (`(?:AKIA|ASIA)`, `(?:sk|rk)_(?:live|test)_`) spells out longer ones: then each
+/// spelling of the longest such run (its shortest spelling the longest). Empty: none known.
+fn required_literals_cased(alt: &str) -> (Vec<String>, bool) {
+    let (one, one_at_start) = required_literal_cased(alt);
+    if one.len() >= WEAK_LITERAL_BYTES {
+        return (vec![one], one_at_start);
+    }
+    let mut best: (Vec<String>, bool) = if one.is_empty() {
+        (Vec::new(), false)
+    } else {
+        (vec![one], one_at_start)
+    };
+    let shortest = |set: &[String]| set.iter().map(String::len).min().unwrap_or(0);
+    for (set, at_start) in literal_spellings(alt) {
+        if shortest(&set) > shortest(&best.0) {
+            best = (set, at_start);
+        }
+    }
+    best
+}
+
+/// Below this many bytes, [`required_literals_cased`] looks for longer spellings.
+const WEAK_LITERAL_BYTES: usize = 3;
+
+/// Most spellings [`literal_spellings`] keeps for one run.
+const MAX_SPELLINGS: usize = 16;
+
+/// The runs of one alternative made of plain characters (not quantified) and groups
+/// `(?:a|b|…)` of plain alternatives (not quantified), at its top level: each as the strings
+/// it spells (every match holds one), and whether it opens the alternative.
+fn literal_spellings(alt: &str) -> Vec<(Vec<String>, bool)> {
+    let chars: Vec<char> = alt.chars().collect();
+    let quantified = |i: usize| matches!(chars.get(i), Some('?' | '*' | '{' | '+'));
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut out = Vec::new();
+    let mut run: Vec<String> = vec![String::new()];
+    let mut run_at_start = true;
+    let mut end_run = |run: &mut Vec<String>, at_start: bool| {
+        if run.iter().all(|s| !s.is_empty()) {
+            out.push((std::mem::take(run), at_start));
+        }
+        *run = vec![String::new()];
+    };
+    let mut i = 0usize;
+    while let Some(&c) = chars.get(i) {
+        // A group of plain alternatives, not quantified.
+        if c == '(' && chars.get(i + 1) == Some(&'?') && chars.get(i + 2) == Some(&':') {
+            let close = (i + 3..chars.len()).find(|&j| chars.get(j) == Some(&')'));
+            let body: Option<String> =
+                close.map(|j| chars.get(i + 3..j).unwrap_or(&[]).iter().collect());
+            let group = close.zip(body).filter(|(j, body)| {
+                !quantified(j + 1)
+                    && !body.is_empty()
+                    && body
+                        .split('|')
+                        .all(|a| !a.is_empty() && a.chars().all(plain))
+            });
+            if let Some((j, body)) = group {
+                let product: Vec<String> = run
+                    .iter()
+                    .flat_map(|r| body.split('|').map(move |a| format!("{r}{a}")))
+                    .collect();
+                if product.len() <= MAX_SPELLINGS {
+                    run = product;
+                } else {
+                    end_run(&mut run, run_at_start);
+                    run_at_start = false;
+                }
+                i = j + 1;
+                continue;
+            }
+        }
+        let literal = match c {
+            '\\' => chars
+                .get(i + 1)
+                .copied()
+                .filter(|n| !n.is_ascii_alphanumeric()),
+            c if plain(c) || c == '/' || c == '=' || c == ':' || c == ' ' => Some(c),
+            _ => None,
+        };
+        let width = if c == '\\' { 2 } else { 1 };
+        match literal {
+            Some(l) if !quantified(i + width) => {
+                for r in &mut run {
+                    r.push(l);
+                }
+            }
+            _ => {
+                end_run(&mut run, run_at_start);
+                run_at_start = false;
+                // Skip what this token spans (a class, a group, a count), conservatively:
+                // the next run starts after it.
+                match c {
+                    '[' => {
+                        let mut j = i + 1;
+                        while let Some(&d) = chars.get(j) {
+                            if d == '\\' {
+                                j += 1;
+                            } else if d == ']' {
+                                break;
+                            }
+                            j += 1;
+                        }
+                        i = j;
+                    }
+                    '(' => {
+                        let mut depth = 0i32;
+                        let mut j = i;
+                        while let Some(&d) = chars.get(j) {
+                            if d == '\\' {
+                                j += 1;
+                            } else if d == '(' {
+                                depth += 1;
+                            } else if d == ')' {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            j += 1;
+                        }
+                        i = j;
+                    }
+                    '{' => {
+                        while chars.get(i).is_some_and(|d| *d != '}') {
+                            i += 1;
+                        }
+                    }
+                    _ => {}
+                }
+                // A quantifier after the token belongs to it.
+                i += width;
+                while quantified(i) {
+                    if chars.get(i) == Some(&'{') {
+                        while chars.get(i).is_some_and(|d| *d != '}') {
+                            i += 1;
+                        }
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+        }
+        i += width;
+    }
+    end_run(&mut run, run_at_start);
+    out
+}
+
 impl ShapeSplit {
     fn new(alts: &str, literals: &mut Literals) -> ShapeSplit {
         let mut out = Vec::new();
         for alt in top_level_alternatives(alts) {
             let re = LazyRegex::new(format!(r"(?P<s>\b(?:{alt})\b)"));
-            let (exact, at_start) = required_literal_cased(alt);
-            let id = if exact.is_empty() {
-                None
-            } else {
-                Some(literals.id_owned(exact.to_ascii_lowercase()))
-            };
+            let (exact, at_start) = required_literals_cased(alt);
+            let ids: Vec<usize> = exact
+                .iter()
+                .map(|e| literals.id_owned(e.to_ascii_lowercase()))
+                .collect();
             let boundary = at_start
-                && exact
-                    .bytes()
-                    .next()
-                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+                && !exact.is_empty()
+                && exact.iter().all(|e| {
+                    e.bytes()
+                        .next()
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                });
             out.push(ShapeAlt {
                 re,
-                id,
+                // No filter when a literal does not fit a set: always searched.
+                ids: LitSet::of(&ids),
                 exact,
                 boundary,
             });
         }
-        ShapeSplit { alts: out }
+        let index = (out.len() <= 128).then(|| {
+            let mut by_literal: Vec<u128> = Vec::new();
+            let mut always = 0u128;
+            for (i, alt) in out.iter().enumerate() {
+                let bit = 1u128 << i;
+                let Some(ids) = &alt.ids else {
+                    always |= bit;
+                    continue;
+                };
+                for id in (0..LIT_SET_WORDS * 64).filter(|&id| ids.contains(id)) {
+                    if by_literal.len() <= id {
+                        by_literal.resize(id + 1, 0);
+                    }
+                    if let Some(m) = by_literal.get_mut(id) {
+                        *m |= bit;
+                    }
+                }
+            }
+            (by_literal, always)
+        });
+        ShapeSplit { alts: out, index }
     }
 
     /// The leftmost match at or after `pos` (the first alternative on a tie).
@@ -1498,8 +1752,39 @@ impl ShapeSplit {
         present: &Presence,
     ) -> Option<Captures<'t>> {
         let mut best: Option<(usize, Captures<'t>)> = None;
-        for alt in &self.alts {
-            if alt.id.is_some_and(|id| !present.hit.contains(id)) || !alt.may_match(text, pos) {
+        // The alternatives one of whose literals the text holds, in order.
+        let mut candidates = match &self.index {
+            Some((by_literal, always)) => {
+                let mut m = *always;
+                for (w, &word) in present.hit.0.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let id = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        m |= by_literal.get(id).copied().unwrap_or(0);
+                    }
+                }
+                m
+            }
+            None => u128::MAX,
+        };
+        let mut next = 0usize;
+        while next < self.alts.len() {
+            let i = if self.index.is_some() {
+                if candidates == 0 {
+                    break;
+                }
+                let i = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                i
+            } else {
+                next
+            };
+            next = i + 1;
+            let Some(alt) = self.alts.get(i) else {
+                break;
+            };
+            if !present.any_of(&alt.ids) || !alt.may_match(text, pos) {
                 continue;
             }
             let Some(caps) = alt.re.get().and_then(|re| re.captures_at(text, pos)) else {
@@ -1722,23 +2007,37 @@ impl Literals {
                 hit.insert(id);
             }
         }
-        let bits = self.pair_bits.as_slice();
-        for (i, (&b0, &b1)) in bytes.iter().zip(bytes.iter().skip(1)).enumerate() {
-            let bit = usize::from(b0) << 8 | usize::from(b1);
-            if bits.get(bit / 64).is_none_or(|w| w >> (bit % 64) & 1 == 0) {
-                continue;
-            }
-            let from = bytes.get(i..).unwrap_or(&[]);
-            let two = triple(0, b0, b1);
-            let slot = self.pairs.get(pair_key(two)).copied().unwrap_or(0);
-            if slot != 0 {
-                self.check(slot, from, &mut hit);
-            }
-            if let Some(&b2) = bytes.get(i + 2) {
-                let three = two << 8 | u32::from(b2.to_ascii_lowercase());
-                let slot = self.triples.get(triple_key(three)).copied().unwrap_or(0);
+        // The tables at their fixed sizes (absent while no literal is added): every index
+        // below is in range by its type, so no bound is tested per position.
+        let tables: Option<(&PairBits, &KeyTable, &KeyTable)> = self
+            .pair_bits
+            .as_slice()
+            .try_into()
+            .ok()
+            .zip(self.pairs.as_slice().try_into().ok())
+            .zip(self.triples.as_slice().try_into().ok())
+            .map(|((b, p), t)| (b, p, t));
+        if let Some((bits, pairs, triples)) = tables {
+            for (i, pair) in bytes.windows(2).enumerate() {
+                let &[b0, b1] = pair else {
+                    continue;
+                };
+                let bit = usize::from(b0) << 8 | usize::from(b1);
+                if bits.get(bit >> 6).is_none_or(|w| w >> (bit & 63) & 1 == 0) {
+                    continue;
+                }
+                let from = bytes.get(i..).unwrap_or(&[]);
+                let two = triple(0, b0, b1);
+                let slot = pairs.get(pair_key(two)).copied().unwrap_or(0);
                 if slot != 0 {
                     self.check(slot, from, &mut hit);
+                }
+                if let Some(&b2) = bytes.get(i + 2) {
+                    let three = two << 8 | u32::from(b2.to_ascii_lowercase());
+                    let slot = triples.get(triple_key(three)).copied().unwrap_or(0);
+                    if slot != 0 {
+                        self.check(slot, from, &mut hit);
+                    }
                 }
             }
         }
@@ -1814,6 +2113,11 @@ impl Literals {
 
 /// Bits of the [`Literals`] lookup keys (4096 slots per table).
 const KEY_BITS: u32 = 12;
+
+/// [`Literals::pair_bits`] at its size: one bit per pair of bytes.
+type PairBits = [u64; 1 << 10];
+/// [`Literals::pairs`] and [`Literals::triples`] at their size.
+type KeyTable = [u16; 1 << KEY_BITS];
 
 /// The hash of two case-folded bytes (`b0 << 8 | b1`) that indexes [`Literals::pairs`].
 fn pair_key(pair: u32) -> usize {
@@ -1903,6 +2207,24 @@ pub fn patterns() -> Vec<String> {
 pub struct Redactor {
     rules: Vec<Rule>,
     literals: Literals,
+    /// What some rule needs before it runs (see [`RuleGate`]); `None`: some rule needs
+    /// nothing the scan tells.
+    any_pre: Option<RuleGate>,
+}
+
+/// A text runs some rule only if it holds one of `literals` (every rule's `pre`, or for a
+/// rule without, its `per_line` words) or, when `dotted`, a long dotted run (the Discord
+/// shape, which has no literal).
+#[derive(Debug, Clone, Copy, Default)]
+struct RuleGate {
+    literals: LitSet,
+    dotted: bool,
+}
+
+impl RuleGate {
+    fn passes(&self, present: &Presence) -> bool {
+        present.hit.intersects(&self.literals) || self.dotted && present.long_dotted_run
+    }
 }
 
 impl Default for Redactor {
@@ -1993,8 +2315,30 @@ impl Redactor {
                         .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
                 }
             })
-            .collect();
-        Redactor { rules, literals }
+            .collect::<Vec<Rule>>();
+        let any_pre = rules.iter().try_fold(RuleGate::default(), |mut all, rule| {
+            // What `run_rules_given` checks before it runs the rule.
+            let needs = match (rule.pre_set, rule.line_set) {
+                (Some(pre), _) => Some(pre),
+                (None, Some(line)) => Some(line),
+                (None, None) if rule.needs_long_dotted_run => None,
+                (None, None) => return None,
+            };
+            match needs {
+                Some(set) => {
+                    for (a, p) in all.literals.0.iter_mut().zip(set.0) {
+                        *a |= p;
+                    }
+                }
+                None => all.dotted = true,
+            }
+            Some(all)
+        });
+        Redactor {
+            rules,
+            literals,
+            any_pre,
+        }
     }
 
     pub fn redact(&self, text: &str) -> String {
@@ -2092,13 +2436,23 @@ impl Redactor {
     }
 
     /// One pass of every rule over `text`; `None` when no rule changed it.
-    fn run_rules_once(
+    fn run_rules_once(&self, text: &str, fragments: Option<&mut Vec<String>>) -> Option<String> {
+        let present = self.literals.scan(text);
+        if self.any_pre.is_some_and(|gate| !gate.passes(&present)) {
+            // No rule's filter passes (each is checked first in `run_rules_given`).
+            return None;
+        }
+        self.run_rules_given(text, present, fragments)
+    }
+
+    /// [`Redactor::run_rules_once`] with the literals `text` holds.
+    fn run_rules_given(
         &self,
         text: &str,
+        mut present: Presence,
         mut fragments: Option<&mut Vec<String>>,
     ) -> Option<String> {
         let mut out: Option<String> = None;
-        let mut present = self.literals.scan(text);
         for rule in &self.rules {
             let cur = out.as_deref().unwrap_or(text);
             if !present.any_of(&rule.pre_set) || !present.any_of(&rule.also_set) {
@@ -2765,6 +3119,191 @@ mod tests {
     }
 
     #[test]
+    fn a_text_without_any_rule_literal_runs_no_rule() {
+        let r = Redactor::new();
+        assert!(r.any_pre.is_some());
+        let mut texts = shape_texts();
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            texts.push(request.clone());
+            let v: serde_json::Value = serde_json::from_str(&request).unwrap();
+            let mut stack = vec![&v];
+            while let Some(v) = stack.pop() {
+                match v {
+                    serde_json::Value::String(s) => texts.push(s.clone()),
+                    serde_json::Value::Array(a) => stack.extend(a),
+                    serde_json::Value::Object(m) => stack.extend(m.values()),
+                    _ => {}
+                }
+            }
+        }
+        let mut gated = 0;
+        for text in &texts {
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            assert_eq!(
+                r.run_rules_once(text, Some(&mut fast)),
+                r.run_rules_given(text, r.literals.scan(text), Some(&mut slow)),
+                "{text}"
+            );
+            assert_eq!(fast, slow, "{text}");
+            gated += usize::from(!r.any_pre.unwrap().passes(&r.literals.scan(text)));
+        }
+        assert!(gated > 100, "{gated}");
+    }
+
+    #[test]
+    fn weak_shape_literals_are_spelled_out() {
+        assert_eq!(
+            required_literals_cased(r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"),
+            (
+                vec!["AKIA".into(), "ASIA".into(), "ABIA".into(), "ACCA".into()],
+                true
+            )
+        );
+        assert_eq!(
+            required_literals_cased(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+            (
+                vec![
+                    "sk_live_".into(),
+                    "sk_test_".into(),
+                    "rk_live_".into(),
+                    "rk_test_".into()
+                ],
+                true
+            )
+        );
+        assert_eq!(
+            required_literals_cased(r"gl(?:c|sa)_[A-Z]{32,}"),
+            (vec!["glc_".into(), "glsa_".into()], true)
+        );
+        // A quantified group or character spells nothing; a strong literal is kept.
+        assert_eq!(
+            required_literals_cased(r"(?:ab|cd)?[A-Z]{3}"),
+            (Vec::new(), false)
+        );
+        assert_eq!(
+            required_literals_cased(r"x(?:ab|cd)e?[A-Z]{3}"),
+            (vec!["xab".into(), "xcd".into()], true)
+        );
+        assert_eq!(
+            required_literals_cased(r"[A-Z]{3}_(?:ab|cd)\.[A-Z]"),
+            (vec!["_ab.".into(), "_cd.".into()], false)
+        );
+        assert_eq!(
+            required_literals_cased(r"sk-(?:ant-)?[A-Z]{20,}"),
+            (vec!["sk-".into()], true)
+        );
+    }
+
+    /// Texts around the provider key shapes: each shape's own examples and look-alikes.
+    fn shape_texts() -> Vec<String> {
+        let mut texts = crate::testing::secret_texts();
+        for t in [
+            "AKIA0123456789ABCDEF ASIA0123456789ABCDEF xABIA0123456789ABCDEF ACCA0123456789ABCDEFG",
+            "akia0123456789abcdef AWS_SECRET_ACCESS_KEY=ACCA0123456789ABCDEF",
+            "sk_live_0123456789abcdef rk_test_0123456789abcdefXYZ xsk_live_0123456789abcdef",
+            "SK_LIVE_0123456789ABCDEF sk_test_short _rk_live_0123456789abcdef",
+            "glc_0123456789abcdefghijklmnopqrstuv glsa_0123456789abcdefghijklmnopqrstuvwx",
+            "glpat-0123456789abcdefghij gldt-0123456789abcdefghij xglsoat-0123456789abcdefghij",
+            "GLPAT-0123456789abcdefghij glpat_0123456789abcdefghij gl-0123456789abcdefghij",
+        ] {
+            texts.push(t.to_owned());
+        }
+        for base in texts.clone() {
+            texts.push(base.to_ascii_uppercase());
+            texts.push(base.to_ascii_lowercase());
+            texts.push(format!("x{base}"));
+            texts.push(format!("é{base} {base}é"));
+        }
+        texts
+    }
+
+    #[test]
+    fn every_shape_match_holds_one_of_its_literals() {
+        let r = Redactor::new();
+        let split = r.rules.iter().find_map(|x| x.split.as_ref()).unwrap();
+        let mut matched = 0;
+        for text in shape_texts() {
+            for alt in &split.alts {
+                for m in alt.re.get().unwrap().find_iter(&text) {
+                    matched += 1;
+                    let s = m.as_str();
+                    assert!(
+                        alt.exact.is_empty()
+                            || alt.exact.iter().any(|e| if alt.boundary {
+                                s.starts_with(e.as_str())
+                            } else {
+                                s.contains(e.as_str())
+                            }),
+                        "{} matches {s:?} without one of {:?}",
+                        alt.re.pattern(),
+                        alt.exact
+                    );
+                    assert!(alt.ids.is_none() || alt.exact.len() <= 16);
+                }
+            }
+        }
+        assert!(matched > 100, "{matched}");
+        // The AWS and Stripe shapes are filtered now (they were searched in every text
+        // holding a shape prefix).
+        assert!(split
+            .alts
+            .iter()
+            .all(|a| !a.exact.is_empty() && a.ids.is_some()));
+    }
+
+    #[test]
+    fn the_indexed_shape_split_looks_at_what_the_linear_one_does() {
+        let r = Redactor::new();
+        let split = r.rules.iter().find_map(|x| x.split.as_ref()).unwrap();
+        assert!(split.index.is_some());
+        let linear = ShapeSplit {
+            alts: split.alts.clone(),
+            index: None,
+        };
+        let mut matched = 0;
+        for text in shape_texts() {
+            let present = r.literals.scan(&text);
+            for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                let fast = split
+                    .captures_at(&text, pos, &present)
+                    .map(|c| c.get(0).unwrap().range());
+                let slow = linear
+                    .captures_at(&text, pos, &present)
+                    .map(|c| c.get(0).unwrap().range());
+                assert_eq!(fast, slow, "{text} at {pos}");
+                matched += usize::from(fast.is_some());
+            }
+        }
+        assert!(matched > 100, "{matched}");
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        #[test]
+        fn the_shape_split_finds_what_the_whole_regex_finds_in_generated_text(
+            pieces in proptest::collection::vec(proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "AKIA", "ASIA", "ABIA", "ACCA", "sk_", "rk_", "live_", "test_", "glc_", "glsa_",
+                    "gl", "pat-", "soat-", "_", "-", " ", "x", "é", "secret_", "SECRET_",
+                ]).prop_map(str::to_owned),
+                proptest::string::string_regex("[A-Za-z0-9]{1,20}").unwrap(),
+            ], 0..10),
+        ) {
+            let text: String = pieces.concat();
+            let r = Redactor::new();
+            let rule = r.rules.iter().find(|x| x.split.is_some()).unwrap();
+            let split = rule.split.as_ref().unwrap();
+            let present = r.literals.scan(&text);
+            for pos in (0..=text.len()).filter(|p| text.is_char_boundary(*p)) {
+                let whole = rule.re.get().unwrap().captures_at(&text, pos).and_then(|c| c.get(0)).map(|m| m.range());
+                let parts = split.captures_at(&text, pos, &present).and_then(|c| c.get(0)).map(|m| m.range());
+                proptest::prop_assert_eq!(whole, parts);
+            }
+        }
+    }
+
+    #[test]
     fn the_memo_gives_the_same_results() {
         let r = Redactor::new();
         let texts = [
@@ -3253,9 +3792,52 @@ mod tests {
         }
     }
 
+    #[test]
+    fn may_hold_secret_word_at_a_time_is_its_reference() {
+        // Every byte at every offset of two words and a half, in fillers of token runs of
+        // each length, spaces, dashes and non-ASCII text; and runs across word edges.
+        let fillers: Vec<Vec<u8>> = vec![
+            b"ab cd ef gh ij kl mn op qr st".to_vec(),
+            b"abcdefg hijklmn opqrstu vwxyzAB".to_vec(),
+            b"a b c d e f g h i j k l m n o p".to_vec(),
+            b"x- y- z- w- v- u- t- s- r- q- p-".to_vec(),
+            "é é é é é é é é é é é é é".as_bytes().to_vec(),
+            b"abcd efgh ijkl mnop qrst uvwx yz".to_vec(),
+        ];
+        for filler in &fillers {
+            for len in 0..=filler.len() {
+                let base = filler.get(..len).unwrap();
+                let text = String::from_utf8_lossy(base);
+                assert_eq!(
+                    may_hold_secret(&text),
+                    may_hold_secret_reference(&text),
+                    "{text:?}"
+                );
+                for at in 0..len {
+                    for b in 0..=255u8 {
+                        let mut v = base.to_vec();
+                        v[at] = b;
+                        let text = String::from_utf8_lossy(&v);
+                        assert_eq!(
+                            may_hold_secret(&text),
+                            may_hold_secret_reference(&text),
+                            "{text:?}"
+                        );
+                    }
+                }
+            }
+        }
+        for a in 0..24 {
+            for b in 0..12 {
+                let text = format!("{} {}{}", " ".repeat(a), "x".repeat(b), " ".repeat(9));
+                assert_eq!(may_hold_secret(&text), b >= 8, "{text:?}");
+            }
+        }
+    }
+
     proptest::proptest! {
         #[test]
-        fn may_hold_secret_agrees_on_any_text(s in "\\PC{0,40}|[ -~]{0,40}|[a-z -]{0,24}") {
+        fn may_hold_secret_agrees_on_any_text(s in "\\PC{0,40}|[ -~]{0,40}|[a-z -]{0,24}|[a-z -]{0,80}|[ -~]{0,80}|[a-zA-Z0-9 .é]{0,80}") {
             proptest::prop_assert_eq!(may_hold_secret(&s), may_hold_secret_reference(&s));
         }
     }
