@@ -197,6 +197,9 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     {
         return true;
     }
+    // A word holds a `%` only when the text does, or when an escape decodes to one (`\%`,
+    // `$'\x25'`): without either, no word has the two of a `%VAR%` (no search per word).
+    let words_may_hold_percent = memchr::memchr2(b'%', b'\\', bytes).is_some();
     let mut stack: Vec<&Script> = vec![posix];
     let mut seen = 0usize;
     let mut prog = String::new();
@@ -218,6 +221,75 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 if windows_program(name)
                     || command::is_powershell(name)
                     || (name.contains('-') && pwsh::canonical_cmdlet(name).is_some())
+                {
+                    return true;
+                }
+            }
+            if sc.argv.iter().skip(1).any(|w| {
+                let t = w.text.as_bytes();
+                t.len() == 2
+                    && t.first() == Some(&b'/')
+                    && t.get(1).is_some_and(u8::is_ascii_alphabetic)
+            }) {
+                return true;
+            }
+            if words_may_hold_percent && sc.argv.iter().any(|w| two_percent_signs(&w.text)) {
+                return true;
+            }
+            stack.extend(sc.nested.iter().map(|n| &n.script));
+        }
+    }
+    false
+}
+
+/// [`looks_windows`] searching every word for two `%` (the reference its precheck must equal).
+#[cfg(test)]
+fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
+    let bytes = text.as_bytes();
+    if has_literal(bytes, b":\\")
+        || has_literal(bytes, b"$env:")
+        || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
+    {
+        return true;
+    }
+    let mut stack: Vec<&Script> = vec![posix];
+    let mut seen = 0usize;
+    while let Some(script) = stack.pop() {
+        for sc in &script.commands {
+            seen += 1;
+            if seen > 4096 {
+                return true;
+            }
+            if let Some(first) = sc.argv.first() {
+                let name = command::program_name(&first.text);
+                if matches!(
+                    name.as_str(),
+                    "cmd"
+                        | "del"
+                        | "erase"
+                        | "rd"
+                        | "copy"
+                        | "xcopy"
+                        | "robocopy"
+                        | "ren"
+                        | "format"
+                        | "diskpart"
+                        | "icacls"
+                        | "takeown"
+                        | "reg"
+                        | "schtasks"
+                        | "wmic"
+                        | "bcdedit"
+                        | "cipher"
+                        | "iex"
+                        | "iwr"
+                        | "irm"
+                        | "ri"
+                        | "gci"
+                        | "saps"
+                        | "icm"
+                ) || command::is_powershell(&name)
+                    || (name.contains('-') && pwsh::canonical_cmdlet(&name).is_some())
                 {
                     return true;
                 }
@@ -1218,6 +1290,55 @@ mod tests {
             let text: String = (0..n).map(|_| pieces[rng.below(pieces.len())]).collect();
             let reference = text.bytes().filter(|&b| b == b'%').count() >= 2;
             assert_eq!(two_percent_signs(&text), reference, "{text:?}");
+        }
+    }
+
+    /// `text`'s reading by [`looks_windows`] and by the reference that searches every word.
+    fn windows_both(text: &str) -> (bool, bool) {
+        let p = posix::lex(text, &LexLimits::default());
+        (looks_windows(text, &p), looks_windows_every_word(text, &p))
+    }
+
+    #[test]
+    fn looks_windows_equals_the_every_word_search_over_the_corpora() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            [
+                "echo $'\\x25'a$'\\x25'",
+                "echo $'\\045PATH\\045'",
+                "echo \\%a\\%",
+                "echo $'\\u0025'x$'\\U00000025'",
+                "x %A% y",
+                "echo a%b",
+                "ls",
+            ]
+            .map(String::from),
+        );
+        let mut windows = 0;
+        for t in &texts {
+            let (fast, slow) = windows_both(t);
+            assert_eq!(fast, slow, "{t:?}");
+            windows += usize::from(fast);
+        }
+        assert!(windows > 10, "{windows}");
+        // Escapes that decode to `%` are searched.
+        assert!(windows_both("echo $'\\x25'a$'\\x25'").0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn looks_windows_equals_the_every_word_search_on_any_text(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "%", "\\", "$'\\x25'", "$'\\45'", "$'\\u25'", "a", " ", ";", "$(", ")",
+                    "\"", "'", "x=", "%PATH%", "`", "<<E\n%\nE\n", "é", "/c", "\n",
+                ]),
+                0..16,
+            ),
+        ) {
+            let t: String = parts.concat();
+            let (fast, slow) = windows_both(&t);
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
         }
     }
 
