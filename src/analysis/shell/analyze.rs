@@ -1259,6 +1259,18 @@ fn norm(p: &str) -> String {
     {
         return p.to_owned();
     }
+    // An absolute path of such names (`/tmp/k`, `/etc/x.conf`: no `.`, `..` or empty segment,
+    // no trailing `/`) is its own normal form too: the anchor `/` and the same segments.
+    if let Some(rest) = p.strip_prefix('/') {
+        if rest.is_empty()
+            || rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.' | b'/'))
+                && rest.split('/').all(|s| !matches!(s, "" | "." | ".."))
+        {
+            return p.to_owned();
+        }
+    }
     let n = paths::normalize(p);
     // `anchor` then the segments joined by `/`, built in one buffer.
     let mut out = String::with_capacity(p.len() + 2);
@@ -1363,7 +1375,29 @@ mod tests {
     #[test]
     fn norm_is_the_anchor_and_the_joined_segments() {
         let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
-        texts.extend(["/", "~", "C:\\x\\..\\y", "./a//b/", "../..", "~u/x", ""].map(String::from));
+        texts.extend(
+            [
+                "/",
+                "~",
+                "C:\\x\\..\\y",
+                "./a//b/",
+                "../..",
+                "~u/x",
+                "",
+                "/tmp/k",
+                "/a/",
+                "//a",
+                "/a//b",
+                "/a/./b",
+                "/a/../b",
+                "/.",
+                "/..",
+                "/.a/b.",
+                "/a b",
+                "/A-Z_+/0.9",
+            ]
+            .map(String::from),
+        );
         for t in &texts {
             let n = paths::normalize(t);
             assert_eq!(
@@ -1381,8 +1415,9 @@ mod tests {
             let n = paths::normalize(p);
             format!("{}{}", n.anchor, n.segments.join("/"))
         };
-        const PIECES: [&str; 16] = [
+        const PIECES: [&str; 19] = [
             "a", "Z", "0", "_", "-", "+", ".", "..", "~", "$HOME", "%", ":", "C", " ", "é", "/",
+            "/", "/a", "//",
         ];
         let mut rng = Rng(11);
         for _ in 0..5000 {
@@ -1395,6 +1430,16 @@ mod tests {
             "", ".", "..", "...", "a.exe", "C:", "c", "~", "-", "+x", "a..b",
         ] {
             assert_eq!(norm(p), general(p), "{p:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn norm_equals_the_general_path_on_any_text(
+            p in "/[a-zA-Z0-9./_+ -]{0,14}|/?[a-z./~$%:\\\\]{0,10}|(?s).{0,10}",
+        ) {
+            let n = paths::normalize(&p);
+            proptest::prop_assert_eq!(norm(&p), format!("{}{}", n.anchor, n.segments.join("/")));
         }
     }
 
