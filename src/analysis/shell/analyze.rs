@@ -33,6 +33,19 @@ use crate::finding::{self, Finding};
 /// Analyses one command line whose primary dialect is `primary`, at payload depth `depth`
 /// (0 for the call's own command).
 pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> Analysis {
+    let memo = std::cell::RefCell::new(Memo::default());
+    analyze_in(text, primary, limits, depth, &memo)
+}
+
+/// [`analyze`] with the walks of nested scripts that this command line (its payloads included)
+/// has already made ([`Memo`]).
+fn analyze_in(
+    text: &str,
+    primary: Dialect,
+    limits: &Limits,
+    depth: usize,
+    memo: &std::cell::RefCell<Memo>,
+) -> Analysis {
     let mut out = Analysis::new();
     let text = if text.len() > limits.max_command_length {
         out.report.add(Finding::new(
@@ -96,7 +109,7 @@ pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> A
                 &lexed
             }
         };
-        let mut walk = Walk::new(limits, depth, dialect);
+        let mut walk = Walk::new(limits, depth, dialect, memo);
         walk.script(script, 0);
         walk.finish();
         if dialect == primary {
@@ -184,6 +197,9 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     {
         return true;
     }
+    // A word holds a `%` only when the text does, or when an escape decodes to one (`\%`,
+    // `$'\x25'`): without either, no word has the two of a `%VAR%` (no search per word).
+    let words_may_hold_percent = memchr::memchr2(b'%', b'\\', bytes).is_some();
     let mut stack: Vec<&Script> = vec![posix];
     let mut seen = 0usize;
     let mut prog = String::new();
@@ -205,6 +221,75 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 if windows_program(name)
                     || command::is_powershell(name)
                     || (name.contains('-') && pwsh::canonical_cmdlet(name).is_some())
+                {
+                    return true;
+                }
+            }
+            if sc.argv.iter().skip(1).any(|w| {
+                let t = w.text.as_bytes();
+                t.len() == 2
+                    && t.first() == Some(&b'/')
+                    && t.get(1).is_some_and(u8::is_ascii_alphabetic)
+            }) {
+                return true;
+            }
+            if words_may_hold_percent && sc.argv.iter().any(|w| two_percent_signs(&w.text)) {
+                return true;
+            }
+            stack.extend(sc.nested.iter().map(|n| &n.script));
+        }
+    }
+    false
+}
+
+/// [`looks_windows`] searching every word for two `%` (the reference its precheck must equal).
+#[cfg(test)]
+fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
+    let bytes = text.as_bytes();
+    if has_literal(bytes, b":\\")
+        || has_literal(bytes, b"$env:")
+        || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
+    {
+        return true;
+    }
+    let mut stack: Vec<&Script> = vec![posix];
+    let mut seen = 0usize;
+    while let Some(script) = stack.pop() {
+        for sc in &script.commands {
+            seen += 1;
+            if seen > 4096 {
+                return true;
+            }
+            if let Some(first) = sc.argv.first() {
+                let name = command::program_name(&first.text);
+                if matches!(
+                    name.as_str(),
+                    "cmd"
+                        | "del"
+                        | "erase"
+                        | "rd"
+                        | "copy"
+                        | "xcopy"
+                        | "robocopy"
+                        | "ren"
+                        | "format"
+                        | "diskpart"
+                        | "icacls"
+                        | "takeown"
+                        | "reg"
+                        | "schtasks"
+                        | "wmic"
+                        | "bcdedit"
+                        | "cipher"
+                        | "iex"
+                        | "iwr"
+                        | "irm"
+                        | "ri"
+                        | "gci"
+                        | "saps"
+                        | "icm"
+                ) || command::is_powershell(&name)
+                    || (name.contains('-') && pwsh::canonical_cmdlet(&name).is_some())
                 {
                     return true;
                 }
@@ -382,6 +467,8 @@ fn problem_finding(p: &LexProblem) -> Finding {
 /// State of one walk over a script and everything nested in it.
 struct Walk<'l> {
     limits: &'l Limits,
+    /// Walks of nested scripts already made for this command line ([`Memo`]).
+    memo: &'l std::cell::RefCell<Memo>,
     depth: usize,
     dialect: Dialect,
     report: Report,
@@ -410,11 +497,17 @@ struct Walk<'l> {
 }
 
 impl<'l> Walk<'l> {
-    fn new(limits: &'l Limits, depth: usize, dialect: Dialect) -> Walk<'l> {
+    fn new(
+        limits: &'l Limits,
+        depth: usize,
+        dialect: Dialect,
+        memo: &'l std::cell::RefCell<Memo>,
+    ) -> Walk<'l> {
         let mut report = Report::clean();
         report.read_only = true;
         Walk {
             limits,
+            memo,
             depth,
             dialect,
             report,
@@ -504,9 +597,21 @@ impl<'l> Walk<'l> {
 
         // Nested scripts run in the same shell: walk them as part of this command line.
         let mut nested_downloads = false;
+        // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
+        // takes their walks from the memo. Kept only for scripts in an argument of a command
+        // that may run it (which ones is a matter of cost alone: a look-up finds only equal
+        // scripts).
+        let mut runs_an_argument: Option<bool> = None;
         for n in &sc.nested {
-            let mut sub = Walk::new(self.limits, self.depth, self.dialect);
-            sub.script(&n.script, nest + 1);
+            let record = n.in_word.is_some_and(|i| i > 0)
+                && *runs_an_argument.get_or_insert_with(|| {
+                    !peeled.payloads.is_empty()
+                        || peeled
+                            .commands
+                            .iter()
+                            .any(|c| runs_its_argument(&c.program))
+                });
+            let sub = self.nested(&n.script, nest, record);
             if matches!(
                 n.kind,
                 NestedKind::CommandSubstitution | NestedKind::ProcessSubstitutionIn
@@ -762,7 +867,44 @@ impl<'l> Walk<'l> {
         e.prints.take()
     }
 
-    fn absorb(&mut self, sub: Walk<'_>) {
+    /// The walk of a script nested in a command of this one, from the memo when an equal
+    /// script was walked before; `record`: keep it there for a payload of the command.
+    fn nested(&self, script: &Script, nest: usize, record: bool) -> Absorbed {
+        if memo_enabled() {
+            if let Some(done) = self.memo.borrow().find(self.dialect, script) {
+                #[cfg(test)]
+                MEMO_HITS.with(|h| h.set(h.get() + 1));
+                return done.clone();
+            }
+        }
+        let mut sub = Walk::new(self.limits, self.depth, self.dialect, self.memo);
+        sub.script(script, nest + 1);
+        let done = sub.into_absorbed();
+        if record && memo_enabled() {
+            self.memo.borrow_mut().record(self.dialect, script, &done);
+        }
+        done
+    }
+
+    /// What [`Walk::absorb`] takes from a finished walk of a nested script.
+    fn into_absorbed(self) -> Absorbed {
+        Absorbed {
+            report: self.report,
+            payloads: self.payloads,
+            reads_secret: self.reads_secret,
+            network: self.network,
+            metadata_secret: self.metadata_secret,
+            network_cmds: self.network_cmds,
+            downloads: self.downloads,
+            written: self.written,
+            decoded: self.decoded,
+            executes: self.executes,
+            run_words: self.run_words,
+            downloads_to_stdout: self.downloads_to_stdout,
+        }
+    }
+
+    fn absorb(&mut self, sub: Absorbed) {
         self.report.merge(sub.report);
         self.payloads.extend(sub.payloads);
         self.reads_secret |= sub.reads_secret;
@@ -849,10 +991,176 @@ impl<'l> Walk<'l> {
                     continue;
                 }
             }
-            let sub = analyze(&p.text, p.dialect, self.limits, self.depth + 1);
+            let sub = analyze_in(&p.text, p.dialect, self.limits, self.depth + 1, self.memo);
             self.report.merge(sub.report);
         }
     }
+}
+
+/// What the walk of a nested script hands to the walk of its command ([`Walk::absorb`]), and
+/// whether it writes downloaded content to stdout.
+#[derive(Debug, Clone, PartialEq)]
+struct Absorbed {
+    report: Report,
+    payloads: Vec<Payload>,
+    reads_secret: bool,
+    network: bool,
+    metadata_secret: bool,
+    network_cmds: usize,
+    downloads: Vec<String>,
+    written: Vec<(String, String)>,
+    decoded: Vec<String>,
+    executes: Vec<String>,
+    run_words: Vec<String>,
+    downloads_to_stdout: bool,
+}
+
+/// Walks of nested scripts made for one command line, kept where a command has a payload:
+/// `bash -c "$(echo … | base64 -d)"` walks the substitution as part of the line and again in
+/// the payload's analysis (`$(echo … | base64 -d)`), where it is taken from here.
+///
+/// Sound because the walk of a nested script reads nothing but the script (a fresh walk:
+/// no working directory, pipe or `find` roots carried in; the limits and payload depth are
+/// only read when a whole line finishes), and the key is the script's whole shape — every
+/// field but the byte offsets, which no walk reads ([`same_shape`]) — with the dialect.
+#[derive(Default)]
+struct Memo {
+    entries: Vec<(Dialect, Script, Absorbed)>,
+}
+
+/// Walks kept at most per command line (a bound on the copies and on each look-up).
+const MEMO_ENTRIES: usize = 8;
+
+impl Memo {
+    fn find(&self, dialect: Dialect, script: &Script) -> Option<&Absorbed> {
+        self.entries
+            .iter()
+            .find(|(d, s, _)| *d == dialect && same_shape(s, script))
+            .map(|(_, _, a)| a)
+    }
+
+    fn record(&mut self, dialect: Dialect, script: &Script, done: &Absorbed) {
+        if self.entries.len() < MEMO_ENTRIES && self.find(dialect, script).is_none() {
+            self.entries.push((dialect, script.clone(), done.clone()));
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests switch the memo off for the reference run (every nested script walked anew).
+    static MEMO_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Walks taken from the memo (the tests check that the shortcut is taken at all).
+    static MEMO_HITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The memo is used (always, outside the tests' reference runs).
+fn memo_enabled() -> bool {
+    #[cfg(test)]
+    {
+        !MEMO_OFF.with(std::cell::Cell::get)
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
+}
+
+/// `f` with the memo off: the reference the memo must equal.
+#[cfg(test)]
+fn without_memo<T>(f: impl FnOnce() -> T) -> T {
+    MEMO_OFF.with(|m| m.set(true));
+    let out = f();
+    MEMO_OFF.with(|m| m.set(false));
+    out
+}
+
+/// `a` and `b` are the same script but for byte offsets (spans): every other field of every
+/// command, word, redirection, heredoc, nested script and problem is equal. The structs are
+/// taken apart field by field, so a field added later is a compile error here until it is
+/// compared (or shown to be an offset).
+fn same_shape(a: &Script, b: &Script) -> bool {
+    use super::model::{HereDoc, Nested, Redirect, Word};
+    fn word(a: &Word, b: &Word) -> bool {
+        let Word {
+            text,
+            span: _,
+            quoted,
+            fully_quoted,
+            dynamic,
+            glob,
+        } = a;
+        *text == b.text
+            && *quoted == b.quoted
+            && *fully_quoted == b.fully_quoted
+            && *dynamic == b.dynamic
+            && *glob == b.glob
+    }
+    fn redirect(a: &Redirect, b: &Redirect) -> bool {
+        let Redirect { kind, fd, target } = a;
+        *kind == b.kind && *fd == b.fd && word(target, &b.target)
+    }
+    fn heredoc(a: &HereDoc, b: &HereDoc) -> bool {
+        let HereDoc {
+            delimiter,
+            quoted,
+            strip_tabs,
+            body,
+            body_span: _,
+            terminated,
+        } = a;
+        *delimiter == b.delimiter
+            && *quoted == b.quoted
+            && *strip_tabs == b.strip_tabs
+            && *body == b.body
+            && *terminated == b.terminated
+    }
+    fn nested(a: &Nested, b: &Nested) -> bool {
+        let Nested {
+            kind,
+            script,
+            in_word,
+        } = a;
+        *kind == b.kind && *in_word == b.in_word && same_shape(script, &b.script)
+    }
+    fn problem(a: &LexProblem, b: &LexProblem) -> bool {
+        use LexProblem as P;
+        match (a, b) {
+            (P::UnterminatedQuote { .. }, P::UnterminatedQuote { .. })
+            | (P::UnterminatedGroup { .. }, P::UnterminatedGroup { .. })
+            | (P::UnterminatedHereDoc { .. }, P::UnterminatedHereDoc { .. })
+            | (P::TooDeep { .. }, P::TooDeep { .. })
+            | (P::TooLong { .. }, P::TooLong { .. }) => true,
+            (P::Unsupported { what: x, .. }, P::Unsupported { what: y, .. }) => x == y,
+            _ => false,
+        }
+    }
+    fn all<T>(a: &[T], b: &[T], eq: impl Fn(&T, &T) -> bool) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| eq(x, y))
+    }
+    let Script { commands, problems } = a;
+    all(problems, &b.problems, problem)
+        && all(commands, &b.commands, |x, y| {
+            let SimpleCommand {
+                connector,
+                assignments,
+                argv,
+                redirects,
+                heredocs,
+                nested: inner,
+                background,
+                span: _,
+            } = x;
+            *connector == y.connector
+                && *background == y.background
+                && all(argv, &y.argv, word)
+                && all(assignments, &y.assignments, |(n, v), (m, w)| {
+                    n == m && word(v, w)
+                })
+                && all(redirects, &y.redirects, redirect)
+                && all(heredocs, &y.heredocs, heredoc)
+                && all(inner, &y.nested, nested)
+        })
 }
 
 /// Payload levels analysed at most: twice `max_wrapper_depth`, never more than 8.
@@ -901,6 +1209,14 @@ fn stdin_dialect(cmd: &command::Cmd<'_>) -> Option<Dialect> {
     }
 }
 
+/// Programs that run an argument as a command line (`bash -c`, `eval`, `cmd /c`, `pwsh
+/// -Command`): their payload may be a word that holds a nested script.
+fn runs_its_argument(program: &str) -> bool {
+    command::is_shell(program)
+        || command::is_powershell(program)
+        || matches!(program, "eval" | "cmd" | "iex" | "invoke-expression")
+}
+
 fn is_interpreter(program: &str) -> bool {
     matches!(
         program,
@@ -943,6 +1259,18 @@ fn norm(p: &str) -> String {
     {
         return p.to_owned();
     }
+    // An absolute path of such names (`/tmp/k`, `/etc/x.conf`: no `.`, `..` or empty segment,
+    // no trailing `/`) is its own normal form too: the anchor `/` and the same segments.
+    if let Some(rest) = p.strip_prefix('/') {
+        if rest.is_empty()
+            || rest
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.' | b'/'))
+                && rest.split('/').all(|s| !matches!(s, "" | "." | ".."))
+        {
+            return p.to_owned();
+        }
+    }
     let n = paths::normalize(p);
     // `anchor` then the segments joined by `/`, built in one buffer.
     let mut out = String::with_capacity(p.len() + 2);
@@ -977,6 +1305,55 @@ mod tests {
         }
     }
 
+    /// `text`'s reading by [`looks_windows`] and by the reference that searches every word.
+    fn windows_both(text: &str) -> (bool, bool) {
+        let p = posix::lex(text, &LexLimits::default());
+        (looks_windows(text, &p), looks_windows_every_word(text, &p))
+    }
+
+    #[test]
+    fn looks_windows_equals_the_every_word_search_over_the_corpora() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            [
+                "echo $'\\x25'a$'\\x25'",
+                "echo $'\\045PATH\\045'",
+                "echo \\%a\\%",
+                "echo $'\\u0025'x$'\\U00000025'",
+                "x %A% y",
+                "echo a%b",
+                "ls",
+            ]
+            .map(String::from),
+        );
+        let mut windows = 0;
+        for t in &texts {
+            let (fast, slow) = windows_both(t);
+            assert_eq!(fast, slow, "{t:?}");
+            windows += usize::from(fast);
+        }
+        assert!(windows > 10, "{windows}");
+        // Escapes that decode to `%` are searched.
+        assert!(windows_both("echo $'\\x25'a$'\\x25'").0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn looks_windows_equals_the_every_word_search_on_any_text(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "%", "\\", "$'\\x25'", "$'\\45'", "$'\\u25'", "a", " ", ";", "$(", ")",
+                    "\"", "'", "x=", "%PATH%", "`", "<<E\n%\nE\n", "é", "/c", "\n",
+                ]),
+                0..16,
+            ),
+        ) {
+            let t: String = parts.concat();
+            let (fast, slow) = windows_both(&t);
+            proptest::prop_assert_eq!(fast, slow, "{:?}", t);
+        }
+    }
+
     #[test]
     fn has_literal_is_memmem_find() {
         let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
@@ -998,7 +1375,29 @@ mod tests {
     #[test]
     fn norm_is_the_anchor_and_the_joined_segments() {
         let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
-        texts.extend(["/", "~", "C:\\x\\..\\y", "./a//b/", "../..", "~u/x", ""].map(String::from));
+        texts.extend(
+            [
+                "/",
+                "~",
+                "C:\\x\\..\\y",
+                "./a//b/",
+                "../..",
+                "~u/x",
+                "",
+                "/tmp/k",
+                "/a/",
+                "//a",
+                "/a//b",
+                "/a/./b",
+                "/a/../b",
+                "/.",
+                "/..",
+                "/.a/b.",
+                "/a b",
+                "/A-Z_+/0.9",
+            ]
+            .map(String::from),
+        );
         for t in &texts {
             let n = paths::normalize(t);
             assert_eq!(
@@ -1016,8 +1415,9 @@ mod tests {
             let n = paths::normalize(p);
             format!("{}{}", n.anchor, n.segments.join("/"))
         };
-        const PIECES: [&str; 16] = [
+        const PIECES: [&str; 19] = [
             "a", "Z", "0", "_", "-", "+", ".", "..", "~", "$HOME", "%", ":", "C", " ", "é", "/",
+            "/", "/a", "//",
         ];
         let mut rng = Rng(11);
         for _ in 0..5000 {
@@ -1030,6 +1430,16 @@ mod tests {
             "", ".", "..", "...", "a.exe", "C:", "c", "~", "-", "+x", "a..b",
         ] {
             assert_eq!(norm(p), general(p), "{p:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn norm_equals_the_general_path_on_any_text(
+            p in "/[a-zA-Z0-9./_+ -]{0,14}|/?[a-z./~$%:\\\\]{0,10}|(?s).{0,10}",
+        ) {
+            let n = paths::normalize(&p);
+            proptest::prop_assert_eq!(norm(&p), format!("{}{}", n.anchor, n.segments.join("/")));
         }
     }
 
@@ -1209,5 +1619,195 @@ mod tests {
         );
         assert_eq!(r.category, None);
         assert!(has(&r.report, &finding::SYSTEM_LOCATION_WRITE));
+    }
+
+    /// The analysis with the memo and without it (every nested script walked anew).
+    fn both(text: &str, primary: Dialect, depth: usize) -> (Analysis, Analysis) {
+        let limits = Limits::default();
+        let fast = analyze(text, primary, &limits, depth);
+        let slow = without_memo(|| analyze(text, primary, &limits, depth));
+        (fast, slow)
+    }
+
+    /// Shapes that make a payload hold the very script a command substitution holds.
+    fn memo_wrappings(t: &str) -> Vec<String> {
+        vec![
+            t.to_owned(),
+            format!("bash -c \"$({t})\""),
+            format!("sh -c \"$({t})\"; sh -c \"$({t})\""),
+            format!("eval \"$({t})\""),
+            format!("bash -c \"echo $({t})\" && x=$({t})"),
+            format!("sh -c \"$(sh -c \\\"$({t})\\\")\""),
+            format!("pwsh -Command \"$({t})\""),
+            format!("cmd /c \"$({t})\""),
+        ]
+    }
+
+    /// [`both`], but the run without the memo only when the memo served a walk: when it served
+    /// none, every nested script was walked anew, as in the reference.
+    fn check_memo(text: &str, primary: Dialect, depth: usize) -> usize {
+        let limits = Limits::default();
+        let before = MEMO_HITS.with(std::cell::Cell::get);
+        let fast = analyze(text, primary, &limits, depth);
+        let hits = MEMO_HITS.with(std::cell::Cell::get) - before;
+        if hits > 0 {
+            let slow = without_memo(|| analyze(text, primary, &limits, depth));
+            assert_eq!(fast, slow, "{text:?} {primary:?} {depth}");
+        }
+        hits
+    }
+
+    #[test]
+    fn the_memo_changes_no_analysis_over_the_corpora() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.sort();
+        texts.dedup();
+        let mut hits = 0;
+        for (i, t) in texts.iter().enumerate() {
+            let wrapped = memo_wrappings(t);
+            // The text itself, its substitution in `bash -c`, and one more shape in turn.
+            for text in [
+                &wrapped[0],
+                &wrapped[1],
+                &wrapped[2 + i % (wrapped.len() - 2)],
+            ] {
+                hits += check_memo(text, Dialect::Posix, 0);
+            }
+            let (primary, depth) = [
+                (Dialect::Posix, 1),
+                (Dialect::PowerShell, 1),
+                (Dialect::Cmd, 1),
+            ][i % 3];
+            hits += check_memo(t, primary, depth);
+        }
+        // The shortcut is taken (not merely harmless).
+        assert!(hits > texts.len(), "{hits}");
+    }
+
+    #[test]
+    fn the_memo_serves_the_substitution_a_payload_repeats() {
+        let text = "bash -c \"$(echo cm0gLXJmIC90bXAveA== | base64 -d)\"";
+        MEMO_HITS.with(|h| h.set(0));
+        let (fast, slow) = both(text, Dialect::Posix, 0);
+        assert_eq!(fast, slow);
+        assert_eq!(MEMO_HITS.with(std::cell::Cell::get), 1);
+        assert!(has(&fast.report, &finding::DYNAMIC_CODE_EXECUTION));
+        // A different script in the payload is walked, not served.
+        MEMO_HITS.with(|h| h.set(0));
+        let (fast, slow) = both("sh -c \"$(echo a)\" \"$(echo b)\"", Dialect::Posix, 0);
+        assert_eq!(fast, slow);
+    }
+
+    /// `s` with every byte offset zeroed: what [`same_shape`] compares.
+    fn without_spans(s: &Script) -> Script {
+        use super::super::model::Span;
+        let mut s = s.clone();
+        fn word(w: &mut super::super::model::Word) {
+            w.span = Span::default();
+        }
+        fn script(s: &mut Script) {
+            for p in &mut s.problems {
+                match p {
+                    LexProblem::UnterminatedQuote { span }
+                    | LexProblem::UnterminatedGroup { span }
+                    | LexProblem::UnterminatedHereDoc { span }
+                    | LexProblem::TooDeep { span }
+                    | LexProblem::TooLong { span }
+                    | LexProblem::Unsupported { span, .. } => *span = Span::default(),
+                }
+            }
+            for c in &mut s.commands {
+                c.span = Span::default();
+                c.argv.iter_mut().for_each(word);
+                c.assignments.iter_mut().for_each(|(_, w)| word(w));
+                c.redirects.iter_mut().for_each(|r| word(&mut r.target));
+                c.heredocs
+                    .iter_mut()
+                    .for_each(|h| h.body_span = Span::default());
+                c.nested.iter_mut().for_each(|n| script(&mut n.script));
+            }
+        }
+        script(&mut s);
+        s
+    }
+
+    /// Every script and nested script of `text` in the three dialects.
+    fn scripts_of(text: &str) -> Vec<Script> {
+        let limits = LexLimits::default();
+        let mut out = Vec::new();
+        for top in [
+            posix::lex(text, &limits),
+            pwsh::lex(text, &limits),
+            cmd::lex(text, &limits),
+        ] {
+            let mut stack = vec![top];
+            while let Some(s) = stack.pop() {
+                for c in &s.commands {
+                    stack.extend(c.nested.iter().map(|n| n.script.clone()));
+                }
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn same_shape_is_equality_but_for_offsets() {
+        let texts = crate::analysis::shell::rules::testing_corpus_texts();
+        // Each script with its offsets zeroed (what `same_shape` must compare), at most six of
+        // a text's scripts.
+        let shapes = |t: &str| -> Vec<(Script, Script)> {
+            scripts_of(t)
+                .into_iter()
+                .take(6)
+                .map(|s| {
+                    let z = without_spans(&s);
+                    (s, z)
+                })
+                .collect()
+        };
+        let mut equal = 0usize;
+        let mut next = shapes(texts.first().map_or("", String::as_str));
+        for (i, a) in texts.iter().enumerate() {
+            let left = std::mem::take(&mut next);
+            next = shapes(texts.get(i + 1).map_or("", String::as_str));
+            // The same text at another offset, a neighbour one byte longer, the next text and
+            // the text itself.
+            let shifted = shapes(&format!("  {a}"));
+            let changed = shapes(&format!("{a}x"));
+            for right in [&shifted, &changed, &next, &left] {
+                for (x, zx) in &left {
+                    for (y, zy) in right {
+                        let want = zx == zy;
+                        equal += usize::from(want);
+                        assert_eq!(same_shape(x, y), want, "{a:?}");
+                    }
+                }
+            }
+        }
+        assert!(equal > texts.len());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+        #[test]
+        fn the_memo_changes_no_analysis_on_any_text(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "$(", ")", "`", "\"", "'", " ", ";", "|", "&&", "\n", "bash -c ", "sh -c ",
+                    "eval ", "echo ", "rm -rf /", "curl https://x.example/a", "base64 -d",
+                    "> /tmp/a.sh", "a.sh", "<(", "{ ", "}", "$x", "cmd /c ", "pwsh -Command ",
+                    "cat <<EOF\nrm -rf /\nEOF\n", "x=", "sudo ", "\\", "%X%", "C:\\",
+                ]),
+                0..24,
+            ),
+            wrap in 0usize..8,
+        ) {
+            let t: String = parts.concat();
+            let texts = memo_wrappings(&t);
+            let text = &texts[wrap];
+            let (fast, slow) = both(text, Dialect::Posix, 0);
+            proptest::prop_assert_eq!(fast, slow, "{:?}", text);
+        }
     }
 }

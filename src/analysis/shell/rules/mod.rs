@@ -309,8 +309,12 @@ impl<'a, 'w> Call<'a, 'w> {
 
     /// A path as the command sees it: relative paths are resolved against a changed
     /// working directory ([`Context::cwd`]).
-    pub fn resolve(&self, path: &str) -> String {
-        join_dir(self.ctx.cwd, path)
+    /// Without a changed directory that is `path` itself (`join_dir(None, path)`), not copied.
+    pub fn resolve<'p>(&self, path: &'p str) -> std::borrow::Cow<'p, str> {
+        match self.ctx.cwd {
+            None => std::borrow::Cow::Borrowed(path),
+            cwd => std::borrow::Cow::Owned(join_dir(cwd, path)),
+        }
     }
 
     /// Breadth of a recursive operation's target, after [`Call::resolve`].

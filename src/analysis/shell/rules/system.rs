@@ -40,6 +40,14 @@ fn is_sink(t: &str) -> bool {
 
 /// A raw disk, partition or memory device: writing it destroys a filesystem.
 pub(super) fn is_block_device(t: &str) -> bool {
+    // Below, `lower` is `t` byte for byte with ASCII capitals lowered and `\` as `/`, and it
+    // must start with `//./` or `/dev/`: its first byte a `/` (from `/` or `\`), its second a
+    // `/` or a `d` (from `/`, `\`, `d` or `D`). Any other text is none, without the copies.
+    let slash = |b: Option<&u8>| matches!(b, Some(b'/' | b'\\'));
+    let b = t.as_bytes();
+    if !slash(b.first()) || !(slash(b.get(1)) || matches!(b.get(1), Some(b'd' | b'D'))) {
+        return false;
+    }
     let lower = t.to_ascii_lowercase().replace('\\', "/");
     if lower.starts_with("//./physicaldrive") || lower.starts_with("//./") && lower.ends_with(':') {
         return true;
@@ -95,7 +103,7 @@ pub(super) fn special_target(c: &Call<'_, '_>, out: &mut Out, who: &str, verb: &
         return;
     }
     let resolved = c.resolve(text);
-    let text = resolved.as_str();
+    let text = &*resolved;
     if super::contains_ci(text, "openclaw") && paths::is_self_protected(text) {
         out.add(
             &finding::SELF_PROTECTION,
@@ -718,6 +726,79 @@ mod tests {
     use super::*;
     use crate::analysis::shell::command::Dialect::PowerShell;
     use crate::finding::*;
+
+    /// [`is_block_device`] before its two-byte precheck (the reference).
+    fn is_block_device_oracle(t: &str) -> bool {
+        let lower = t.to_ascii_lowercase().replace('\\', "/");
+        if lower.starts_with("//./physicaldrive")
+            || lower.starts_with("//./") && lower.ends_with(':')
+        {
+            return true;
+        }
+        let Some(dev) = lower.strip_prefix("/dev/") else {
+            return false;
+        };
+        const HARMLESS: [&str; 13] = [
+            "null", "zero", "random", "urandom", "full", "stdout", "stderr", "stdin", "tty",
+            "ptmx", "console", "log", "kmsg",
+        ];
+        !(HARMLESS.contains(&dev)
+            || dev.starts_with("fd/")
+            || dev.starts_with("pts/")
+            || dev.starts_with("tty")
+            || dev.starts_with("shm/")
+            || dev.starts_with("tcp/")
+            || dev.starts_with("udp/")
+            || dev.starts_with("mqueue/"))
+    }
+
+    #[test]
+    fn is_block_device_equals_the_copying_form_over_the_corpora() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.extend(
+            [
+                "",
+                "/",
+                "\\",
+                "/d",
+                "/D",
+                "\\D",
+                "//",
+                "\\\\.\\PhysicalDrive0",
+                "//./c:",
+                "\\\\.\\C:",
+                "/dev/sda",
+                "/DEV/SDA",
+                "\\dev\\sda",
+                "/dev/null",
+                "/Dev/tty1",
+                "/dév/sda",
+                "é/dev/sda",
+                "/dev/",
+                "/devices",
+                "//./",
+                "/\\./x:",
+            ]
+            .map(String::from),
+        );
+        let mut devices = 0;
+        for t in &texts {
+            assert_eq!(is_block_device(t), is_block_device_oracle(t), "{t:?}");
+            devices += usize::from(is_block_device(t));
+        }
+        assert!(devices > 3, "{devices}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn is_block_device_equals_the_copying_form_on_any_text(
+            head in "[/\\\\dDeEvV.:]{0,6}",
+            tail in "(?s).{0,12}|(physicaldrive|null|sda|tty|fd/|c:)[0-9]?",
+        ) {
+            let t = format!("{head}{tail}");
+            proptest::prop_assert_eq!(is_block_device(&t), is_block_device_oracle(&t), "{:?}", t);
+        }
+    }
 
     #[test]
     fn redirect_targets() {
