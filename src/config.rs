@@ -64,11 +64,107 @@ pub enum ParamMatcher {
     Any(Vec<Condition>),
 }
 
+/// Tool names whose answer every [`ToolNamePattern`] keeps from load time: the host's core
+/// tools and the names agents call most. Order is the bit order of [`ToolNamePattern::common`].
+pub const COMMON_TOOL_NAMES: [&str; 24] = [
+    "exec",
+    "read",
+    "write",
+    "edit",
+    "apply_patch",
+    "process",
+    "bash",
+    "shell",
+    "code_mode_exec",
+    "glob",
+    "grep",
+    "ls",
+    "web_fetch",
+    "web_search",
+    "memory_search",
+    "memory_get",
+    "browser",
+    "message",
+    "tool_call",
+    "cron",
+    "image",
+    "sessions_list",
+    "sessions_send",
+    "multi_edit",
+];
+
+/// Index of `name` in [`COMMON_TOOL_NAMES`] (a `match`: one length switch and a compare).
+fn common_tool_index(name: &str) -> Option<u32> {
+    Some(match name {
+        "exec" => 0,
+        "read" => 1,
+        "write" => 2,
+        "edit" => 3,
+        "apply_patch" => 4,
+        "process" => 5,
+        "bash" => 6,
+        "shell" => 7,
+        "code_mode_exec" => 8,
+        "glob" => 9,
+        "grep" => 10,
+        "ls" => 11,
+        "web_fetch" => 12,
+        "web_search" => 13,
+        "memory_search" => 14,
+        "memory_get" => 15,
+        "browser" => 16,
+        "message" => 17,
+        "tool_call" => 18,
+        "cron" => 19,
+        "image" => 20,
+        "sessions_list" => 21,
+        "sessions_send" => 22,
+        "multi_edit" => 23,
+        _ => return None,
+    })
+}
+
+/// A rule's `toolNamePattern`: the regex, with its answers for [`COMMON_TOOL_NAMES`] worked
+/// out once at load. Rules are checked on every call, and the regex engine's search costs
+/// thousands of instructions even on a four-letter name; a common name is now a bit test.
+/// Any other name runs the regex, so every answer is the regex's own.
+#[derive(Debug, Clone)]
+pub struct ToolNamePattern {
+    re: Regex,
+    /// Bit `i`: whether `re` matches `COMMON_TOOL_NAMES[i]`.
+    common: u32,
+}
+
+impl ToolNamePattern {
+    pub fn new(re: Regex) -> Self {
+        let common = COMMON_TOOL_NAMES
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| re.is_match(name))
+            .fold(0u32, |bits, (i, _)| bits | 1 << i);
+        ToolNamePattern { re, common }
+    }
+
+    /// Whether the pattern matches `name` (anywhere in it, as `Regex::is_match`).
+    pub fn is_match(&self, name: &str) -> bool {
+        match common_tool_index(name) {
+            Some(i) => self.common >> i & 1 == 1,
+            None => self.re.is_match(name),
+        }
+    }
+
+    /// The regex itself (tests compare answers against it).
+    #[cfg(test)]
+    pub fn regex(&self) -> &Regex {
+        &self.re
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Rule {
     pub id: String,
     pub tool_name: Option<String>,
-    pub tool_name_pattern: Option<Regex>,
+    pub tool_name_pattern: Option<ToolNamePattern>,
     pub tool_kind: Option<String>,
     pub param_matcher: Option<ParamMatcher>,
     pub mode: Mode,
@@ -436,7 +532,7 @@ impl Validator {
                             .nest_limit(64)
                             .build()
                         {
-                            Ok(re) => rule.tool_name_pattern = Some(re),
+                            Ok(re) => rule.tool_name_pattern = Some(ToolNamePattern::new(re)),
                             Err(_) => ok &= self.fail(&field, "not a valid regular expression"),
                         }
                     }
@@ -814,6 +910,105 @@ impl Validator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tool names the pattern tests ask about: every common name, near misses of them, and
+    /// others (bridge, MCP, plugin tools, odd characters).
+    fn probe_names() -> Vec<String> {
+        let mut names: Vec<String> = COMMON_TOOL_NAMES.iter().map(|n| n.to_string()).collect();
+        for n in COMMON_TOOL_NAMES {
+            names.push(n.to_uppercase());
+            names.push(format!("{n}_x"));
+            names.push(format!("x{n}"));
+            names.push(n.get(1..).unwrap_or("").to_owned());
+        }
+        for n in [
+            "",
+            "npm_publish",
+            "mcp__github__create_issue",
+            "deploy_site",
+            "Exec",
+            "exec ",
+            "é",
+            "tool_search_code",
+        ] {
+            names.push(n.to_owned());
+        }
+        names
+    }
+
+    fn pattern(src: &str) -> ToolNamePattern {
+        ToolNamePattern::new(RegexBuilder::new(src).build().unwrap())
+    }
+
+    #[test]
+    fn common_tool_index_is_the_list_order() {
+        for (i, name) in COMMON_TOOL_NAMES.iter().enumerate() {
+            assert_eq!(common_tool_index(name), Some(i as u32), "{name}");
+        }
+        assert!(COMMON_TOOL_NAMES.len() <= 32, "one bit per name in a u32");
+        for name in probe_names() {
+            if !COMMON_TOOL_NAMES.contains(&name.as_str()) {
+                assert_eq!(common_tool_index(&name), None, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn tool_name_pattern_answers_as_its_regex() {
+        let patterns = [
+            "^(exec|bash|shell)$",
+            "(?i)^(npm|cargo|pypi)_publish$",
+            "exec",
+            "^e",
+            "s$",
+            "",
+            ".*",
+            "(?i)READ",
+            "^(?:web_|memory_)",
+            "_",
+            "^[a-z]+$",
+            "^sessions_(list|send)$",
+            "e.e",
+            "^(?!x)",
+        ];
+        let names = probe_names();
+        let mut compiled = 0;
+        for src in patterns {
+            let Ok(re) = RegexBuilder::new(src).build() else {
+                continue;
+            };
+            compiled += 1;
+            let p = ToolNamePattern::new(re);
+            for name in &names {
+                assert_eq!(
+                    p.is_match(name),
+                    p.regex().is_match(name),
+                    "{src:?} on {name:?}"
+                );
+            }
+        }
+        assert!(compiled >= 13);
+        // The table is used: a name in it answers from the bits.
+        let p = pattern("^(exec|bash|shell)$");
+        assert_eq!(p.common, 1 | 1 << 6 | 1 << 7);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn tool_name_pattern_answers_as_its_regex_for_any_pattern(
+            src in "[\\^$|.*+?()\\[\\]a-z_]{0,12}",
+            extra in "[a-z_]{0,10}",
+        ) {
+            if let Ok(re) = RegexBuilder::new(&src).build() {
+                let p = ToolNamePattern::new(re);
+                let mut names = probe_names();
+                names.push(extra);
+                for name in &names {
+                    proptest::prop_assert_eq!(p.is_match(name), p.regex().is_match(name), "{:?} on {:?}", src, name);
+                }
+            }
+        }
+    }
 
     #[test]
     fn privacy_keys_validate_and_fall_back() {
