@@ -32,56 +32,87 @@ const K: [u32; 64] = [
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ];
 
-/// One SHA-256 compression of a 64-byte `block` into the state `h`.
-fn compress(h: &mut [u32; 8], block: &[u8]) {
-    let mut w = [0u32; 64];
-    for (i, word) in block.chunks_exact(4).enumerate() {
-        if let (Some(slot), [a, b, c, d]) = (w.get_mut(i), word) {
-            *slot = u32::from_be_bytes([*a, *b, *c, *d]);
-        }
-    }
-    for i in 16..64 {
-        let at = |j: usize| w.get(j).copied().unwrap_or(0);
-        let (w15, w2) = (at(i - 15), at(i - 2));
-        let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
-        let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
-        let v = at(i - 16)
-            .wrapping_add(s0)
-            .wrapping_add(at(i - 7))
-            .wrapping_add(s1);
-        if let Some(slot) = w.get_mut(i) {
-            *slot = v;
+/// One SHA-256 compression of a 64-byte `block` into the state `h`: the schedule is a
+/// rolling window of 16 words and all 64 rounds are unrolled with constant indices (no bounds
+/// checks, no 64-word array); one record digests a block or two per decision.
+fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
+    let mut w = [0u32; 16];
+    for (slot, word) in w.iter_mut().zip(block.chunks_exact(4)) {
+        if let [a, b, c, d] = *word {
+            *slot = u32::from_be_bytes([a, b, c, d]);
         }
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = *h;
-    // Eight rounds per step with the working variables renamed instead of shifted.
+    // One round; from round 16 on, the word is first extended in place:
+    // w[i] = w[i-16] + σ0(w[i-15]) + w[i-7] + σ1(w[i-2]) over the 16-word window.
     macro_rules! round {
-        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $k:expr, $w:expr) => {
-            let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
-            let ch = ($e & $f) ^ (!$e & $g);
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $i:expr) => {
+            // Σ1(e) = ror6(e ^ ror5(e ^ ror14(e))), Σ0(a) = ror2(a ^ ror11(a ^ ror9(a))): the
+            // same three rotations of the standard form with fewer copies of the operand.
+            let s1 = ($e ^ ($e ^ $e.rotate_right(14)).rotate_right(5)).rotate_right(6);
+            let ch = $g ^ ($e & ($f ^ $g));
             let t1 = $h
                 .wrapping_add(s1)
                 .wrapping_add(ch)
-                .wrapping_add($k)
-                .wrapping_add($w);
-            let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
-            let maj = ($a & $b) ^ ($a & $c) ^ ($b & $c);
+                .wrapping_add(K[$i])
+                .wrapping_add(w[$i & 15]);
+            let s0 = ($a ^ ($a ^ $a.rotate_right(9)).rotate_right(11)).rotate_right(2);
+            let maj = ($a & $b) | ($c & ($a | $b));
             $d = $d.wrapping_add(t1);
             $h = t1.wrapping_add(s0.wrapping_add(maj));
         };
     }
-    for (ks, ws) in K.chunks_exact(8).zip(w.chunks_exact(8)) {
-        if let ([k0, k1, k2, k3, k4, k5, k6, k7], [w0, w1, w2, w3, w4, w5, w6, w7]) = (ks, ws) {
-            round!(a, b, c, d, e, f, g, hh, *k0, *w0);
-            round!(hh, a, b, c, d, e, f, g, *k1, *w1);
-            round!(g, hh, a, b, c, d, e, f, *k2, *w2);
-            round!(f, g, hh, a, b, c, d, e, *k3, *w3);
-            round!(e, f, g, hh, a, b, c, d, *k4, *w4);
-            round!(d, e, f, g, hh, a, b, c, *k5, *w5);
-            round!(c, d, e, f, g, hh, a, b, *k6, *w6);
-            round!(b, c, d, e, f, g, hh, a, *k7, *w7);
-        }
+    macro_rules! extend {
+        ($i:expr) => {
+            let w15 = w[($i + 1) & 15];
+            let w2 = w[($i + 14) & 15];
+            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+            w[$i & 15] = w[$i & 15]
+                .wrapping_add(s0)
+                .wrapping_add(w[($i + 9) & 15])
+                .wrapping_add(s1);
+        };
     }
+    // Eight rounds with the working variables renamed instead of shifted.
+    macro_rules! eight {
+        ($i:expr) => {
+            round!(a, b, c, d, e, f, g, hh, $i);
+            round!(hh, a, b, c, d, e, f, g, $i + 1);
+            round!(g, hh, a, b, c, d, e, f, $i + 2);
+            round!(f, g, hh, a, b, c, d, e, $i + 3);
+            round!(e, f, g, hh, a, b, c, d, $i + 4);
+            round!(d, e, f, g, hh, a, b, c, $i + 5);
+            round!(c, d, e, f, g, hh, a, b, $i + 6);
+            round!(b, c, d, e, f, g, hh, a, $i + 7);
+        };
+    }
+    macro_rules! extend_eight {
+        ($i:expr) => {
+            extend!($i);
+            extend!($i + 1);
+            extend!($i + 2);
+            extend!($i + 3);
+            extend!($i + 4);
+            extend!($i + 5);
+            extend!($i + 6);
+            extend!($i + 7);
+        };
+    }
+    eight!(0);
+    eight!(8);
+    extend_eight!(16);
+    eight!(16);
+    extend_eight!(24);
+    eight!(24);
+    extend_eight!(32);
+    eight!(32);
+    extend_eight!(40);
+    eight!(40);
+    extend_eight!(48);
+    eight!(48);
+    extend_eight!(56);
+    eight!(56);
     for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
         *slot = slot.wrapping_add(v);
     }
@@ -96,24 +127,28 @@ pub fn sha256(data: &[u8]) -> [u8; 32] {
     ];
     let mut blocks = data.chunks_exact(64);
     for block in &mut blocks {
-        compress(&mut h, block);
+        if let Ok(block) = <&[u8; 64]>::try_from(block) {
+            compress(&mut h, block);
+        }
     }
     let rest = blocks.remainder();
     // Padding: 0x80, zeros, then the length in bits (big-endian) in the tail's last 8 bytes.
-    let mut tail = [0u8; 128];
-    let tail_len = if rest.len() < 56 { 64 } else { 128 };
-    if let Some(dst) = tail.get_mut(..rest.len()) {
+    let mut tail = [[0u8; 64]; 2];
+    let two = rest.len() >= 56;
+    if let Some(dst) = tail[0].get_mut(..rest.len()) {
         dst.copy_from_slice(rest);
     }
-    if let Some(marker) = tail.get_mut(rest.len()) {
+    if let Some(marker) = tail[0].get_mut(rest.len()) {
         *marker = 0x80;
     }
-    let bit_len = (data.len() as u64).wrapping_mul(8);
-    if let Some(dst) = tail.get_mut(tail_len - 8..tail_len) {
-        dst.copy_from_slice(&bit_len.to_be_bytes());
+    let bit_len = (data.len() as u64).wrapping_mul(8).to_be_bytes();
+    let last = if two { &mut tail[1] } else { &mut tail[0] };
+    if let Some(dst) = last.get_mut(56..) {
+        dst.copy_from_slice(&bit_len);
     }
-    for block in tail.get(..tail_len).unwrap_or(&[]).chunks_exact(64) {
-        compress(&mut h, block);
+    compress(&mut h, &tail[0]);
+    if two {
+        compress(&mut h, &tail[1]);
     }
     let mut out = [0u8; 32];
     for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
@@ -1113,37 +1148,129 @@ mod tests {
         }
     }
 
+    /// The compression as it was before the unrolled one (a 64-word schedule, looped rounds):
+    /// the reference `compress` is checked against.
+    fn reference_compress(h: &mut [u32; 8], block: &[u8]) {
+        let mut w = [0u32; 64];
+        for (i, word) in block.chunks_exact(4).enumerate() {
+            if let (Some(slot), [a, b, c, d]) = (w.get_mut(i), word) {
+                *slot = u32::from_be_bytes([*a, *b, *c, *d]);
+            }
+        }
+        for i in 16..64 {
+            let at = |j: usize| w.get(j).copied().unwrap_or(0);
+            let (w15, w2) = (at(i - 15), at(i - 2));
+            let s0 = w15.rotate_right(7) ^ w15.rotate_right(18) ^ (w15 >> 3);
+            let s1 = w2.rotate_right(17) ^ w2.rotate_right(19) ^ (w2 >> 10);
+            let v = at(i - 16)
+                .wrapping_add(s0)
+                .wrapping_add(at(i - 7))
+                .wrapping_add(s1);
+            if let Some(slot) = w.get_mut(i) {
+                *slot = v;
+            }
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = *h;
+        // Eight rounds per step with the working variables renamed instead of shifted.
+        macro_rules! round {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $k:expr, $w:expr) => {
+                let s1 = $e.rotate_right(6) ^ $e.rotate_right(11) ^ $e.rotate_right(25);
+                let ch = ($e & $f) ^ (!$e & $g);
+                let t1 = $h
+                    .wrapping_add(s1)
+                    .wrapping_add(ch)
+                    .wrapping_add($k)
+                    .wrapping_add($w);
+                let s0 = $a.rotate_right(2) ^ $a.rotate_right(13) ^ $a.rotate_right(22);
+                let maj = ($a & $b) ^ ($a & $c) ^ ($b & $c);
+                $d = $d.wrapping_add(t1);
+                $h = t1.wrapping_add(s0.wrapping_add(maj));
+            };
+        }
+        for (ks, ws) in K.chunks_exact(8).zip(w.chunks_exact(8)) {
+            if let ([k0, k1, k2, k3, k4, k5, k6, k7], [w0, w1, w2, w3, w4, w5, w6, w7]) = (ks, ws) {
+                round!(a, b, c, d, e, f, g, hh, *k0, *w0);
+                round!(hh, a, b, c, d, e, f, g, *k1, *w1);
+                round!(g, hh, a, b, c, d, e, f, *k2, *w2);
+                round!(f, g, hh, a, b, c, d, e, *k3, *w3);
+                round!(e, f, g, hh, a, b, c, d, *k4, *w4);
+                round!(d, e, f, g, hh, a, b, c, *k5, *w5);
+                round!(c, d, e, f, g, hh, a, b, *k6, *w6);
+                round!(b, c, d, e, f, g, hh, a, *k7, *w7);
+            }
+        }
+        for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *slot = slot.wrapping_add(v);
+        }
+    }
+
+    /// SHA-256 as it was computed before: a padded copy of the whole message through
+    /// [`reference_compress`].
+    fn reference_sha256(data: &[u8]) -> [u8; 32] {
+        let mut msg = data.to_vec();
+        msg.push(0x80);
+        while msg.len() % 64 != 56 {
+            msg.push(0);
+        }
+        msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
+        let mut h: [u32; 8] = [
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+            0x5be0cd19,
+        ];
+        for block in msg.chunks_exact(64) {
+            reference_compress(&mut h, block);
+        }
+        let mut out = [0u8; 32];
+        for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        out
+    }
+
     #[test]
     fn sha256_pads_every_tail_length() {
-        // Lengths around the one- and two-block tails, against the bytes of a straightforward
-        // padded copy.
-        fn padded_reference(data: &[u8]) -> [u8; 32] {
-            let mut msg = data.to_vec();
-            msg.push(0x80);
-            while msg.len() % 64 != 56 {
-                msg.push(0);
-            }
-            msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
-            let mut h: [u32; 8] = [
-                0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-                0x5be0cd19,
-            ];
-            for block in msg.chunks_exact(64) {
-                compress(&mut h, block);
-            }
-            let mut out = [0u8; 32];
-            for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
-                chunk.copy_from_slice(&word.to_be_bytes());
-            }
-            out
-        }
-        let data: Vec<u8> = (0..300u32).map(|i| (i * 7 + 3) as u8).collect();
+        // Every length over five blocks (each tail, each block edge), against the padded copy
+        // through the old compression.
+        let padded_reference = reference_sha256;
+        let data: Vec<u8> = (0..330u32).map(|i| (i * 7 + 3) as u8).collect();
         for n in 0..data.len() {
             assert_eq!(
                 sha256(&data[..n]),
                 padded_reference(&data[..n]),
                 "length {n}"
             );
+        }
+    }
+
+    #[test]
+    fn sha256_is_the_old_one_over_every_corpus_text() {
+        let mut texts = crate::testing::secret_texts();
+        texts.extend(crate::testing::fuzz_regression_texts());
+        for dir in ["tests/corpus", "bench"] {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "jsonl") {
+                    let file = std::fs::read_to_string(&path).unwrap();
+                    texts.extend(file.lines().map(str::to_owned));
+                    texts.push(file);
+                }
+            }
+        }
+        assert!(texts.len() > 500, "{}", texts.len());
+        for t in &texts {
+            assert_eq!(sha256(t.as_bytes()), reference_sha256(t.as_bytes()), "{t}");
+            assert_eq!(
+                digest(t),
+                format!("sha256:{}", hex(&reference_sha256(t.as_bytes())))
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sha256_is_the_old_one_on_any_bytes(data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400)) {
+            proptest::prop_assert_eq!(sha256(&data), reference_sha256(&data));
         }
     }
 
