@@ -393,6 +393,9 @@ enum Field<'a> {
     Json(Value),
     /// A JSON value's text, written as it is.
     Raw(&'static str),
+    /// A string of printable ASCII without `"` or `\\` (at most 64 bytes: its own [`short`]
+    /// form), written between quotes as it is.
+    Plain(&'a str),
 }
 
 impl From<Value> for Field<'_> {
@@ -418,6 +421,11 @@ impl Field<'_> {
             Field::Text(s) => push_value(out, &Value::String(s.to_string())),
             Field::Json(v) => push_value(out, v),
             Field::Raw(text) => out.push_str(text),
+            Field::Plain(s) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
         }
     }
 }
@@ -456,6 +464,20 @@ fn push_value(out: &mut String, v: &Value) {
             let _ = write!(out, "{v}");
         }
     }
+}
+
+/// A printable ASCII text of at most 64 bytes without `"` or `\\`: its own [`short`] form,
+/// written as it is between quotes (one pass for both questions).
+fn is_plain(s: &str) -> bool {
+    s.len() <= 64
+        && s.bytes()
+            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+}
+
+/// One of the decision's own labels (`as_str` of its enums: fixed printable ASCII words, see
+/// the tests), as a record field.
+fn label_field(s: &'static str) -> Field<'static> {
+    Field::Plain(s)
 }
 
 /// A printable ASCII text of at most 64 bytes: its own [`short`] form.
@@ -605,16 +627,19 @@ impl DecisionRecord<'_> {
             session: call.session_key.as_deref().map_or(Field::NULL, |k| {
                 Field::Text(Cow::Borrowed(memo.session_digest(k)))
             }),
-            tool: Field::Text(tool_name_cow(tool)),
+            tool: match tool_name_cow(tool) {
+                Cow::Borrowed(name) if is_plain(name) => Field::Plain(name),
+                name => Field::Text(name),
+            },
             params_bytes: params.len(),
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
                 ParamsDigest::Deferred(params.into_owned())
             } else {
                 ParamsDigest::Done(digest(&params))
             },
-            decision: short_field(d.decision.as_str()),
-            severity: short_field(d.severity.as_str()),
-            source: short_field(d.source.as_str()),
+            decision: label_field(d.decision.as_str()),
+            severity: label_field(d.severity.as_str()),
+            source: label_field(d.source.as_str()),
             rule_id: d.rule_id.as_deref().map_or(Field::NULL, short_field),
             findings: d
                 .findings
@@ -623,8 +648,8 @@ impl DecisionRecord<'_> {
                 .map(|f| short_field(f.id))
                 .collect(),
             risk_confidence: confidence_field(d.risk.confidence),
-            risk_level: short_field(d.risk.level.as_str()),
-            risk_recommendation: short_field(d.risk.recommendation.as_str()),
+            risk_level: label_field(d.risk.level.as_str()),
+            risk_recommendation: label_field(d.risk.recommendation.as_str()),
         })
     }
 }
@@ -632,7 +657,9 @@ impl DecisionRecord<'_> {
 /// `s` as a record field, shortened like a parsed one ([`short`]); borrowed when it is its
 /// own short form.
 fn short_field(s: &str) -> Field<'_> {
-    if is_own_short(s) {
+    if is_plain(s) {
+        Field::Plain(s)
+    } else if is_own_short(s) {
         Field::Text(Cow::Borrowed(s))
     } else {
         Field::Text(Cow::Owned(short(s)))
@@ -1067,9 +1094,13 @@ mod tests {
             );
             assert_eq!(tool_name_cow(name), tool_name_filtered(name), "{name:?}");
             assert!(
-                matches!(short_field(name), Field::Text(t) if t == short(name)),
+                matches!(short_field(name), Field::Text(t) if t == short(name))
+                    || matches!(short_field(name), Field::Plain(t) if t == short(name)),
                 "{name:?}"
             );
+            let mut want = String::new();
+            push_value(&mut want, &Value::String(short(name)));
+            assert_eq!(pushed(&short_field(name)), want, "{name:?}");
         }
     }
 
@@ -1078,7 +1109,11 @@ mod tests {
         fn short_forms_agree_on_any_text(s in "\\PC{0,70}|[ -~]{0,70}|[\x00-\x7f]{0,70}") {
             proptest::prop_assert_eq!(tool_name_str(Some(&s)), Value::String(tool_name_filtered(&s)));
             proptest::prop_assert_eq!(tool_name_cow(&s), tool_name_filtered(&s));
-            proptest::prop_assert!(matches!(short_field(&s), Field::Text(t) if t == short(&s)));
+            let field = short_field(&s);
+            proptest::prop_assert!(matches!(&field, Field::Text(t) if *t == short(&s)) || matches!(&field, Field::Plain(t) if *t == short(&s)));
+            let mut want = String::new();
+            push_value(&mut want, &Value::String(short(&s)));
+            proptest::prop_assert_eq!(pushed(&field), want);
             // A text field is written as the same string value.
             let (mut a, mut b) = (String::new(), String::new());
             Field::Text(Cow::Borrowed(&s)).push(&mut a);
@@ -1270,10 +1305,45 @@ mod tests {
 
     #[test]
     fn fixed_labels_and_confidences_are_the_serialized_ones() {
-        for s in crate::decision::Source::ALL {
+        use crate::decision::{Class, Severity, Source};
+        use crate::risk::{Level, Recommendation};
+        let mut labels: Vec<(&'static str, Value)> = Vec::new();
+        labels.extend(Source::ALL.iter().map(|s| (s.as_str(), reference_label(s))));
+        for c in [Class::Auto, Class::Approval, Class::Critical, Class::Block] {
+            labels.push((c.as_str(), reference_label(&c)));
+        }
+        for s in [Severity::Info, Severity::Warning, Severity::Critical] {
+            labels.push((s.as_str(), reference_label(&s)));
+        }
+        for l in [
+            Level::None,
+            Level::Low,
+            Level::Medium,
+            Level::High,
+            Level::Critical,
+        ] {
+            labels.push((l.as_str(), reference_label(&l)));
+        }
+        for r in [
+            Recommendation::Approve,
+            Recommendation::Review,
+            Recommendation::Deny,
+        ] {
+            labels.push((r.as_str(), reference_label(&r)));
+        }
+        for (label, reference) in labels {
             let mut want = String::new();
-            push_value(&mut want, &reference_label(&s));
-            assert_eq!(pushed(&short_field(s.as_str())), want);
+            push_value(&mut want, &reference);
+            assert!(is_plain(label), "{label}");
+            assert_eq!(pushed(&label_field(label)), want);
+            assert_eq!(pushed(&short_field(label)), want);
+        }
+        for spec in crate::finding::TABLE {
+            assert!(
+                matches!(short_field(spec.id), Field::Plain(_)),
+                "{}",
+                spec.id
+            );
         }
         for c in [
             0.5,
