@@ -11,15 +11,25 @@ use super::config::SessionConfig;
 use crate::decision::{Class, Decision, Severity, Source};
 use crate::finding::{self, Finding};
 
-/// True when `session_key` names an unattended session.
+/// True when `session_key` names an unattended session: some pattern's segments appear as
+/// consecutive `:`-separated segments of the key. (Read in place: it runs on every call.)
 pub fn is_unattended(session_key: &str, cfg: &SessionConfig) -> bool {
-    let segs: Vec<&str> = session_key.split(':').collect();
-    cfg.auto_pass_session_keys.iter().any(|pat| {
-        !pat.is_empty()
-            && segs
-                .windows(pat.len())
-                .any(|w| w.iter().zip(pat).all(|(a, b)| *a == b.as_str()))
-    })
+    cfg.auto_pass_session_keys
+        .iter()
+        .any(|pat| !pat.is_empty() && has_run(session_key, pat))
+}
+
+/// Whether `pat` is a run of consecutive segments of `key`, trying a run from each segment.
+fn has_run(key: &str, pat: &[String]) -> bool {
+    let mut from = Some(key);
+    while let Some(rest) = from {
+        let mut segs = rest.split(':');
+        if pat.iter().all(|p| segs.next() == Some(p.as_str())) {
+            return true;
+        }
+        from = rest.split_once(':').map(|(_, after)| after);
+    }
+    false
 }
 
 /// Applies the unattended policy to a decision of an unattended session.
@@ -96,5 +106,61 @@ mod tests {
         assert!(is_unattended("x:a:b:y", &c.session));
         assert!(!is_unattended("x:a:y:b", &c.session));
         assert!(!is_unattended("x:ab", &c.session));
+    }
+
+    /// [`is_unattended`] as it was: the key's segments collected, then every window.
+    fn reference_is_unattended(session_key: &str, cfg: &SessionConfig) -> bool {
+        let segs: Vec<&str> = session_key.split(':').collect();
+        cfg.auto_pass_session_keys.iter().any(|pat| {
+            !pat.is_empty()
+                && segs
+                    .windows(pat.len())
+                    .any(|w| w.iter().zip(pat).all(|(a, b)| *a == b.as_str()))
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn in_place_runs_are_the_windows(
+            key in "[ab:]{0,12}|[a-c:x]{0,20}|\\PC{0,12}",
+            pats in proptest::collection::vec(proptest::collection::vec("[ab]{0,2}|:|", 0..4), 0..4),
+        ) {
+            let mut cfg = SessionConfig::default();
+            for pats in [pats, SessionConfig::default().auto_pass_session_keys] {
+                cfg.auto_pass_session_keys = pats;
+                proptest::prop_assert_eq!(
+                    is_unattended(&key, &cfg),
+                    reference_is_unattended(&key, &cfg),
+                    "{:?} {:?}", key, cfg.auto_pass_session_keys
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_runs_are_the_windows_on_the_corpus_keys() {
+        let cfg = SessionConfig::default();
+        let mut keys: Vec<String> = crate::testing::secret_texts();
+        keys.extend(crate::testing::fuzz_regression_texts());
+        keys.extend(
+            [
+                "",
+                ":",
+                "::",
+                "cron",
+                ":cron",
+                "cron:",
+                "a::cron::b",
+                "heartbeat:cron",
+            ]
+            .map(str::to_owned),
+        );
+        for key in &keys {
+            assert_eq!(
+                is_unattended(key, &cfg),
+                reference_is_unattended(key, &cfg),
+                "{key}"
+            );
+        }
     }
 }
