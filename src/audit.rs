@@ -496,19 +496,38 @@ impl DecisionRecord<'_> {
     /// closing quote): a deferred digest's hex goes there.
     fn parts_cut(&self) -> (RecordParts, usize) {
         let mut head = String::with_capacity(160);
+        let mut tail = String::with_capacity(320);
+        let cut = self.write_parts(&mut head, &mut tail);
+        (RecordParts { head, tail }, cut)
+    }
+
+    /// Appends the record's head to `head` and its tail to `tail`; returns where in the tail
+    /// the digest's hex ends (see [`DecisionRecord::parts_cut`]).
+    fn write_parts(&self, head: &mut String, tail: &mut String) -> usize {
+        self.write_head(head);
+        self.write_tail(tail)
+    }
+
+    /// Appends the record's head (up to its latency).
+    fn write_head(&self, head: &mut String) {
         head.push_str("{\"decision\":");
-        self.decision.push(&mut head);
+        self.decision.push(head);
         head.push_str(",\"findings\":[");
         for (i, id) in self.findings.iter().enumerate() {
             if i > 0 {
                 head.push(',');
             }
-            id.push(&mut head);
+            id.push(head);
         }
         head.push_str("],\"latencyMs\":");
-        let mut tail = String::with_capacity(320);
+    }
+
+    /// Appends the record's tail (after its latency); returns where, counted from the tail's
+    /// start, the digest's hex ends.
+    fn write_tail(&self, tail: &mut String) -> usize {
+        let start = tail.len();
         tail.push_str(",\"params\":{\"bytes\":");
-        crate::json::push_u64(&mut tail, self.params_bytes as u64);
+        crate::json::push_u64(tail, self.params_bytes as u64);
         tail.push_str(",\"digest\":");
         // `sha256:` and hex digits: nothing to escape.
         tail.push('"');
@@ -516,13 +535,13 @@ impl DecisionRecord<'_> {
             ParamsDigest::Done(d) => d,
             ParamsDigest::Deferred(_) => "sha256:",
         });
-        let cut = tail.len();
+        let cut = tail.len().saturating_sub(start);
         tail.push_str("\"},\"risk\":{\"confidence\":");
-        self.risk_confidence.push(&mut tail);
+        self.risk_confidence.push(tail);
         tail.push_str(",\"level\":");
-        self.risk_level.push(&mut tail);
+        self.risk_level.push(tail);
         tail.push_str(",\"recommendation\":");
-        self.risk_recommendation.push(&mut tail);
+        self.risk_recommendation.push(tail);
         for (key, v) in [
             ("},\"ruleId\":", &self.rule_id),
             (",\"session\":", &self.session),
@@ -532,12 +551,12 @@ impl DecisionRecord<'_> {
             (",\"tool\":", &self.tool),
         ] {
             tail.push_str(key);
-            v.push(&mut tail);
+            v.push(tail);
         }
         tail.push_str(",\"type\":\"decision\",\"v\":");
-        crate::json::push_u64(&mut tail, u64::from(RECORD_VERSION));
+        crate::json::push_u64(tail, u64::from(RECORD_VERSION));
         tail.push('}');
-        (RecordParts { head, tail }, cut)
+        cut
     }
 
     /// From the texts: `request_json` is the request the core decided (raw text, possibly
@@ -753,31 +772,31 @@ fn hook_answer(
             ),
         },
     };
-    let (parts, cut) = record.parts_cut();
-    // A deferred digest: the tail's two pieces around the missing hex, and the params text.
-    let deferred = match &record.params_digest {
-        ParamsDigest::Deferred(text) => parts
-            .tail
-            .split_at_checked(cut)
-            .map(|(a, b)| [a, b, text.as_str()]),
+    // The record is written in place after the view. A deferred digest: the tail's two
+    // pieces around the missing hex (a line break at the cut), then the params text.
+    let text = match &record.params_digest {
+        ParamsDigest::Deferred(text) => Some(text.as_str()),
         ParamsDigest::Done(_) => None,
     };
+    // The fixed keys and labels take under 400 bytes; each finding id at most 66.
     let mut out = String::with_capacity(
-        view.len() + parts.head.len() + parts.tail.len() + deferred.map_or(0, |d| d[2].len()) + 4,
+        view.len() + 400 + 66 * record.findings.len() + text.map_or(0, str::len),
     );
     out.push_str(&view);
     out.push('\n');
-    out.push_str(&parts.head);
+    record.write_head(&mut out);
     out.push('\n');
-    match deferred {
-        Some([a, b, text]) => {
-            out.push_str(a);
-            out.push('\n');
-            out.push_str(b);
+    let start = out.len();
+    let cut = record.write_tail(&mut out);
+    if let Some(text) = text {
+        let at = start + cut;
+        // Always a boundary (the cut follows ASCII `sha256:`); were it not, the tail would
+        // stay whole, as the split form left it.
+        if out.is_char_boundary(at) {
+            out.insert(at, '\n');
             out.push('\n');
             out.push_str(text);
         }
-        None => out.push_str(&parts.tail),
     }
     out
 }

@@ -21,15 +21,40 @@ pub fn is_unattended(session_key: &str, cfg: &SessionConfig) -> bool {
 
 /// Whether `pat` is a run of consecutive segments of `key`, trying a run from each segment.
 fn has_run(key: &str, pat: &[String]) -> bool {
-    let mut from = Some(key);
-    while let Some(rest) = from {
-        let mut segs = rest.split(':');
-        if pat.iter().all(|p| segs.next() == Some(p.as_str())) {
+    // A pattern segment holding `:` equals no segment of the key.
+    // (Byte loops, not `str::find`: keys and segments are a few bytes, where the searcher's
+    // setup costs more than the scan.)
+    if pat.iter().any(|p| p.bytes().any(|b| b == b':')) {
+        return false;
+    }
+    let mut rest = key;
+    loop {
+        if run_at(rest, pat) {
             return true;
         }
-        from = rest.split_once(':').map(|(_, after)| after);
+        match rest.bytes().position(|b| b == b':') {
+            Some(i) => rest = rest.get(i + 1..).unwrap_or(""),
+            None => return false,
+        }
     }
-    false
+}
+
+/// Whether the segments at the start of `rest` are `pat` (segments without `:`).
+fn run_at(mut rest: &str, pat: &[String]) -> bool {
+    let mut segs = pat.iter().peekable();
+    while let Some(p) = segs.next() {
+        let Some(after) = rest.strip_prefix(p.as_str()) else {
+            return false;
+        };
+        if segs.peek().is_none() {
+            return after.is_empty() || after.starts_with(':');
+        }
+        match after.strip_prefix(':') {
+            Some(next) => rest = next,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Applies the unattended policy to a decision of an unattended session.
