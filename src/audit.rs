@@ -396,6 +396,8 @@ enum Field<'a> {
     /// A string of printable ASCII without `"` or `\\` (at most 64 bytes: its own [`short`]
     /// form), written between quotes as it is.
     Plain(&'a str),
+    /// As [`Field::Plain`], owned (the record's time).
+    PlainOwned(String),
 }
 
 impl From<Value> for Field<'_> {
@@ -422,6 +424,11 @@ impl Field<'_> {
             Field::Json(v) => push_value(out, v),
             Field::Raw(text) => out.push_str(text),
             Field::Plain(s) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
+            Field::PlainOwned(s) => {
                 out.push('"');
                 out.push_str(s);
                 out.push('"');
@@ -642,10 +649,12 @@ impl DecisionRecord<'_> {
             time: call
                 .now_ms
                 .and_then(iso_time)
-                .map_or(Field::NULL, |t| Field::Text(Cow::Owned(t))),
-            session: call.session_key.as_deref().map_or(Field::NULL, |k| {
-                Field::Text(Cow::Borrowed(memo.session_digest(k)))
-            }),
+                // Digits and `-T:.Z`, hex digits: plain by construction (tests).
+                .map_or(Field::NULL, Field::PlainOwned),
+            session: call
+                .session_key
+                .as_deref()
+                .map_or(Field::NULL, |k| Field::Plain(memo.session_digest(k))),
             tool: match tool_name_cow(tool) {
                 Cow::Borrowed(name) if is_plain(name) => Field::Plain(name),
                 name => Field::Text(name),
@@ -1357,6 +1366,9 @@ mod tests {
             assert_eq!(pushed(&label_field(label)), want);
             assert_eq!(pushed(&short_field(label)), want);
         }
+        for key in ["", "agent:main:a", "\"\\\u{1}é", &"k".repeat(5000)] {
+            assert!(is_plain(&session_digest(key)), "{key}");
+        }
         for spec in crate::finding::TABLE {
             assert!(
                 matches!(short_field(spec.id), Field::Plain(_)),
@@ -1547,6 +1559,8 @@ mod tests {
             let (date, time) = t.split_once('T').unwrap();
             let ymd: Vec<i64> = date.split('-').map(|x| x.parse().unwrap()).collect();
             assert_eq!((t.len(), date.len()), (24, 10), "{t}");
+            // The record writes it without an escape scan.
+            assert!(is_plain(&t), "{t}");
             let total = ms as i64;
             let rem = total.rem_euclid(86_400_000);
             let expect = format!(
