@@ -2,8 +2,8 @@
 //! classifier → `defaultMode` (fail-closed: `require-approval` unless configured otherwise).
 //!
 //! This step only produces the base verdict; analyzers and session authority act on it later
-//! and may only raise it. Its texts are joined with `concat` rather than `format!`: it runs on
-//! every call.
+//! and may only raise it. Its texts are joined by [`join`] rather than `format!`: it runs on every
+//! call.
 
 pub mod classifier;
 pub mod rules;
@@ -37,7 +37,7 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
         });
         let reason = match &rule.reason {
             Some(r) if !r.trim().is_empty() => r.clone(),
-            _ => ["rule \"", &rule.id, "\" matched ", &call.tool_name].concat(),
+            _ => join(&["rule \"", &rule.id, "\" matched ", &call.tool_name]),
         };
         return Verdict {
             mode: rule.mode,
@@ -46,7 +46,7 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             rule_id: Some(rule.id.clone()),
             finding: Finding::new(
                 &finding::USER_RULE,
-                ["rule \"", &rule.id, "\" matched"].concat(),
+                join(&["rule \"", &rule.id, "\" matched"]),
             )
             .with_severity(severity),
             reason,
@@ -70,15 +70,12 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             "apply_patch" => "changes files with a patch",
             _ => "runs Code Mode code",
         };
-        let reason = [&call.tool_name, " ", what].concat();
+        let reason = join(&[&call.tool_name, " ", what]);
         return base(
             Mode::RequireApproval,
             config.default_severity,
             Source::ToolKind,
-            Finding::new(
-                &finding::TOOL_KIND_DESTRUCTIVE,
-                ["tool kind ", kind].concat(),
-            ),
+            Finding::new(&finding::TOOL_KIND_DESTRUCTIVE, join(&["tool kind ", kind])),
             reason,
         );
     }
@@ -91,9 +88,9 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
                     Source::Classifier,
                     Finding::new(
                         &finding::NAME_TOKEN_DESTRUCTIVE,
-                        ["name token \"", &token, "\""].concat(),
+                        join(&["name token \"", &token, "\""]),
                     ),
-                    [&call.tool_name, " may change something (\"", &token, "\")"].concat(),
+                    join(&[&call.tool_name, " may change something (\"", &token, "\")"]),
                 )
             }
             NameClass::ReadOnly(token) => {
@@ -103,9 +100,9 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
                     Source::Classifier,
                     Finding::new(
                         &finding::NAME_TOKEN_READ_ONLY,
-                        ["name token \"", &token, "\""].concat(),
+                        join(&["name token \"", &token, "\""]),
                     ),
-                    [&call.tool_name, " only reads (\"", &token, "\")"].concat(),
+                    join(&[&call.tool_name, " only reads (\"", &token, "\")"]),
                 )
             }
             NameClass::Unknown => {}
@@ -127,15 +124,23 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
         Source::Default,
         Finding::new(
             &finding::TOOL_UNRECOGNIZED,
-            ["defaultMode ", mode_name].concat(),
+            join(&["defaultMode ", mode_name]),
         ),
-        [
+        join(&[
             &call.tool_name,
             " is not a recognized tool; defaultMode is ",
             mode_name,
-        ]
-        .concat(),
+        ]),
     )
+}
+
+/// The parts one after another, in one allocation of the exact size.
+fn join(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        out.push_str(p);
+    }
+    out
 }
 
 #[cfg(test)]
