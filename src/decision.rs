@@ -124,6 +124,42 @@ pub enum Source {
     Unattended,
 }
 
+impl Source {
+    /// Every source, in declaration order.
+    pub const ALL: [Source; 12] = [
+        Source::Rule,
+        Source::ToolKind,
+        Source::Classifier,
+        Source::Default,
+        Source::FailClosed,
+        Source::SessionLease,
+        Source::ApprovalWindow,
+        Source::ExecLease,
+        Source::Envelope,
+        Source::AdaptiveLease,
+        Source::DenyCooldown,
+        Source::Unattended,
+    ];
+
+    /// The source as the decision JSON spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Rule => "rule",
+            Source::ToolKind => "tool-kind",
+            Source::Classifier => "classifier",
+            Source::Default => "default",
+            Source::FailClosed => "fail-closed",
+            Source::SessionLease => "session-lease",
+            Source::ApprovalWindow => "approval-window",
+            Source::ExecLease => "exec-lease",
+            Source::Envelope => "envelope",
+            Source::AdaptiveLease => "adaptive-lease",
+            Source::DenyCooldown => "deny-cooldown",
+            Source::Unattended => "unattended",
+        }
+    }
+}
+
 /// The approval prompt as the host shows it, already bounded and sanitized.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Preview {
@@ -314,6 +350,30 @@ mod tests {
         for r in Resolution::ALL {
             assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
         }
+        for s in Source::ALL {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+        }
+        // ALL holds every variant: a new one must be added there (this match is exhaustive).
+        for s in Source::ALL {
+            let listed = match s {
+                Source::Rule
+                | Source::ToolKind
+                | Source::Classifier
+                | Source::Default
+                | Source::FailClosed
+                | Source::SessionLease
+                | Source::ApprovalWindow
+                | Source::ExecLease
+                | Source::Envelope
+                | Source::AdaptiveLease
+                | Source::DenyCooldown
+                | Source::Unattended => true,
+            };
+            assert!(listed);
+        }
+        let distinct: std::collections::HashSet<_> =
+            Source::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(distinct.len(), Source::ALL.len());
     }
 
     #[test]

@@ -162,22 +162,53 @@ impl Iterator for AsciiTokens<'_> {
 
 pub fn classify(name: &str) -> NameClass {
     if name.is_ascii() {
-        // The same first-match search over the same words, compared in place.
-        let find = |list: &[&str]| {
-            AsciiTokens::new(name).find_map(|(a, b)| {
-                let t = name.get(a..b).unwrap_or("");
-                list.iter()
-                    .any(|l| l.eq_ignore_ascii_case(t))
-                    .then(|| t.to_ascii_lowercase())
-            })
-        };
-        return match (find(&DESTRUCTIVE_TOKENS), find(&READ_ONLY_TOKENS)) {
-            (Some(t), _) => NameClass::Destructive(t),
-            (None, Some(t)) => NameClass::ReadOnly(t),
-            (None, None) => NameClass::Unknown,
-        };
+        // One pass over the words, each lowercased on the stack and looked up by `match`: the
+        // first destructive word wins at once; else the first read-only one.
+        let mut read_only = None;
+        for (a, b) in AsciiTokens::new(name) {
+            let t = name.get(a..b).unwrap_or("");
+            let mut buf = [0u8; MAX_TOKEN_BYTES];
+            let Some(lower) = buf.get_mut(..t.len()) else {
+                continue; // longer than every listed word
+            };
+            lower.copy_from_slice(t.as_bytes());
+            lower.make_ascii_lowercase();
+            let lower = std::str::from_utf8(lower).unwrap_or("");
+            match token_kind(lower) {
+                Some(TokenKind::Destructive) => return NameClass::Destructive(lower.to_owned()),
+                Some(TokenKind::ReadOnly) if read_only.is_none() => {
+                    read_only = Some(lower.to_owned());
+                }
+                _ => {}
+            }
+        }
+        return read_only.map_or(NameClass::Unknown, NameClass::ReadOnly);
     }
     classify_general(name)
+}
+
+/// The longest word of either list, in bytes.
+const MAX_TOKEN_BYTES: usize = 9;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenKind {
+    Destructive,
+    ReadOnly,
+}
+
+/// Which list a lowercase word is on: the words of [`DESTRUCTIVE_TOKENS`] and
+/// [`READ_ONLY_TOKENS`] as one `match` (a test holds it to the lists).
+fn token_kind(word: &str) -> Option<TokenKind> {
+    match word {
+        "write" | "edit" | "delete" | "remove" | "rm" | "rmdir" | "mkdir" | "move" | "rename"
+        | "deploy" | "publish" | "install" | "uninstall" | "exec" | "run" | "apply" | "patch"
+        | "create" | "update" | "kill" | "send" | "post" | "put" | "push" | "commit" | "flush"
+        | "drop" | "truncate" | "grant" | "revoke" => Some(TokenKind::Destructive),
+        "read" | "get" | "list" | "search" | "glob" | "grep" | "view" | "show" | "status"
+        | "ping" | "fetch" | "head" | "cat" | "ls" | "find" | "whoami" | "echo" | "inspect"
+        | "describe" | "explain" | "query" | "count" => Some(TokenKind::ReadOnly),
+        _ => None,
+    }
 }
 
 /// [`classify`] over [`tokens`] (any text; the reference for the ASCII path).
@@ -289,6 +320,36 @@ mod tests {
         }
         for t in READ_ONLY_TOKENS {
             assert_eq!(classify(t), NameClass::ReadOnly(t.into()));
+        }
+    }
+
+    #[test]
+    fn the_match_is_the_lists() {
+        for t in DESTRUCTIVE_TOKENS {
+            assert_eq!(token_kind(t), Some(TokenKind::Destructive), "{t}");
+            assert!(t.len() <= MAX_TOKEN_BYTES);
+        }
+        for t in READ_ONLY_TOKENS {
+            assert_eq!(token_kind(t), Some(TokenKind::ReadOnly), "{t}");
+            assert!(t.len() <= MAX_TOKEN_BYTES);
+        }
+        assert!(DESTRUCTIVE_TOKENS
+            .iter()
+            .chain(&READ_ONLY_TOKENS)
+            .any(|t| t.len() == MAX_TOKEN_BYTES));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_match_knows_only_the_listed_words(word in "[a-z]{0,10}") {
+            let want = if DESTRUCTIVE_TOKENS.contains(&word.as_str()) {
+                Some(TokenKind::Destructive)
+            } else if READ_ONLY_TOKENS.contains(&word.as_str()) {
+                Some(TokenKind::ReadOnly)
+            } else {
+                None
+            };
+            proptest::prop_assert_eq!(token_kind(&word), want);
         }
     }
 }

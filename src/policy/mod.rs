@@ -2,7 +2,8 @@
 //! classifier → `defaultMode` (fail-closed: `require-approval` unless configured otherwise).
 //!
 //! This step only produces the base verdict; analyzers and session authority act on it later
-//! and may only raise it.
+//! and may only raise it. Its texts are joined by [`join`] rather than `format!`: it runs on every
+//! call.
 
 pub mod classifier;
 pub mod rules;
@@ -36,15 +37,18 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
         });
         let reason = match &rule.reason {
             Some(r) if !r.trim().is_empty() => r.clone(),
-            _ => format!("rule \"{}\" matched {}", rule.id, call.tool_name),
+            _ => join(&["rule \"", &rule.id, "\" matched ", &call.tool_name]),
         };
         return Verdict {
             mode: rule.mode,
             severity,
             source: Source::Rule,
             rule_id: Some(rule.id.clone()),
-            finding: Finding::new(&finding::USER_RULE, format!("rule \"{}\" matched", rule.id))
-                .with_severity(severity),
+            finding: Finding::new(
+                &finding::USER_RULE,
+                join(&["rule \"", &rule.id, "\" matched"]),
+            )
+            .with_severity(severity),
             reason,
             allowed_decisions: rule.allowed_decisions.clone(),
             timeout_ms: rule.timeout_ms.unwrap_or(config.default_timeout_ms),
@@ -66,12 +70,12 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             "apply_patch" => "changes files with a patch",
             _ => "runs Code Mode code",
         };
-        let reason = format!("{} {what}", call.tool_name);
+        let reason = join(&[&call.tool_name, " ", what]);
         return base(
             Mode::RequireApproval,
             config.default_severity,
             Source::ToolKind,
-            Finding::new(&finding::TOOL_KIND_DESTRUCTIVE, format!("tool kind {kind}")),
+            Finding::new(&finding::TOOL_KIND_DESTRUCTIVE, join(&["tool kind ", kind])),
             reason,
         );
     }
@@ -84,9 +88,9 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
                     Source::Classifier,
                     Finding::new(
                         &finding::NAME_TOKEN_DESTRUCTIVE,
-                        format!("name token \"{token}\""),
+                        join(&["name token \"", &token, "\""]),
                     ),
-                    format!("{} may change something (\"{token}\")", call.tool_name),
+                    join(&[&call.tool_name, " may change something (\"", &token, "\")"]),
                 )
             }
             NameClass::ReadOnly(token) => {
@@ -96,9 +100,9 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
                     Source::Classifier,
                     Finding::new(
                         &finding::NAME_TOKEN_READ_ONLY,
-                        format!("name token \"{token}\""),
+                        join(&["name token \"", &token, "\""]),
                     ),
-                    format!("{} only reads (\"{token}\")", call.tool_name),
+                    join(&[&call.tool_name, " only reads (\"", &token, "\")"]),
                 )
             }
             NameClass::Unknown => {}
@@ -120,13 +124,23 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
         Source::Default,
         Finding::new(
             &finding::TOOL_UNRECOGNIZED,
-            format!("defaultMode {mode_name}"),
+            join(&["defaultMode ", mode_name]),
         ),
-        format!(
-            "{} is not a recognized tool; defaultMode is {mode_name}",
-            call.tool_name
-        ),
+        join(&[
+            &call.tool_name,
+            " is not a recognized tool; defaultMode is ",
+            mode_name,
+        ]),
     )
+}
+
+/// The parts one after another, in one allocation of the exact size.
+fn join(parts: &[&str]) -> String {
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        out.push_str(p);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -226,5 +240,57 @@ mod tests {
             Source::ToolKind,
             "an invalid rule must never match-all"
         );
+    }
+
+    #[test]
+    fn every_branch_writes_the_texts_format_wrote() {
+        let rules = config(r#"{"rules":[{"id":"r \"1\" é","toolName":"deploy","mode":"block"}]}"#);
+        let v = evaluate(&rules, &call(r#"{"toolName":"deploy","params":{}}"#));
+        assert_eq!(
+            v.reason,
+            format!("rule \"{}\" matched {}", "r \"1\" é", "deploy")
+        );
+        assert_eq!(
+            v.finding.detail,
+            format!("rule \"{}\" matched", "r \"1\" é")
+        );
+        let c = Config::default();
+        for (tool, kind, what) in [
+            ("exec", "exec", "runs a shell command on the host"),
+            ("apply_patch", "apply_patch", "changes files with a patch"),
+        ] {
+            let v = evaluate(
+                &c,
+                &call(&format!(r#"{{"toolName":"{tool}","params":{{}}}}"#)),
+            );
+            assert_eq!(v.reason, format!("{tool} {what}"));
+            assert_eq!(v.finding.detail, format!("tool kind {kind}"));
+        }
+        for (tool, token, verb) in [
+            ("delete_thing", "delete", "may change something"),
+            ("read_file", "read", "only reads"),
+        ] {
+            let v = evaluate(
+                &c,
+                &call(&format!(r#"{{"toolName":"{tool}","params":{{}}}}"#)),
+            );
+            assert_eq!(v.reason, format!("{tool} {verb} (\"{token}\")"));
+            assert_eq!(v.finding.detail, format!("name token \"{token}\""));
+        }
+        for (mode, json) in [
+            ("auto", r#"{"defaultMode":"auto"}"#),
+            ("block", r#"{"defaultMode":"block"}"#),
+            ("require-approval", "{}"),
+        ] {
+            let v = evaluate(
+                &config(json),
+                &call(r#"{"toolName":"frobnicate","params":{}}"#),
+            );
+            assert_eq!(
+                v.reason,
+                format!("frobnicate is not a recognized tool; defaultMode is {mode}")
+            );
+            assert_eq!(v.finding.detail, format!("defaultMode {mode}"));
+        }
     }
 }

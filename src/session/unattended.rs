@@ -11,15 +11,50 @@ use super::config::SessionConfig;
 use crate::decision::{Class, Decision, Severity, Source};
 use crate::finding::{self, Finding};
 
-/// True when `session_key` names an unattended session.
+/// True when `session_key` names an unattended session: some pattern's segments appear as
+/// consecutive `:`-separated segments of the key. (Read in place: it runs on every call.)
 pub fn is_unattended(session_key: &str, cfg: &SessionConfig) -> bool {
-    let segs: Vec<&str> = session_key.split(':').collect();
-    cfg.auto_pass_session_keys.iter().any(|pat| {
-        !pat.is_empty()
-            && segs
-                .windows(pat.len())
-                .any(|w| w.iter().zip(pat).all(|(a, b)| *a == b.as_str()))
-    })
+    cfg.auto_pass_session_keys
+        .iter()
+        .any(|pat| !pat.is_empty() && has_run(session_key, pat))
+}
+
+/// Whether `pat` is a run of consecutive segments of `key`, trying a run from each segment.
+fn has_run(key: &str, pat: &[String]) -> bool {
+    // A pattern segment holding `:` equals no segment of the key.
+    // (Byte loops, not `str::find`: keys and segments are a few bytes, where the searcher's
+    // setup costs more than the scan.)
+    if pat.iter().any(|p| p.bytes().any(|b| b == b':')) {
+        return false;
+    }
+    let mut rest = key;
+    loop {
+        if run_at(rest, pat) {
+            return true;
+        }
+        match rest.bytes().position(|b| b == b':') {
+            Some(i) => rest = rest.get(i + 1..).unwrap_or(""),
+            None => return false,
+        }
+    }
+}
+
+/// Whether the segments at the start of `rest` are `pat` (segments without `:`).
+fn run_at(mut rest: &str, pat: &[String]) -> bool {
+    let mut segs = pat.iter().peekable();
+    while let Some(p) = segs.next() {
+        let Some(after) = rest.strip_prefix(p.as_str()) else {
+            return false;
+        };
+        if segs.peek().is_none() {
+            return after.is_empty() || after.starts_with(':');
+        }
+        match after.strip_prefix(':') {
+            Some(next) => rest = next,
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Applies the unattended policy to a decision of an unattended session.
@@ -96,5 +131,61 @@ mod tests {
         assert!(is_unattended("x:a:b:y", &c.session));
         assert!(!is_unattended("x:a:y:b", &c.session));
         assert!(!is_unattended("x:ab", &c.session));
+    }
+
+    /// [`is_unattended`] as it was: the key's segments collected, then every window.
+    fn reference_is_unattended(session_key: &str, cfg: &SessionConfig) -> bool {
+        let segs: Vec<&str> = session_key.split(':').collect();
+        cfg.auto_pass_session_keys.iter().any(|pat| {
+            !pat.is_empty()
+                && segs
+                    .windows(pat.len())
+                    .any(|w| w.iter().zip(pat).all(|(a, b)| *a == b.as_str()))
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn in_place_runs_are_the_windows(
+            key in "[ab:]{0,12}|[a-c:x]{0,20}|\\PC{0,12}",
+            pats in proptest::collection::vec(proptest::collection::vec("[ab]{0,2}|:|", 0..4), 0..4),
+        ) {
+            let mut cfg = SessionConfig::default();
+            for pats in [pats, SessionConfig::default().auto_pass_session_keys] {
+                cfg.auto_pass_session_keys = pats;
+                proptest::prop_assert_eq!(
+                    is_unattended(&key, &cfg),
+                    reference_is_unattended(&key, &cfg),
+                    "{:?} {:?}", key, cfg.auto_pass_session_keys
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn in_place_runs_are_the_windows_on_the_corpus_keys() {
+        let cfg = SessionConfig::default();
+        let mut keys: Vec<String> = crate::testing::secret_texts();
+        keys.extend(crate::testing::fuzz_regression_texts());
+        keys.extend(
+            [
+                "",
+                ":",
+                "::",
+                "cron",
+                ":cron",
+                "cron:",
+                "a::cron::b",
+                "heartbeat:cron",
+            ]
+            .map(str::to_owned),
+        );
+        for key in &keys {
+            assert_eq!(
+                is_unattended(key, &cfg),
+                reference_is_unattended(key, &cfg),
+                "{key}"
+            );
+        }
     }
 }
