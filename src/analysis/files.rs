@@ -343,12 +343,13 @@ impl Acc {
             ),
             Effect::Touch => {}
         }
-        if let Some((spec, severity, label)) = classify_location(raw) {
+        let forms = Forms::of(raw);
+        if let Some((spec, severity, label)) = forms.classify() {
             self.note(spec, severity, label, shown.clone());
         }
-        let eff = effective(raw);
-        let norm = paths::normalize(eff);
-        if norm.anchor.is_empty() && norm.escapes {
+        // Anchor and escape do not depend on case: the lowercase form's are the path's.
+        let (anchored, escapes) = forms.effective();
+        if !anchored && escapes {
             self.note(
                 &finding::PATH_OUTSIDE_WORKSPACE,
                 Severity::Warning,
@@ -356,8 +357,8 @@ impl Acc {
                 shown,
             );
         }
-        if as_target && paths::is_absolute(eff) {
-            self.target(norm.render());
+        if as_target && anchored {
+            self.target(paths::normalize(effective(raw)).render());
         } else if as_target {
             self.report.relative_targets = true;
         }
@@ -386,48 +387,106 @@ impl Acc {
 
 /// The location finding for a path that is written, deleted or moved, if any:
 /// self-protection first, then system locations, then credential files.
+#[cfg(test)]
 pub(crate) fn classify_location(
     raw: &str,
 ) -> Option<(&'static FindingSpec, Severity, &'static str)> {
-    let forms = spellings(raw);
-    if forms.iter().any(|s| paths::is_self_protected(s)) {
-        return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
-    }
-    let rooted: Vec<String> = forms
-        .iter()
-        .filter_map(|s| {
-            let n = paths::normalize(s);
-            (n.anchor.is_empty() && n.escapes).then(|| format!("/{}", n.segments.join("/")))
+    Forms::of(raw).classify()
+}
+
+/// What the location classes need of one spelling of a path, from a single lowercase
+/// normalization ([`paths::lowered`]) instead of one per class.
+#[derive(Debug, Clone, Copy, Default)]
+struct Form {
+    self_protected: bool,
+    system: bool,
+    credential: bool,
+    anchored: bool,
+    escapes: bool,
+}
+
+impl Form {
+    fn of(s: &str) -> Form {
+        let url = paths::is_url(s);
+        paths::lowered(s, |n| {
+            let anchored = !n.anchor.is_empty();
+            let mut f = Form {
+                self_protected: !url && paths::self_protected_in(&n.segments),
+                system: !url && paths::system_write_target_in(n.anchor, &n.segments),
+                credential: !url && paths::credential_in(n.anchor, &n.segments),
+                anchored,
+                escapes: n.escapes,
+            };
+            if !anchored && n.escapes {
+                // Climbing out may land anywhere: also tested as if anchored at `/` (the
+                // classes ignore case, so the lowercase segments stand for the path's).
+                let rooted = format!("/{}", n.segments.join("/"));
+                f.system |= paths::is_system_write_target(&rooted);
+                f.credential |= paths::is_credential_path(&rooted);
+            }
+            f
         })
-        .collect();
-    if forms.iter().any(|s| paths::is_system_write_target(s))
-        || rooted.iter().any(|s| paths::is_system_write_target(s))
-    {
-        return Some((
-            &finding::SYSTEM_LOCATION_WRITE,
-            Severity::Critical,
-            "writes the system location",
-        ));
     }
-    if forms.iter().any(|s| paths::is_credential_path(s))
-        || rooted.iter().any(|s| paths::is_credential_path(s))
-    {
-        let inside = forms.iter().all(|s| {
-            let n = paths::normalize(s);
-            n.anchor.is_empty() && !n.escapes
-        });
-        let severity = if inside {
-            Severity::Warning
-        } else {
-            Severity::Critical
+}
+
+/// Every spelling of a path ([`spellings`]), each classified once.
+struct Forms {
+    forms: [Form; 3],
+    n: usize,
+}
+
+impl Forms {
+    fn of(raw: &str) -> Forms {
+        let mut out = Forms {
+            forms: [Form::default(); 3],
+            n: 0,
         };
-        return Some((
-            &finding::SYSTEM_LOCATION_WRITE,
-            severity,
-            "overwrites the credential file",
-        ));
+        for (slot, s) in out.forms.iter_mut().zip(spellings(raw)) {
+            *slot = Form::of(s);
+            out.n += 1;
+        }
+        out
     }
-    None
+
+    fn all(&self) -> &[Form] {
+        self.forms.get(..self.n).unwrap_or(&[])
+    }
+
+    /// [`classify_location`]'s answer.
+    fn classify(&self) -> Option<(&'static FindingSpec, Severity, &'static str)> {
+        let forms = self.all();
+        if forms.iter().any(|f| f.self_protected) {
+            return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
+        }
+        if forms.iter().any(|f| f.system) {
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                Severity::Critical,
+                "writes the system location",
+            ));
+        }
+        if forms.iter().any(|f| f.credential) {
+            let inside = forms.iter().all(|f| !f.anchored && !f.escapes);
+            let severity = if inside {
+                Severity::Warning
+            } else {
+                Severity::Critical
+            };
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                severity,
+                "overwrites the credential file",
+            ));
+        }
+        None
+    }
+
+    /// (anchored, escapes) of the spelling the host acts on.
+    fn effective(&self) -> (bool, bool) {
+        self.all()
+            .last()
+            .map_or((false, false), |f| (f.anchored, f.escapes))
+    }
 }
 
 /// A path for a detail: shortened, without control characters, in backticks.
@@ -609,6 +668,162 @@ fn chunk(lines: &[&str], start: usize, first: bool) -> Result<usize, &'static st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The forms before [`Forms`] classified each spelling once (the references).
+
+    impl Acc {
+        fn location_oracle(&mut self, raw: &str, effect: Effect, as_target: bool) {
+            let shown = quoted(raw);
+            if raw.trim().is_empty() {
+                self.problem("empty file path".to_owned());
+                return;
+            }
+            match effect {
+                Effect::Write => self.note(
+                    &finding::FILE_WRITE,
+                    Severity::Warning,
+                    "writes",
+                    shown.clone(),
+                ),
+                Effect::Delete => self.note(
+                    &finding::FILE_DELETE,
+                    Severity::Warning,
+                    "deletes",
+                    shown.clone(),
+                ),
+                Effect::Touch => {}
+            }
+            if let Some((spec, severity, label)) = classify_location_oracle(raw) {
+                self.note(spec, severity, label, shown.clone());
+            }
+            let eff = effective(raw);
+            let norm = paths::normalize(eff);
+            if norm.anchor.is_empty() && norm.escapes {
+                self.note(
+                    &finding::PATH_OUTSIDE_WORKSPACE,
+                    Severity::Warning,
+                    "climbs out of the working directory",
+                    shown,
+                );
+            }
+            if as_target && paths::is_absolute(eff) {
+                self.target(norm.render());
+            } else if as_target {
+                self.report.relative_targets = true;
+            }
+        }
+    }
+
+    /// The reference [`classify_location`]: one normalization per class. The location finding for a path that is written, deleted or moved, if any:
+    /// self-protection first, then system locations, then credential files.
+    fn classify_location_oracle(
+        raw: &str,
+    ) -> Option<(&'static FindingSpec, Severity, &'static str)> {
+        let forms = spellings(raw);
+        if forms.iter().any(|s| paths::is_self_protected(s)) {
+            return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
+        }
+        let rooted: Vec<String> = forms
+            .iter()
+            .filter_map(|s| {
+                let n = paths::normalize(s);
+                (n.anchor.is_empty() && n.escapes).then(|| format!("/{}", n.segments.join("/")))
+            })
+            .collect();
+        if forms.iter().any(|s| paths::is_system_write_target(s))
+            || rooted.iter().any(|s| paths::is_system_write_target(s))
+        {
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                Severity::Critical,
+                "writes the system location",
+            ));
+        }
+        if forms.iter().any(|s| paths::is_credential_path(s))
+            || rooted.iter().any(|s| paths::is_credential_path(s))
+        {
+            let inside = forms.iter().all(|s| {
+                let n = paths::normalize(s);
+                n.anchor.is_empty() && !n.escapes
+            });
+            let severity = if inside {
+                Severity::Warning
+            } else {
+                Severity::Critical
+            };
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                severity,
+                "overwrites the credential file",
+            ));
+        }
+        None
+    }
+
+    /// Every corpus text and word as a path (and as `../` and `@` forms of it).
+    fn location_texts() -> Vec<String> {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        let more: Vec<String> = texts
+            .iter()
+            .filter(|t| t.len() < 200)
+            .flat_map(|t| {
+                [
+                    format!("../{t}"),
+                    format!("@{t}"),
+                    format!("{t}</arg_value>>"),
+                ]
+            })
+            .collect();
+        texts.extend(more);
+        texts.sort_unstable();
+        texts.dedup();
+        texts
+    }
+
+    fn locations_equal_their_references(texts: &[String]) {
+        for t in texts {
+            assert_eq!(classify_location(t), classify_location_oracle(t), "{t:?}");
+            // The effect only picks the note made before classifying (unchanged code).
+            for (effect, as_target) in [(Effect::Write, true), (Effect::Touch, false)] {
+                let (mut new, mut old) = (Acc::new(), Acc::new());
+                new.location(t, effect, as_target);
+                old.location_oracle(t, effect, as_target);
+                // And a second path, so grouping sees both.
+                new.location("../.ssh/x", effect, as_target);
+                old.location_oracle("../.ssh/x", effect, as_target);
+                assert_eq!(new.finish(), old.finish(), "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn locations_equal_the_reference_over_the_corpora() {
+        let texts = location_texts();
+        locations_equal_their_references(&texts);
+        let hits = texts
+            .iter()
+            .filter(|t| classify_location(t).is_some())
+            .count();
+        assert!(hits > 500, "{hits}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn locations_equal_the_reference_on_random_paths(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", "\\", "~", "..", ".", "", "@", "</arg_value>", ">", "$HOME", "%APPDATA%",
+                    "C:", ".SSH", ".ssh", "id_rsa", ".env", ".openclaw", "openclaw.json",
+                    "workspace", "etc", "passwd", "é", " ", "https://", ".bashrc", "sudoers.d",
+                    "credentials", ".aws", "x",
+                ]),
+                0..9,
+            ),
+            tail in "[a-zA-Z./\\~@>:é ]{0,10}",
+        ) {
+            locations_equal_their_references(&[format!("{}{tail}", parts.concat())]);
+        }
+    }
 
     fn call(tool: &str, params: serde_json::Value) -> Call {
         let req = serde_json::json!({"toolName": tool, "params": params});
