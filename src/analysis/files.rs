@@ -46,7 +46,9 @@
 
 use crate::analysis::paths;
 use crate::analysis::Report;
-use crate::call::{short, Call};
+#[cfg(test)]
+use crate::call::short;
+use crate::call::Call;
 use crate::decision::Severity;
 use crate::finding::{self, Finding, FindingSpec};
 use serde_json::{Map, Value};
@@ -107,18 +109,27 @@ fn tool_of(call: &Call) -> Option<Tool> {
     if call.kinds().any(|k| k == "apply_patch") {
         return Some(Tool::ApplyPatch);
     }
-    let name: String = call
-        .tool_name
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect();
-    match name.as_str() {
-        "write" => Some(Tool::Write),
-        "edit" | "multiedit" => Some(Tool::Edit),
-        "applypatch" => Some(Tool::ApplyPatch),
-        _ => None,
-    }
+    tool_named(&call.tool_name)
+}
+
+/// The file tool a (host or client) tool name names: ignoring `_`, `-` and case.
+fn tool_named(tool_name: &str) -> Option<Tool> {
+    // The name without `_`/`-`, lowercase, compared char by char (no copy of it made).
+    let squashed = || {
+        tool_name
+            .chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+    };
+    [
+        ("write", Tool::Write),
+        ("edit", Tool::Edit),
+        ("multiedit", Tool::Edit),
+        ("applypatch", Tool::ApplyPatch),
+    ]
+    .into_iter()
+    .find(|(name, _)| squashed().eq(name.chars()))
+    .map(|(_, tool)| tool)
 }
 
 fn write(params: &Map<String, Value>, acc: &mut Acc) {
@@ -222,7 +233,10 @@ pub(crate) fn path_args<'a>(params: &'a Map<String, Value>, acc: &mut Acc) -> Ve
 pub(crate) fn spellings(raw: &str) -> Vec<&str> {
     let mut out = vec![raw.trim()];
     let mut s = raw.trim();
-    if let Some(i) = s.find("</arg_value>") {
+    // The suffix is `</arg_value>` and at least one `>`: only a text ending in `>>` has it
+    // (no substring search set up for the rest).
+    if !s.ends_with(">>") {
+    } else if let Some(i) = s.find("</arg_value>") {
         if s.get(i + "</arg_value>".len()..)
             .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c == '>'))
         {
@@ -239,6 +253,7 @@ pub(crate) fn spellings(raw: &str) -> Vec<&str> {
 }
 
 /// The spelling the host acts on (every rewrite applied).
+#[cfg(test)]
 fn effective(raw: &str) -> &str {
     spellings(raw).last().copied().unwrap_or("")
 }
@@ -358,7 +373,7 @@ impl Acc {
             );
         }
         if as_target && anchored {
-            self.target(paths::normalize(effective(raw)).render());
+            self.target(paths::norm(forms.last, false).render());
         } else if as_target {
             self.report.relative_targets = true;
         }
@@ -373,7 +388,17 @@ impl Acc {
 
     pub(crate) fn finish(mut self) -> Report {
         for g in self.groups {
-            let mut detail = format!("{} {}", g.label, g.names.join(", "));
+            // `{label} {names joined by ", "}`, written into one string.
+            let len = g.names.iter().map(|n| n.len() + 2).sum::<usize>();
+            let mut detail = String::with_capacity(g.label.len() + len + 1);
+            detail.push_str(g.label);
+            detail.push(' ');
+            for (i, n) in g.names.iter().enumerate() {
+                if i > 0 {
+                    detail.push_str(", ");
+                }
+                detail.push_str(n);
+            }
             if g.more > 0 {
                 detail.push_str(&format!(" and {} more", g.more));
             }
@@ -430,20 +455,24 @@ impl Form {
 }
 
 /// Every spelling of a path ([`spellings`]), each classified once.
-struct Forms {
+struct Forms<'a> {
     forms: [Form; 3],
     n: usize,
+    /// The spelling the host acts on (every rewrite applied).
+    last: &'a str,
 }
 
-impl Forms {
-    fn of(raw: &str) -> Forms {
+impl<'a> Forms<'a> {
+    fn of(raw: &'a str) -> Forms<'a> {
         let mut out = Forms {
             forms: [Form::default(); 3],
             n: 0,
+            last: "",
         };
         for (slot, s) in out.forms.iter_mut().zip(spellings(raw)) {
             *slot = Form::of(s);
             out.n += 1;
+            out.last = s;
         }
         out
     }
@@ -490,8 +519,17 @@ impl Forms {
 }
 
 /// A path for a detail: shortened, without control characters, in backticks.
+/// (`call::short` in backticks, written straight into one string.)
 pub(crate) fn quoted(raw: &str) -> String {
-    format!("`{}`", short(raw.trim()))
+    let s = raw.trim();
+    let mut out = String::with_capacity(s.len().min(64) + 5);
+    out.push('`');
+    out.extend(s.chars().take(64).filter(|c| !c.is_control()));
+    if s.chars().nth(64).is_some() {
+        out.push('…');
+    }
+    out.push('`');
+    out
 }
 
 /// Walks an `apply_patch` envelope the way the host's executor parses it, classifying every
@@ -780,8 +818,44 @@ mod tests {
         texts
     }
 
+    fn spellings_oracle(raw: &str) -> Vec<&str> {
+        let mut out = vec![raw.trim()];
+        let mut s = raw.trim();
+        if let Some(i) = s.find("</arg_value>") {
+            if s.get(i + "</arg_value>".len()..)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c == '>'))
+            {
+                s = s.get(..i).unwrap_or(s);
+                out.push(s);
+            }
+        }
+        if let Some(rest) = s.strip_prefix('@') {
+            if !rest.is_empty() {
+                out.push(rest);
+            }
+        }
+        out
+    }
+
+    fn tool_named_oracle(tool_name: &str) -> Option<Tool> {
+        let name: String = tool_name
+            .chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect();
+        match name.as_str() {
+            "write" => Some(Tool::Write),
+            "edit" | "multiedit" => Some(Tool::Edit),
+            "applypatch" => Some(Tool::ApplyPatch),
+            _ => None,
+        }
+    }
+
     fn locations_equal_their_references(texts: &[String]) {
         for t in texts {
+            assert_eq!(quoted(t), format!("`{}`", short(t.trim())), "{t:?}");
+            assert_eq!(spellings(t), spellings_oracle(t), "{t:?}");
+            assert_eq!(tool_named(t), tool_named_oracle(t), "{t:?}");
             assert_eq!(classify_location(t), classify_location_oracle(t), "{t:?}");
             // The effect only picks the note made before classifying (unchanged code).
             for (effect, as_target) in [(Effect::Write, true), (Effect::Touch, false)] {
@@ -798,7 +872,20 @@ mod tests {
 
     #[test]
     fn locations_equal_the_reference_over_the_corpora() {
-        let texts = location_texts();
+        let mut texts = location_texts();
+        for n in [
+            "Write",
+            "EDIT",
+            "multi_edit",
+            "Multi-Edit",
+            "apply_patch",
+            "Apply-Patch",
+            "İedit",
+            "writé",
+            "ﬀ",
+        ] {
+            texts.push(n.to_owned());
+        }
         locations_equal_their_references(&texts);
         let hits = texts
             .iter()
@@ -815,11 +902,12 @@ mod tests {
                     "/", "\\", "~", "..", ".", "", "@", "</arg_value>", ">", "$HOME", "%APPDATA%",
                     "C:", ".SSH", ".ssh", "id_rsa", ".env", ".openclaw", "openclaw.json",
                     "workspace", "etc", "passwd", "é", " ", "https://", ".bashrc", "sudoers.d",
-                    "credentials", ".aws", "x",
+                    "credentials", ".aws", "x", "write", "_", "-", "E", "PATCH", "apply", "multi",
+                    "İ", "ẞ", "\u{7}",
                 ]),
                 0..9,
             ),
-            tail in "[a-zA-Z./\\~@>:é ]{0,10}",
+            tail in "[a-zA-Z./\\~@>:é _-]{0,10}",
         ) {
             locations_equal_their_references(&[format!("{}{tail}", parts.concat())]);
         }

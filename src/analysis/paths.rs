@@ -123,6 +123,31 @@ pub(crate) struct Norm<'a> {
     pub(crate) escapes: bool,
 }
 
+impl Norm<'_> {
+    /// [`NormPath::render`] of this path.
+    pub(crate) fn render(&self) -> String {
+        let len = self.segments.iter().map(|s| s.len() + 1).sum::<usize>();
+        let mut out = String::with_capacity(len + 3);
+        match self.anchor {
+            "" if self.escapes => out.push_str("../"),
+            "" if self.segments.is_empty() => out.push('.'),
+            "" => {}
+            "/" => out.push('/'),
+            a => {
+                out.push_str(a);
+                out.push('/');
+            }
+        }
+        for (i, s) in self.segments.iter().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            out.push_str(s);
+        }
+        out
+    }
+}
+
 /// The anchors of drive letters (lowercase), indexed by letter.
 const DRIVES: [&str; 26] = [
     "a:", "b:", "c:", "d:", "e:", "f:", "g:", "h:", "i:", "j:", "k:", "l:", "m:", "n:", "o:", "p:",
@@ -143,12 +168,14 @@ fn anchored_at_sep(s: &str, prefix: &str) -> bool {
 /// The anchor of a trimmed path, the segments its home form stands for (`%APPDATA%` is
 /// `AppData/Roaming` below the home) and the rest of the text to split.
 fn split_anchor(s: &str) -> (&'static str, &'static str, &str) {
-    for h in HOME_PREFIXES {
+    // Every home form starts with `~`, `$` or `%`.
+    let home_form = s.starts_with(['~', '$', '%']);
+    for h in HOME_PREFIXES.iter().take_while(|_| home_form) {
         if anchored_at_sep(s, h) {
             return ("~", "", s.get(h.len()..).unwrap_or(""));
         }
     }
-    for (h, below) in HOME_SUBDIRS {
+    for (h, below) in HOME_SUBDIRS.iter().take_while(|_| home_form) {
         if anchored_at_sep(s, h) {
             return ("~", below, s.get(h.len()..).unwrap_or(""));
         }
@@ -196,10 +223,19 @@ pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
     let b = rest.as_bytes();
     let mut segments: Vec<&str> = Vec::with_capacity(b.iter().filter(|&&c| is_sep(c)).count() + 3);
     let mut escapes = false;
+    // The separators found with memchr rather than a char-by-char pattern.
+    let mut start = 0;
+    let rest_segments = memchr::memchr2_iter(b'/', b'\\', b)
+        .chain(std::iter::once(b.len()))
+        .map(|end| {
+            let seg = rest.get(start..end).unwrap_or("");
+            start = end + 1;
+            seg
+        });
     for seg in below
         .split('/')
         .map(|x| static_segment(x, lower))
-        .chain(rest.split(['/', '\\']))
+        .chain(rest_segments)
     {
         match seg {
             "" | "." => {}
@@ -1229,6 +1265,11 @@ mod tests {
         for t in texts {
             let t = t.as_str();
             assert_eq!(normalize(t), normalize_oracle(t), "{t:?}");
+            assert_eq!(
+                norm(t, false).render(),
+                normalize_oracle(t).render(),
+                "{t:?}"
+            );
             assert_eq!(is_credential_path(t), is_credential_path_oracle(t), "{t:?}");
             assert_eq!(is_credential_dir(t), is_credential_dir_oracle(t), "{t:?}");
             assert_eq!(is_self_protected(t), is_self_protected_oracle(t), "{t:?}");
