@@ -540,10 +540,7 @@ pub(crate) fn patch(input: &str, acc: &mut Acc) {
         acc.problem("the patch is empty".to_owned());
         return;
     }
-    let lines: Vec<&str> = trimmed
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    let lines = patch_lines(trimmed);
     let (body, first_line) = match envelope(&lines) {
         Ok(found) => found,
         Err(what) => {
@@ -628,6 +625,20 @@ pub(crate) fn patch(input: &str, acc: &mut Acc) {
     if hunks == 0 {
         acc.problem("the patch changes no files".to_owned());
     }
+}
+
+/// The lines of a patch (`split('\n')`, each without one trailing `\r`), found with memchr
+/// and collected into a list sized once.
+fn patch_lines(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', b).count() + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
+        let l = text.get(start..end).unwrap_or("");
+        lines.push(l.strip_suffix('\r').unwrap_or(l));
+        start = end + 1;
+    }
+    lines
 }
 
 const BEGIN: &str = "*** Begin Patch";
@@ -853,6 +864,11 @@ mod tests {
 
     fn locations_equal_their_references(texts: &[String]) {
         for t in texts {
+            let old: Vec<&str> = t
+                .split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .collect();
+            assert_eq!(patch_lines(t), old, "{t:?}");
             assert_eq!(quoted(t), format!("`{}`", short(t.trim())), "{t:?}");
             assert_eq!(spellings(t), spellings_oracle(t), "{t:?}");
             assert_eq!(tool_named(t), tool_named_oracle(t), "{t:?}");
@@ -903,7 +919,7 @@ mod tests {
                     "C:", ".SSH", ".ssh", "id_rsa", ".env", ".openclaw", "openclaw.json",
                     "workspace", "etc", "passwd", "é", " ", "https://", ".bashrc", "sudoers.d",
                     "credentials", ".aws", "x", "write", "_", "-", "E", "PATCH", "apply", "multi",
-                    "İ", "ẞ", "\u{7}",
+                    "İ", "ẞ", "\u{7}", "\n", "\r\n", "\r",
                 ]),
                 0..9,
             ),
