@@ -104,12 +104,52 @@ impl NormPath {
 
 /// Normalizes a path lexically. Backslashes are separators (Windows forms).
 pub fn normalize(raw: &str) -> NormPath {
-    let n = norm(raw, false);
-    NormPath {
-        anchor: n.anchor.to_owned(),
-        segments: n.segments.iter().map(|s| (*s).to_owned()).collect(),
-        escapes: n.escapes,
+    let (anchor, below, rest) = split_anchor(raw.trim());
+    let mut segments: Vec<String> = Vec::with_capacity(separators(rest) + 3);
+    let mut escapes = false;
+    for seg in raw_segments(below, rest, false) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if segments.pop().is_none() {
+                    escapes = true;
+                }
+            }
+            other => segments.push(other.to_owned()),
+        }
     }
+    NormPath {
+        anchor: anchor.to_owned(),
+        segments,
+        escapes,
+    }
+}
+
+/// How many `/` and `\\` a text has.
+fn separators(text: &str) -> usize {
+    memchr::memchr2_iter(b'/', b'\\', text.as_bytes()).count()
+}
+
+/// The segments before `.`/`..` are resolved: those a home form stands for, then `rest`
+/// split at `/` and `\\` (found with memchr rather than a char-by-char pattern).
+fn raw_segments<'a>(
+    below: &'static str,
+    rest: &'a str,
+    lower: bool,
+) -> impl Iterator<Item = &'a str> {
+    let b = rest.as_bytes();
+    let mut start = 0;
+    let rest_segments = memchr::memchr2_iter(b'/', b'\\', b)
+        .chain(std::iter::once(b.len()))
+        .map(move |end| {
+            let seg = rest.get(start..end).unwrap_or("");
+            start = end + 1;
+            seg
+        });
+    below
+        .split('/')
+        .map(move |x| static_segment(x, lower))
+        .chain(rest_segments)
 }
 
 /// [`normalize`] borrowing its segments from the text: one allocation (the segment list)
@@ -220,23 +260,9 @@ fn static_segment(seg: &'static str, lower: bool) -> &'static str {
 pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
     let s = raw.trim();
     let (anchor, below, rest) = split_anchor(s);
-    let b = rest.as_bytes();
-    let mut segments: Vec<&str> = Vec::with_capacity(b.iter().filter(|&&c| is_sep(c)).count() + 3);
+    let mut segments: Vec<&str> = Vec::with_capacity(separators(rest) + 3);
     let mut escapes = false;
-    // The separators found with memchr rather than a char-by-char pattern.
-    let mut start = 0;
-    let rest_segments = memchr::memchr2_iter(b'/', b'\\', b)
-        .chain(std::iter::once(b.len()))
-        .map(|end| {
-            let seg = rest.get(start..end).unwrap_or("");
-            start = end + 1;
-            seg
-        });
-    for seg in below
-        .split('/')
-        .map(|x| static_segment(x, lower))
-        .chain(rest_segments)
-    {
+    for seg in raw_segments(below, rest, lower) {
         match seg {
             "" | "." => {}
             ".." => {
