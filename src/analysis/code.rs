@@ -1003,13 +1003,13 @@ fn default_module(name: &str) -> Option<Module> {
 struct Code<'a> {
     toks: Vec<Tok<'a>>,
     /// For an opening bracket, the index of its closer.
-    close: Vec<Option<usize>>,
+    close: Links,
     /// For a closing bracket, the index of its opener.
-    open: Vec<Option<usize>>,
+    open: Links,
     /// For an opening bracket that never closes, where its group is taken to end: where its
     /// `${…}` ends, or the next unclosed opener (so unclosed groups partition the rest of the
     /// source and scanning them stays linear).
-    ends: Vec<Option<usize>>,
+    ends: Links,
     /// Local name → (module, imported name or `None` for the module itself).
     bindings: BTreeMap<String, (Module, Option<String>)>,
     /// Name → every value assigned to it (`None` for one not understood).
@@ -1017,14 +1017,35 @@ struct Code<'a> {
     max_len: usize,
 }
 
+/// A token index per token, or none: `usize::MAX` marks none, so the list is filled
+/// rather than zeroed (`Option<usize>` lists of every token were a third of a large
+/// source's analysis in `calloc`).
+struct Links(Vec<usize>);
+
+impl Links {
+    fn new(n: usize) -> Links {
+        Links(vec![usize::MAX; n])
+    }
+
+    fn at(&self, i: usize) -> Option<usize> {
+        self.0.get(i).copied().filter(|&v| v != usize::MAX)
+    }
+
+    fn set(&mut self, i: usize, v: usize) {
+        if let Some(slot) = self.0.get_mut(i) {
+            *slot = v;
+        }
+    }
+}
+
 impl<'a> Code<'a> {
     fn new(toks: Vec<Tok<'a>>, max_len: usize) -> Code<'a> {
         let n = toks.len();
         let mut code = Code {
             toks,
-            close: vec![None; n],
-            open: vec![None; n],
-            ends: vec![None; n],
+            close: Links::new(n),
+            open: Links::new(n),
+            ends: Links::new(n),
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
             max_len,
@@ -1077,9 +1098,7 @@ impl<'a> Code<'a> {
                 .is_some_and(|o| o.level > level)
             {
                 if let Some(o) = stack.pop() {
-                    if let Some(e) = self.ends.get_mut(o) {
-                        *e = Some(i);
-                    }
+                    self.ends.set(o, i);
                 }
             }
             let want = match &*t.text {
@@ -1095,12 +1114,8 @@ impl<'a> Code<'a> {
             if let Some(&o) = stack.last() {
                 if self.toks.get(o).is_some_and(|ot| ot.text == want) {
                     stack.pop();
-                    if let Some(c) = self.close.get_mut(o) {
-                        *c = Some(i);
-                    }
-                    if let Some(c) = self.open.get_mut(i) {
-                        *c = Some(o);
-                    }
+                    self.close.set(o, i);
+                    self.open.set(i, o);
                 }
             }
         }
@@ -1112,9 +1127,7 @@ impl<'a> Code<'a> {
             .chain(std::iter::once(n))
             .collect();
         for (o, e) in stack.into_iter().zip(next) {
-            if let Some(slot) = self.ends.get_mut(o) {
-                *slot = Some(e);
-            }
+            self.ends.set(o, e);
         }
     }
 
@@ -1122,12 +1135,7 @@ impl<'a> Code<'a> {
     fn step(&self, i: usize) -> usize {
         match self.tok(i) {
             Some(t) if t.kind == Kind::Tpl => t.skip_to.max(i + 1),
-            Some(_) => self
-                .close
-                .get(i)
-                .copied()
-                .flatten()
-                .map_or(i + 1, |c| c + 1),
+            Some(_) => self.close.at(i).map_or(i + 1, |c| c + 1),
             None => i + 1,
         }
     }
@@ -1135,10 +1143,8 @@ impl<'a> Code<'a> {
     /// Where the group opened at `open` ends (its closer, or where an unclosed one stops).
     fn group_end(&self, open: usize) -> usize {
         self.close
-            .get(open)
-            .copied()
-            .flatten()
-            .or_else(|| self.ends.get(open).copied().flatten())
+            .at(open)
+            .or_else(|| self.ends.at(open))
             .unwrap_or(self.toks.len())
     }
 
@@ -1167,7 +1173,7 @@ impl<'a> Code<'a> {
 
     /// `(a, b)` is exactly one bracket group opened by `p`.
     fn is_group(&self, (a, b): (usize, usize), p: &str) -> bool {
-        self.punct(a, p) && self.close.get(a).copied().flatten() == Some(b - 1)
+        self.punct(a, p) && self.close.at(a) == Some(b - 1)
     }
 
     fn collect_bindings(&mut self) {
@@ -1201,7 +1207,7 @@ impl<'a> Code<'a> {
                 if let Some(name) = self.ident(p) {
                     found.push((name.to_owned(), module, member));
                 } else if self.punct(p, "}") {
-                    if let Some(o) = self.open.get(p).copied().flatten() {
+                    if let Some(o) = self.open.at(p) {
                         if p - o <= WINDOW {
                             self.destructure(o, module, &mut found);
                         }
@@ -1340,7 +1346,7 @@ impl<'a> Code<'a> {
             // An opener that never closes ends the expression (and keeps this pass linear).
             if t.kind == Kind::Punct
                 && matches!(&*t.text, "(" | "[" | "{")
-                && self.close.get(j).copied().flatten().is_none()
+                && self.close.at(j).is_none()
             {
                 break;
             }
@@ -1890,7 +1896,7 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         let floor = start.saturating_sub(WINDOW);
         while j > floor {
             j -= 1;
-            if let Some(o) = code.open.get(j).copied().flatten() {
+            if let Some(o) = code.open.at(j) {
                 j = o;
                 continue;
             }
@@ -1973,7 +1979,7 @@ fn module_at<'t>(code: &'t Code, mut r: usize) -> Recv<'t> {
         return default_module(name).map_or(Recv::Name(name), Recv::Module);
     }
     if code.punct(r, ")") {
-        if let Some(o) = code.open.get(r).copied().flatten() {
+        if let Some(o) = code.open.at(r) {
             // require('m').x  /  (await import('m')).x
             let loader_at = |k: usize| {
                 matches!(code.ident(k), Some("require" | "import" | "_load"))
