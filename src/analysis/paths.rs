@@ -285,7 +285,9 @@ pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
 /// `escapes` (anchors are found ignoring case and drives are lowercase anyway).
 pub(crate) fn lowered<R>(raw: &str, f: impl FnOnce(&Norm<'_>) -> R) -> R {
     let t = raw.trim();
-    if t.bytes().any(|b| b.is_ascii_uppercase()) {
+    // A long text is copied lowercase without looking first (the copy is a vectorized loop;
+    // a byte-by-byte search for an uppercase letter is not).
+    if t.len() > 64 || t.bytes().any(|b| b.is_ascii_uppercase()) {
         let low = t.to_ascii_lowercase();
         f(&norm(&low, true))
     } else {
@@ -303,7 +305,8 @@ fn has_unresolved_expansion(raw: &str) -> bool {
         .chain(HOME_SUBDIRS.iter().map(|(h, _)| *h))
         .find(|h| anchored_at_sep(t, h))
         .map_or(t, |h| t.get(h.len()..).unwrap_or(""));
-    s.contains(['$', '`', '%']) || s.bytes().filter(|&b| b == b'!').nth(1).is_some()
+    let b = s.as_bytes();
+    memchr::memchr3(b'$', b'`', b'%', b).is_some() || memchr::memchr_iter(b'!', b).nth(1).is_some()
 }
 
 /// Classifies the target of a recursive delete / recursive chmod-chown.
