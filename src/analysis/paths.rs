@@ -107,17 +107,15 @@ pub fn normalize(raw: &str) -> NormPath {
     let (anchor, below, rest) = split_anchor(raw.trim());
     let mut segments: Vec<String> = Vec::with_capacity(separators(rest) + 3);
     let mut escapes = false;
-    for seg in raw_segments(below, rest, false) {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if segments.pop().is_none() {
-                    escapes = true;
-                }
+    for_each_raw_segment(below, rest, false, |seg| match seg {
+        "" | "." => {}
+        ".." => {
+            if segments.pop().is_none() {
+                escapes = true;
             }
-            other => segments.push(other.to_owned()),
         }
-    }
+        other => segments.push(other.to_owned()),
+    });
     NormPath {
         anchor: anchor.to_owned(),
         segments,
@@ -127,29 +125,31 @@ pub fn normalize(raw: &str) -> NormPath {
 
 /// How many `/` and `\\` a text has.
 fn separators(text: &str) -> usize {
-    memchr::memchr2_iter(b'/', b'\\', text.as_bytes()).count()
+    text.bytes().filter(|&b| is_sep(b)).count()
 }
 
-/// The segments before `.`/`..` are resolved: those a home form stands for, then `rest`
-/// split at `/` and `\\` (found with memchr rather than a char-by-char pattern).
-fn raw_segments<'a>(
+/// Calls `f` with each segment before `.`/`..` are resolved: those a home form stands for,
+/// then `rest` split at `/` and `\\` (a plain byte loop: paths are short, and an iterator
+/// or searcher set up per path cost more than the scan).
+fn for_each_raw_segment<'a>(
     below: &'static str,
     rest: &'a str,
     lower: bool,
-) -> impl Iterator<Item = &'a str> {
-    let b = rest.as_bytes();
+    mut f: impl FnMut(&'a str),
+) {
+    if !below.is_empty() {
+        for x in below.split('/') {
+            f(static_segment(x, lower));
+        }
+    }
     let mut start = 0;
-    let rest_segments = memchr::memchr2_iter(b'/', b'\\', b)
-        .chain(std::iter::once(b.len()))
-        .map(move |end| {
-            let seg = rest.get(start..end).unwrap_or("");
-            start = end + 1;
-            seg
-        });
-    below
-        .split('/')
-        .map(move |x| static_segment(x, lower))
-        .chain(rest_segments)
+    for (i, &c) in rest.as_bytes().iter().enumerate() {
+        if is_sep(c) {
+            f(rest.get(start..i).unwrap_or(""));
+            start = i + 1;
+        }
+    }
+    f(rest.get(start..).unwrap_or(""));
 }
 
 /// [`normalize`] borrowing its segments from the text: one allocation (the segment list)
@@ -262,17 +262,15 @@ pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
     let (anchor, below, rest) = split_anchor(s);
     let mut segments: Vec<&str> = Vec::with_capacity(separators(rest) + 3);
     let mut escapes = false;
-    for seg in raw_segments(below, rest, lower) {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if segments.pop().is_none() {
-                    escapes = true;
-                }
+    for_each_raw_segment(below, rest, lower, |seg| match seg {
+        "" | "." => {}
+        ".." => {
+            if segments.pop().is_none() {
+                escapes = true;
             }
-            other => segments.push(other),
         }
-    }
+        other => segments.push(other),
+    });
     Norm {
         anchor,
         segments,
