@@ -210,6 +210,7 @@ enum Kind {
 }
 
 #[derive(Debug, Clone)]
+#[cfg_attr(test, derive(PartialEq))]
 struct Tok<'a> {
     kind: Kind,
     /// Identifier name, decoded string value, template skeleton (each `${…}` as [`UNKNOWN`]),
@@ -227,6 +228,13 @@ struct Tok<'a> {
     nl: bool,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Lex with the reference forms of the scanning steps (set by the equivalence tests).
+    static LEX_REFERENCE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg_attr(test, derive(Debug, PartialEq))]
 struct Lexed<'a> {
     toks: Vec<Tok<'a>>,
     problems: Vec<String>,
@@ -270,7 +278,8 @@ fn lex(src: &str) -> Lexed<'_> {
     let mut lx = Lexer {
         src,
         pos: 0,
-        toks: Vec::new(),
+        // About one token per three bytes of code: sized once rather than grown.
+        toks: Vec::with_capacity(src.len() / 3 + 8),
         frames: Vec::new(),
         regex_ok: true,
         newline: false,
@@ -405,6 +414,47 @@ impl<'a> Lexer<'a> {
 
     /// Skips whitespace and comments; true when something was skipped.
     fn trivia(&mut self, c: char) -> bool {
+        #[cfg(test)]
+        if LEX_REFERENCE.with(std::cell::Cell::get) {
+            return self.trivia_ref(c);
+        }
+        if c.is_whitespace() {
+            if matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
+                self.newline = true;
+            }
+            self.pos += c.len_utf8();
+            return true;
+        }
+        if !matches!(c, '/' | '<') {
+            return false;
+        }
+        if self.rest().starts_with("//") || self.rest().starts_with("<!--") {
+            self.skip_line();
+            return true;
+        }
+        if self.rest().starts_with("/*") {
+            match self.rest().get(2..).and_then(|r| r.find("*/")) {
+                Some(end) => {
+                    let body = self.rest().get(..end + 2).unwrap_or("");
+                    if body.contains('\n') {
+                        self.newline = true;
+                    }
+                    self.pos += end + 4;
+                }
+                None => {
+                    self.problems
+                        .push(format!("unterminated comment at byte {}", self.pos));
+                    self.pos = self.src.len();
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// The reference [`Lexer::trivia`]. Skips whitespace and comments; true when something was skipped.
+    #[cfg(test)]
+    fn trivia_ref(&mut self, c: char) -> bool {
         if c.is_whitespace() {
             if matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}') {
                 self.newline = true;
@@ -434,6 +484,68 @@ impl<'a> Lexer<'a> {
             return true;
         }
         false
+    }
+
+    #[cfg(test)]
+    fn ident_ref(&mut self) {
+        let start = self.pos;
+        // Borrowed from the source unless a `\u` escape forces a decoded copy.
+        let mut decoded: Option<String> = None;
+        while let Some(c) = self.peek() {
+            if c == '\\' && self.peek2() == Some('u') {
+                let name = decoded
+                    .get_or_insert_with(|| self.src.get(start..self.pos).unwrap_or("").to_owned());
+                self.pos += 1;
+                match self.unicode_escape() {
+                    Some(d) => name.push(sanitize(d)),
+                    None => name.push('\u{fffd}'),
+                }
+            } else if is_id_continue(c) {
+                if let Some(name) = decoded.as_mut() {
+                    name.push(c);
+                }
+                self.pos += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        match decoded {
+            Some(name) => self.emit(Kind::Ident, name, start),
+            None => {
+                let name = self.src.get(start..self.pos).unwrap_or("");
+                self.emit(Kind::Ident, name, start);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn string_ref(&mut self, quote: char) {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value = String::new();
+        loop {
+            match self.peek() {
+                None | Some('\n' | '\r') => {
+                    self.problems
+                        .push(format!("unterminated string at byte {start}"));
+                    break;
+                }
+                Some('\\') => {
+                    if let Some(c) = self.escape() {
+                        value.push(sanitize(c));
+                    }
+                }
+                Some(c) if c == quote => {
+                    self.pos += 1;
+                    break;
+                }
+                Some(c) => {
+                    value.push(sanitize(c));
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+        self.emit(Kind::Str, value, start);
     }
 
     fn skip_line(&mut self) {
@@ -556,10 +668,26 @@ impl<'a> Lexer<'a> {
     }
 
     fn ident(&mut self) {
+        #[cfg(test)]
+        if LEX_REFERENCE.with(std::cell::Cell::get) {
+            return self.ident_ref();
+        }
         let start = self.pos;
         // Borrowed from the source unless a `\u` escape forces a decoded copy.
         let mut decoded: Option<String> = None;
-        while let Some(c) = self.peek() {
+        while let Some(&b) = self.src.as_bytes().get(self.pos) {
+            // ASCII other than `\\`: an identifier byte exactly when it is `[A-Za-z0-9$_]`.
+            if b.is_ascii() && b != b'\\' {
+                if !(b.is_ascii_alphanumeric() || b == b'$' || b == b'_') {
+                    break;
+                }
+                if let Some(name) = decoded.as_mut() {
+                    name.push(char::from(b));
+                }
+                self.pos += 1;
+                continue;
+            }
+            let Some(c) = self.peek() else { break };
             if c == '\\' && self.peek2() == Some('u') {
                 let name = decoded
                     .get_or_insert_with(|| self.src.get(start..self.pos).unwrap_or("").to_owned());
@@ -587,7 +715,27 @@ impl<'a> Lexer<'a> {
     }
 
     fn string(&mut self, quote: char) {
+        #[cfg(test)]
+        if LEX_REFERENCE.with(std::cell::Cell::get) {
+            return self.string_ref(quote);
+        }
         let start = self.pos;
+        // Most strings hold no escape, line break or marker character: their value is the
+        // source text between the quotes, borrowed.
+        let body = self.src.get(start + 1..).unwrap_or("");
+        let stop = body
+            .bytes()
+            .position(|b| char::from(b) == quote || matches!(b, b'\\' | b'\n' | b'\r' | 0 | 1 | 2));
+        if let Some(end) = stop.filter(|&e| {
+            body.as_bytes()
+                .get(e)
+                .is_some_and(|&b| char::from(b) == quote)
+        }) {
+            let value = body.get(..end).unwrap_or("");
+            self.pos = start + 1 + end + 1;
+            self.emit(Kind::Str, value, start);
+            return;
+        }
         self.pos += 1;
         let mut value = String::new();
         loop {
@@ -855,13 +1003,13 @@ fn default_module(name: &str) -> Option<Module> {
 struct Code<'a> {
     toks: Vec<Tok<'a>>,
     /// For an opening bracket, the index of its closer.
-    close: Vec<Option<usize>>,
+    close: Links,
     /// For a closing bracket, the index of its opener.
-    open: Vec<Option<usize>>,
+    open: Links,
     /// For an opening bracket that never closes, where its group is taken to end: where its
     /// `${…}` ends, or the next unclosed opener (so unclosed groups partition the rest of the
     /// source and scanning them stays linear).
-    ends: Vec<Option<usize>>,
+    ends: Links,
     /// Local name → (module, imported name or `None` for the module itself).
     bindings: BTreeMap<String, (Module, Option<String>)>,
     /// Name → every value assigned to it (`None` for one not understood).
@@ -869,14 +1017,35 @@ struct Code<'a> {
     max_len: usize,
 }
 
+/// A token index per token, or none: `usize::MAX` marks none, so the list is filled
+/// rather than zeroed (`Option<usize>` lists of every token were a third of a large
+/// source's analysis in `calloc`).
+struct Links(Vec<usize>);
+
+impl Links {
+    fn new(n: usize) -> Links {
+        Links(vec![usize::MAX; n])
+    }
+
+    fn at(&self, i: usize) -> Option<usize> {
+        self.0.get(i).copied().filter(|&v| v != usize::MAX)
+    }
+
+    fn set(&mut self, i: usize, v: usize) {
+        if let Some(slot) = self.0.get_mut(i) {
+            *slot = v;
+        }
+    }
+}
+
 impl<'a> Code<'a> {
     fn new(toks: Vec<Tok<'a>>, max_len: usize) -> Code<'a> {
         let n = toks.len();
         let mut code = Code {
             toks,
-            close: vec![None; n],
-            open: vec![None; n],
-            ends: vec![None; n],
+            close: Links::new(n),
+            open: Links::new(n),
+            ends: Links::new(n),
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
             max_len,
@@ -929,9 +1098,7 @@ impl<'a> Code<'a> {
                 .is_some_and(|o| o.level > level)
             {
                 if let Some(o) = stack.pop() {
-                    if let Some(e) = self.ends.get_mut(o) {
-                        *e = Some(i);
-                    }
+                    self.ends.set(o, i);
                 }
             }
             let want = match &*t.text {
@@ -947,12 +1114,8 @@ impl<'a> Code<'a> {
             if let Some(&o) = stack.last() {
                 if self.toks.get(o).is_some_and(|ot| ot.text == want) {
                     stack.pop();
-                    if let Some(c) = self.close.get_mut(o) {
-                        *c = Some(i);
-                    }
-                    if let Some(c) = self.open.get_mut(i) {
-                        *c = Some(o);
-                    }
+                    self.close.set(o, i);
+                    self.open.set(i, o);
                 }
             }
         }
@@ -964,9 +1127,7 @@ impl<'a> Code<'a> {
             .chain(std::iter::once(n))
             .collect();
         for (o, e) in stack.into_iter().zip(next) {
-            if let Some(slot) = self.ends.get_mut(o) {
-                *slot = Some(e);
-            }
+            self.ends.set(o, e);
         }
     }
 
@@ -974,12 +1135,7 @@ impl<'a> Code<'a> {
     fn step(&self, i: usize) -> usize {
         match self.tok(i) {
             Some(t) if t.kind == Kind::Tpl => t.skip_to.max(i + 1),
-            Some(_) => self
-                .close
-                .get(i)
-                .copied()
-                .flatten()
-                .map_or(i + 1, |c| c + 1),
+            Some(_) => self.close.at(i).map_or(i + 1, |c| c + 1),
             None => i + 1,
         }
     }
@@ -987,10 +1143,8 @@ impl<'a> Code<'a> {
     /// Where the group opened at `open` ends (its closer, or where an unclosed one stops).
     fn group_end(&self, open: usize) -> usize {
         self.close
-            .get(open)
-            .copied()
-            .flatten()
-            .or_else(|| self.ends.get(open).copied().flatten())
+            .at(open)
+            .or_else(|| self.ends.at(open))
             .unwrap_or(self.toks.len())
     }
 
@@ -1019,7 +1173,7 @@ impl<'a> Code<'a> {
 
     /// `(a, b)` is exactly one bracket group opened by `p`.
     fn is_group(&self, (a, b): (usize, usize), p: &str) -> bool {
-        self.punct(a, p) && self.close.get(a).copied().flatten() == Some(b - 1)
+        self.punct(a, p) && self.close.at(a) == Some(b - 1)
     }
 
     fn collect_bindings(&mut self) {
@@ -1053,7 +1207,7 @@ impl<'a> Code<'a> {
                 if let Some(name) = self.ident(p) {
                     found.push((name.to_owned(), module, member));
                 } else if self.punct(p, "}") {
-                    if let Some(o) = self.open.get(p).copied().flatten() {
+                    if let Some(o) = self.open.at(p) {
                         if p - o <= WINDOW {
                             self.destructure(o, module, &mut found);
                         }
@@ -1192,7 +1346,7 @@ impl<'a> Code<'a> {
             // An opener that never closes ends the expression (and keeps this pass linear).
             if t.kind == Kind::Punct
                 && matches!(&*t.text, "(" | "[" | "{")
-                && self.close.get(j).copied().flatten().is_none()
+                && self.close.at(j).is_none()
             {
                 break;
             }
@@ -1742,7 +1896,7 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         let floor = start.saturating_sub(WINDOW);
         while j > floor {
             j -= 1;
-            if let Some(o) = code.open.get(j).copied().flatten() {
+            if let Some(o) = code.open.at(j) {
                 j = o;
                 continue;
             }
@@ -1825,7 +1979,7 @@ fn module_at<'t>(code: &'t Code, mut r: usize) -> Recv<'t> {
         return default_module(name).map_or(Recv::Name(name), Recv::Module);
     }
     if code.punct(r, ")") {
-        if let Some(o) = code.open.get(r).copied().flatten() {
+        if let Some(o) = code.open.at(r) {
             // require('m').x  /  (await import('m')).x
             let loader_at = |k: usize| {
                 matches!(code.ident(k), Some("require" | "import" | "_load"))
@@ -2521,6 +2675,43 @@ mod tests {
 
     fn run(src: &str) -> Report {
         analyze(src, &Limits::default(), &fake_shell, 0)
+    }
+
+    fn lexes_equal_their_reference(texts: &[String]) {
+        for t in texts {
+            let new = lex(t);
+            LEX_REFERENCE.with(|r| r.set(true));
+            let old = lex(t);
+            LEX_REFERENCE.with(|r| r.set(false));
+            assert_eq!(new, old, "{t:?}");
+        }
+    }
+
+    /// The borrowed string and ASCII identifier scans and the comment guard lex every
+    /// corpus text (each as code) to the very tokens and problems of the reference scans.
+    #[test]
+    fn lexing_equals_the_reference_over_the_corpora() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.sort_unstable();
+        texts.dedup();
+        lexes_equal_their_reference(&texts);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lexing_equals_the_reference_on_random_code(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "'", "\"", "`", "\\", "\\u0041", "\\u{1F600}", "\\x41", "\\n", "\n", "\r",
+                    "\u{0}", "\u{1}", "\u{2}", "${", "}", "{", "/", "//", "/*", "*/", "<!--", "<",
+                    "é", "\u{2028}", "\u{200c}", "a", "$", "_", "9", ".", " ", "x['y']", "?.", "=>",
+                    "...", "exec", "require('fs')", "#!", "ǅ", "١",
+                ]),
+                0..24,
+            ),
+        ) {
+            lexes_equal_their_reference(&[parts.concat()]);
+        }
     }
 
     fn ids(r: &Report) -> Vec<&'static str> {

@@ -46,7 +46,9 @@
 
 use crate::analysis::paths;
 use crate::analysis::Report;
-use crate::call::{short, Call};
+#[cfg(test)]
+use crate::call::short;
+use crate::call::Call;
 use crate::decision::Severity;
 use crate::finding::{self, Finding, FindingSpec};
 use serde_json::{Map, Value};
@@ -107,18 +109,27 @@ fn tool_of(call: &Call) -> Option<Tool> {
     if call.kinds().any(|k| k == "apply_patch") {
         return Some(Tool::ApplyPatch);
     }
-    let name: String = call
-        .tool_name
-        .chars()
-        .filter(|c| *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect();
-    match name.as_str() {
-        "write" => Some(Tool::Write),
-        "edit" | "multiedit" => Some(Tool::Edit),
-        "applypatch" => Some(Tool::ApplyPatch),
-        _ => None,
-    }
+    tool_named(&call.tool_name)
+}
+
+/// The file tool a (host or client) tool name names: ignoring `_`, `-` and case.
+fn tool_named(tool_name: &str) -> Option<Tool> {
+    // The name without `_`/`-`, lowercase, compared char by char (no copy of it made).
+    let squashed = || {
+        tool_name
+            .chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+    };
+    [
+        ("write", Tool::Write),
+        ("edit", Tool::Edit),
+        ("multiedit", Tool::Edit),
+        ("applypatch", Tool::ApplyPatch),
+    ]
+    .into_iter()
+    .find(|(name, _)| squashed().eq(name.chars()))
+    .map(|(_, tool)| tool)
 }
 
 fn write(params: &Map<String, Value>, acc: &mut Acc) {
@@ -222,7 +233,10 @@ pub(crate) fn path_args<'a>(params: &'a Map<String, Value>, acc: &mut Acc) -> Ve
 pub(crate) fn spellings(raw: &str) -> Vec<&str> {
     let mut out = vec![raw.trim()];
     let mut s = raw.trim();
-    if let Some(i) = s.find("</arg_value>") {
+    // The suffix is `</arg_value>` and at least one `>`: only a text ending in `>>` has it
+    // (no substring search set up for the rest).
+    if !s.ends_with(">>") {
+    } else if let Some(i) = s.find("</arg_value>") {
         if s.get(i + "</arg_value>".len()..)
             .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c == '>'))
         {
@@ -239,6 +253,7 @@ pub(crate) fn spellings(raw: &str) -> Vec<&str> {
 }
 
 /// The spelling the host acts on (every rewrite applied).
+#[cfg(test)]
 fn effective(raw: &str) -> &str {
     spellings(raw).last().copied().unwrap_or("")
 }
@@ -343,12 +358,13 @@ impl Acc {
             ),
             Effect::Touch => {}
         }
-        if let Some((spec, severity, label)) = classify_location(raw) {
+        let forms = Forms::of(raw);
+        if let Some((spec, severity, label)) = forms.classify() {
             self.note(spec, severity, label, shown.clone());
         }
-        let eff = effective(raw);
-        let norm = paths::normalize(eff);
-        if norm.anchor.is_empty() && norm.escapes {
+        // Anchor and escape do not depend on case: the lowercase form's are the path's.
+        let (anchored, escapes) = forms.effective();
+        if !anchored && escapes {
             self.note(
                 &finding::PATH_OUTSIDE_WORKSPACE,
                 Severity::Warning,
@@ -356,8 +372,8 @@ impl Acc {
                 shown,
             );
         }
-        if as_target && paths::is_absolute(eff) {
-            self.target(norm.render());
+        if as_target && anchored {
+            self.target(paths::norm(forms.last, false).render());
         } else if as_target {
             self.report.relative_targets = true;
         }
@@ -372,7 +388,17 @@ impl Acc {
 
     pub(crate) fn finish(mut self) -> Report {
         for g in self.groups {
-            let mut detail = format!("{} {}", g.label, g.names.join(", "));
+            // `{label} {names joined by ", "}`, written into one string.
+            let len = g.names.iter().map(|n| n.len() + 2).sum::<usize>();
+            let mut detail = String::with_capacity(g.label.len() + len + 1);
+            detail.push_str(g.label);
+            detail.push(' ');
+            for (i, n) in g.names.iter().enumerate() {
+                if i > 0 {
+                    detail.push_str(", ");
+                }
+                detail.push_str(n);
+            }
             if g.more > 0 {
                 detail.push_str(&format!(" and {} more", g.more));
             }
@@ -386,53 +412,124 @@ impl Acc {
 
 /// The location finding for a path that is written, deleted or moved, if any:
 /// self-protection first, then system locations, then credential files.
+#[cfg(test)]
 pub(crate) fn classify_location(
     raw: &str,
 ) -> Option<(&'static FindingSpec, Severity, &'static str)> {
-    let forms = spellings(raw);
-    if forms.iter().any(|s| paths::is_self_protected(s)) {
-        return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
-    }
-    let rooted: Vec<String> = forms
-        .iter()
-        .filter_map(|s| {
-            let n = paths::normalize(s);
-            (n.anchor.is_empty() && n.escapes).then(|| format!("/{}", n.segments.join("/")))
+    Forms::of(raw).classify()
+}
+
+/// What the location classes need of one spelling of a path, from a single lowercase
+/// normalization ([`paths::lowered`]) instead of one per class.
+#[derive(Debug, Clone, Copy, Default)]
+struct Form {
+    self_protected: bool,
+    system: bool,
+    credential: bool,
+    anchored: bool,
+    escapes: bool,
+}
+
+impl Form {
+    fn of(s: &str) -> Form {
+        let url = paths::is_url(s);
+        paths::lowered(s, |n| {
+            let anchored = !n.anchor.is_empty();
+            let mut f = Form {
+                self_protected: !url && paths::self_protected_in(&n.segments),
+                system: !url && paths::system_write_target_in(n.anchor, &n.segments),
+                credential: !url && paths::credential_in(n.anchor, &n.segments),
+                anchored,
+                escapes: n.escapes,
+            };
+            if !anchored && n.escapes {
+                // Climbing out may land anywhere: also tested as if anchored at `/` (the
+                // classes ignore case, so the lowercase segments stand for the path's).
+                let rooted = format!("/{}", n.segments.join("/"));
+                f.system |= paths::is_system_write_target(&rooted);
+                f.credential |= paths::is_credential_path(&rooted);
+            }
+            f
         })
-        .collect();
-    if forms.iter().any(|s| paths::is_system_write_target(s))
-        || rooted.iter().any(|s| paths::is_system_write_target(s))
-    {
-        return Some((
-            &finding::SYSTEM_LOCATION_WRITE,
-            Severity::Critical,
-            "writes the system location",
-        ));
     }
-    if forms.iter().any(|s| paths::is_credential_path(s))
-        || rooted.iter().any(|s| paths::is_credential_path(s))
-    {
-        let inside = forms.iter().all(|s| {
-            let n = paths::normalize(s);
-            n.anchor.is_empty() && !n.escapes
-        });
-        let severity = if inside {
-            Severity::Warning
-        } else {
-            Severity::Critical
+}
+
+/// Every spelling of a path ([`spellings`]), each classified once.
+struct Forms<'a> {
+    forms: [Form; 3],
+    n: usize,
+    /// The spelling the host acts on (every rewrite applied).
+    last: &'a str,
+}
+
+impl<'a> Forms<'a> {
+    fn of(raw: &'a str) -> Forms<'a> {
+        let mut out = Forms {
+            forms: [Form::default(); 3],
+            n: 0,
+            last: "",
         };
-        return Some((
-            &finding::SYSTEM_LOCATION_WRITE,
-            severity,
-            "overwrites the credential file",
-        ));
+        for (slot, s) in out.forms.iter_mut().zip(spellings(raw)) {
+            *slot = Form::of(s);
+            out.n += 1;
+            out.last = s;
+        }
+        out
     }
-    None
+
+    fn all(&self) -> &[Form] {
+        self.forms.get(..self.n).unwrap_or(&[])
+    }
+
+    /// [`classify_location`]'s answer.
+    fn classify(&self) -> Option<(&'static FindingSpec, Severity, &'static str)> {
+        let forms = self.all();
+        if forms.iter().any(|f| f.self_protected) {
+            return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
+        }
+        if forms.iter().any(|f| f.system) {
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                Severity::Critical,
+                "writes the system location",
+            ));
+        }
+        if forms.iter().any(|f| f.credential) {
+            let inside = forms.iter().all(|f| !f.anchored && !f.escapes);
+            let severity = if inside {
+                Severity::Warning
+            } else {
+                Severity::Critical
+            };
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                severity,
+                "overwrites the credential file",
+            ));
+        }
+        None
+    }
+
+    /// (anchored, escapes) of the spelling the host acts on.
+    fn effective(&self) -> (bool, bool) {
+        self.all()
+            .last()
+            .map_or((false, false), |f| (f.anchored, f.escapes))
+    }
 }
 
 /// A path for a detail: shortened, without control characters, in backticks.
+/// (`call::short` in backticks, written straight into one string.)
 pub(crate) fn quoted(raw: &str) -> String {
-    format!("`{}`", short(raw.trim()))
+    let s = raw.trim();
+    let mut out = String::with_capacity(s.len().min(64) + 5);
+    out.push('`');
+    out.extend(s.chars().take(64).filter(|c| !c.is_control()));
+    if s.chars().nth(64).is_some() {
+        out.push('…');
+    }
+    out.push('`');
+    out
 }
 
 /// Walks an `apply_patch` envelope the way the host's executor parses it, classifying every
@@ -443,10 +540,7 @@ pub(crate) fn patch(input: &str, acc: &mut Acc) {
         acc.problem("the patch is empty".to_owned());
         return;
     }
-    let lines: Vec<&str> = trimmed
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
+    let lines = patch_lines(trimmed);
     let (body, first_line) = match envelope(&lines) {
         Ok(found) => found,
         Err(what) => {
@@ -533,6 +627,20 @@ pub(crate) fn patch(input: &str, acc: &mut Acc) {
     }
 }
 
+/// The lines of a patch (`split('\n')`, each without one trailing `\r`), found with memchr
+/// and collected into a list sized once.
+fn patch_lines(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', b).count() + 1);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
+        let l = text.get(start..end).unwrap_or("");
+        lines.push(l.strip_suffix('\r').unwrap_or(l));
+        start = end + 1;
+    }
+    lines
+}
+
 const BEGIN: &str = "*** Begin Patch";
 const END: &str = "*** End Patch";
 const ADD: &str = "*** Add File: ";
@@ -609,6 +717,217 @@ fn chunk(lines: &[&str], start: usize, first: bool) -> Result<usize, &'static st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The forms before [`Forms`] classified each spelling once (the references).
+
+    impl Acc {
+        fn location_oracle(&mut self, raw: &str, effect: Effect, as_target: bool) {
+            let shown = quoted(raw);
+            if raw.trim().is_empty() {
+                self.problem("empty file path".to_owned());
+                return;
+            }
+            match effect {
+                Effect::Write => self.note(
+                    &finding::FILE_WRITE,
+                    Severity::Warning,
+                    "writes",
+                    shown.clone(),
+                ),
+                Effect::Delete => self.note(
+                    &finding::FILE_DELETE,
+                    Severity::Warning,
+                    "deletes",
+                    shown.clone(),
+                ),
+                Effect::Touch => {}
+            }
+            if let Some((spec, severity, label)) = classify_location_oracle(raw) {
+                self.note(spec, severity, label, shown.clone());
+            }
+            let eff = effective(raw);
+            let norm = paths::normalize(eff);
+            if norm.anchor.is_empty() && norm.escapes {
+                self.note(
+                    &finding::PATH_OUTSIDE_WORKSPACE,
+                    Severity::Warning,
+                    "climbs out of the working directory",
+                    shown,
+                );
+            }
+            if as_target && paths::is_absolute(eff) {
+                self.target(norm.render());
+            } else if as_target {
+                self.report.relative_targets = true;
+            }
+        }
+    }
+
+    /// The reference [`classify_location`]: one normalization per class. The location finding for a path that is written, deleted or moved, if any:
+    /// self-protection first, then system locations, then credential files.
+    fn classify_location_oracle(
+        raw: &str,
+    ) -> Option<(&'static FindingSpec, Severity, &'static str)> {
+        let forms = spellings(raw);
+        if forms.iter().any(|s| paths::is_self_protected(s)) {
+            return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
+        }
+        let rooted: Vec<String> = forms
+            .iter()
+            .filter_map(|s| {
+                let n = paths::normalize(s);
+                (n.anchor.is_empty() && n.escapes).then(|| format!("/{}", n.segments.join("/")))
+            })
+            .collect();
+        if forms.iter().any(|s| paths::is_system_write_target(s))
+            || rooted.iter().any(|s| paths::is_system_write_target(s))
+        {
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                Severity::Critical,
+                "writes the system location",
+            ));
+        }
+        if forms.iter().any(|s| paths::is_credential_path(s))
+            || rooted.iter().any(|s| paths::is_credential_path(s))
+        {
+            let inside = forms.iter().all(|s| {
+                let n = paths::normalize(s);
+                n.anchor.is_empty() && !n.escapes
+            });
+            let severity = if inside {
+                Severity::Warning
+            } else {
+                Severity::Critical
+            };
+            return Some((
+                &finding::SYSTEM_LOCATION_WRITE,
+                severity,
+                "overwrites the credential file",
+            ));
+        }
+        None
+    }
+
+    /// Every corpus text and word as a path (and as `../` and `@` forms of it).
+    fn location_texts() -> Vec<String> {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        let more: Vec<String> = texts
+            .iter()
+            .filter(|t| t.len() < 200)
+            .flat_map(|t| {
+                [
+                    format!("../{t}"),
+                    format!("@{t}"),
+                    format!("{t}</arg_value>>"),
+                ]
+            })
+            .collect();
+        texts.extend(more);
+        texts.sort_unstable();
+        texts.dedup();
+        texts
+    }
+
+    fn spellings_oracle(raw: &str) -> Vec<&str> {
+        let mut out = vec![raw.trim()];
+        let mut s = raw.trim();
+        if let Some(i) = s.find("</arg_value>") {
+            if s.get(i + "</arg_value>".len()..)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c == '>'))
+            {
+                s = s.get(..i).unwrap_or(s);
+                out.push(s);
+            }
+        }
+        if let Some(rest) = s.strip_prefix('@') {
+            if !rest.is_empty() {
+                out.push(rest);
+            }
+        }
+        out
+    }
+
+    fn tool_named_oracle(tool_name: &str) -> Option<Tool> {
+        let name: String = tool_name
+            .chars()
+            .filter(|c| *c != '_' && *c != '-')
+            .flat_map(char::to_lowercase)
+            .collect();
+        match name.as_str() {
+            "write" => Some(Tool::Write),
+            "edit" | "multiedit" => Some(Tool::Edit),
+            "applypatch" => Some(Tool::ApplyPatch),
+            _ => None,
+        }
+    }
+
+    fn locations_equal_their_references(texts: &[String]) {
+        for t in texts {
+            let old: Vec<&str> = t
+                .split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .collect();
+            assert_eq!(patch_lines(t), old, "{t:?}");
+            assert_eq!(quoted(t), format!("`{}`", short(t.trim())), "{t:?}");
+            assert_eq!(spellings(t), spellings_oracle(t), "{t:?}");
+            assert_eq!(tool_named(t), tool_named_oracle(t), "{t:?}");
+            assert_eq!(classify_location(t), classify_location_oracle(t), "{t:?}");
+            // The effect only picks the note made before classifying (unchanged code).
+            for (effect, as_target) in [(Effect::Write, true), (Effect::Touch, false)] {
+                let (mut new, mut old) = (Acc::new(), Acc::new());
+                new.location(t, effect, as_target);
+                old.location_oracle(t, effect, as_target);
+                // And a second path, so grouping sees both.
+                new.location("../.ssh/x", effect, as_target);
+                old.location_oracle("../.ssh/x", effect, as_target);
+                assert_eq!(new.finish(), old.finish(), "{t:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn locations_equal_the_reference_over_the_corpora() {
+        let mut texts = location_texts();
+        for n in [
+            "Write",
+            "EDIT",
+            "multi_edit",
+            "Multi-Edit",
+            "apply_patch",
+            "Apply-Patch",
+            "İedit",
+            "writé",
+            "ﬀ",
+        ] {
+            texts.push(n.to_owned());
+        }
+        locations_equal_their_references(&texts);
+        let hits = texts
+            .iter()
+            .filter(|t| classify_location(t).is_some())
+            .count();
+        assert!(hits > 500, "{hits}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn locations_equal_the_reference_on_random_paths(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", "\\", "~", "..", ".", "", "@", "</arg_value>", ">", "$HOME", "%APPDATA%",
+                    "C:", ".SSH", ".ssh", "id_rsa", ".env", ".openclaw", "openclaw.json",
+                    "workspace", "etc", "passwd", "é", " ", "https://", ".bashrc", "sudoers.d",
+                    "credentials", ".aws", "x", "write", "_", "-", "E", "PATCH", "apply", "multi",
+                    "İ", "ẞ", "\u{7}", "\n", "\r\n", "\r",
+                ]),
+                0..9,
+            ),
+            tail in "[a-zA-Z./\\~@>:é _-]{0,10}",
+        ) {
+            locations_equal_their_references(&[format!("{}{tail}", parts.concat())]);
+        }
+    }
 
     fn call(tool: &str, params: serde_json::Value) -> Call {
         let req = serde_json::json!({"toolName": tool, "params": params});

@@ -50,7 +50,8 @@ const HOME_SUBDIRS: [(&str, &str); 6] = [
     ("${env:LOCALAPPDATA}", "/AppData/Local"),
 ];
 
-/// `s` is `prefix` alone or `prefix/…` (ASCII case-insensitive).
+/// `s` is `prefix` alone or `prefix/…` (ASCII case-insensitive); the reference forms use it.
+#[cfg(test)]
 fn anchored_at(s: &str, prefix: &str) -> bool {
     s.get(..prefix.len())
         .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
@@ -103,85 +104,207 @@ impl NormPath {
 
 /// Normalizes a path lexically. Backslashes are separators (Windows forms).
 pub fn normalize(raw: &str) -> NormPath {
-    // Borrowed until a form needs rewriting (most paths have no backslash and no home form).
-    let trimmed = raw.trim();
-    let mut s: std::borrow::Cow<'_, str> = if trimmed.contains('\\') {
-        std::borrow::Cow::Owned(trimmed.replace('\\', "/"))
-    } else {
-        std::borrow::Cow::Borrowed(trimmed)
-    };
-    let mut anchor = String::new();
-    for h in HOME_PREFIXES {
-        if anchored_at(&s, h) {
-            anchor = "~".into();
-            s = std::borrow::Cow::Owned(s.get(h.len()..).unwrap_or("").to_owned());
-            break;
-        }
-    }
-    if anchor.is_empty() {
-        for (h, below) in HOME_SUBDIRS {
-            if anchored_at(&s, h) {
-                anchor = "~".into();
-                s = std::borrow::Cow::Owned(format!("{below}{}", s.get(h.len()..).unwrap_or("")));
-                break;
-            }
-        }
-    }
-    if anchor.is_empty() {
-        let b = s.as_bytes();
-        if b.len() >= 2 && b.first().is_some_and(u8::is_ascii_alphabetic) && b.get(1) == Some(&b':')
-        {
-            anchor = s.get(..2).unwrap_or("").to_ascii_lowercase();
-            s = std::borrow::Cow::Owned(s.get(2..).unwrap_or("").to_owned());
-        } else if s.starts_with('/') {
-            anchor = "/".into();
-        } else if let Some(rest) = s.strip_prefix("~") {
-            // ~user/...: another user's home.
-            anchor = "~".into();
-            s = std::borrow::Cow::Owned(
-                rest.split_once('/')
-                    .map(|(_, r)| format!("/{r}"))
-                    .unwrap_or_default(),
-            );
-        }
-    }
-    let mut segments: Vec<String> =
-        Vec::with_capacity(s.bytes().filter(|&b| b == b'/').count() + 1);
+    let (anchor, below, rest) = split_anchor(raw.trim());
+    let mut segments: Vec<String> = Vec::with_capacity(separators(rest) + 3);
     let mut escapes = false;
-    for seg in s.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if segments.pop().is_none() {
-                    escapes = true;
-                }
+    for_each_raw_segment(below, rest, false, |seg| match seg {
+        "" | "." => {}
+        ".." => {
+            if segments.pop().is_none() {
+                escapes = true;
             }
-            other => segments.push(other.to_owned()),
+        }
+        other => segments.push(other.to_owned()),
+    });
+    NormPath {
+        anchor: anchor.to_owned(),
+        segments,
+        escapes,
+    }
+}
+
+/// How many `/` and `\\` a text has.
+fn separators(text: &str) -> usize {
+    text.bytes().filter(|&b| is_sep(b)).count()
+}
+
+/// Calls `f` with each segment before `.`/`..` are resolved: those a home form stands for,
+/// then `rest` split at `/` and `\\` (a plain byte loop: paths are short, and an iterator
+/// or searcher set up per path cost more than the scan).
+fn for_each_raw_segment<'a>(
+    below: &'static str,
+    rest: &'a str,
+    lower: bool,
+    mut f: impl FnMut(&'a str),
+) {
+    if !below.is_empty() {
+        for x in below.split('/') {
+            f(static_segment(x, lower));
         }
     }
-    NormPath {
+    let mut start = 0;
+    for (i, &c) in rest.as_bytes().iter().enumerate() {
+        if is_sep(c) {
+            f(rest.get(start..i).unwrap_or(""));
+            start = i + 1;
+        }
+    }
+    f(rest.get(start..).unwrap_or(""));
+}
+
+/// [`normalize`] borrowing its segments from the text: one allocation (the segment list)
+/// instead of one per segment and per rewritten form. Splitting at `/` and `\` alike is
+/// splitting the text with every `\` made a `/`, which [`normalize`] did by copying it.
+#[derive(Debug)]
+pub(crate) struct Norm<'a> {
+    /// `/`, `~`, a lowercase drive (`c:`) or `""`, as [`NormPath::anchor`].
+    pub(crate) anchor: &'static str,
+    pub(crate) segments: Vec<&'a str>,
+    pub(crate) escapes: bool,
+}
+
+impl Norm<'_> {
+    /// [`NormPath::render`] of this path.
+    pub(crate) fn render(&self) -> String {
+        let len = self.segments.iter().map(|s| s.len() + 1).sum::<usize>();
+        let mut out = String::with_capacity(len + 3);
+        match self.anchor {
+            "" if self.escapes => out.push_str("../"),
+            "" if self.segments.is_empty() => out.push('.'),
+            "" => {}
+            "/" => out.push('/'),
+            a => {
+                out.push_str(a);
+                out.push('/');
+            }
+        }
+        for (i, s) in self.segments.iter().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            out.push_str(s);
+        }
+        out
+    }
+}
+
+/// The anchors of drive letters (lowercase), indexed by letter.
+const DRIVES: [&str; 26] = [
+    "a:", "b:", "c:", "d:", "e:", "f:", "g:", "h:", "i:", "j:", "k:", "l:", "m:", "n:", "o:", "p:",
+    "q:", "r:", "s:", "t:", "u:", "v:", "w:", "x:", "y:", "z:",
+];
+
+fn is_sep(b: u8) -> bool {
+    b == b'/' || b == b'\\'
+}
+
+/// [`anchored_at`] where `\` is a separator too.
+fn anchored_at_sep(s: &str, prefix: &str) -> bool {
+    s.get(..prefix.len())
+        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        && s.as_bytes().get(prefix.len()).is_none_or(|&b| is_sep(b))
+}
+
+/// The anchor of a trimmed path, the segments its home form stands for (`%APPDATA%` is
+/// `AppData/Roaming` below the home) and the rest of the text to split.
+fn split_anchor(s: &str) -> (&'static str, &'static str, &str) {
+    // Every home form starts with `~`, `$` or `%`.
+    let home_form = s.starts_with(['~', '$', '%']);
+    for h in HOME_PREFIXES.iter().take_while(|_| home_form) {
+        if anchored_at_sep(s, h) {
+            return ("~", "", s.get(h.len()..).unwrap_or(""));
+        }
+    }
+    for (h, below) in HOME_SUBDIRS.iter().take_while(|_| home_form) {
+        if anchored_at_sep(s, h) {
+            return ("~", below, s.get(h.len()..).unwrap_or(""));
+        }
+    }
+    let b = s.as_bytes();
+    match (b.first(), b.get(1)) {
+        (Some(&d), Some(&b':')) if d.is_ascii_alphabetic() => {
+            let i = usize::from(d.to_ascii_lowercase() - b'a');
+            (
+                DRIVES.get(i).copied().unwrap_or(""),
+                "",
+                s.get(2..).unwrap_or(""),
+            )
+        }
+        (Some(&f), _) if is_sep(f) => ("/", "", s),
+        (Some(b'~'), _) => {
+            // ~user/...: another user's home.
+            let rest = s.get(1..).unwrap_or("");
+            let after = rest
+                .bytes()
+                .position(is_sep)
+                .and_then(|i| rest.get(i + 1..))
+                .unwrap_or("");
+            ("~", "", after)
+        }
+        _ => ("", "", s),
+    }
+}
+
+/// A home-subdirectory segment as written in [`HOME_SUBDIRS`], or lowercase.
+fn static_segment(seg: &'static str, lower: bool) -> &'static str {
+    match seg {
+        "AppData" if lower => "appdata",
+        "Roaming" if lower => "roaming",
+        "Local" if lower => "local",
+        other => other,
+    }
+}
+
+/// [`normalize`], borrowed. `lower`: the text is already ASCII-lowercase, so the segments a
+/// home form stands for are given lowercase too (see [`lowered`]).
+pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
+    let s = raw.trim();
+    let (anchor, below, rest) = split_anchor(s);
+    let mut segments: Vec<&str> = Vec::with_capacity(separators(rest) + 3);
+    let mut escapes = false;
+    for_each_raw_segment(below, rest, lower, |seg| match seg {
+        "" | "." => {}
+        ".." => {
+            if segments.pop().is_none() {
+                escapes = true;
+            }
+        }
+        other => segments.push(other),
+    });
+    Norm {
         anchor,
         segments,
         escapes,
     }
 }
 
+/// [`norm`] of the ASCII-lowercase form of `raw` (copied only when it has an uppercase
+/// letter): the segments equal [`normalize`]'s lowercased, with the same anchor and
+/// `escapes` (anchors are found ignoring case and drives are lowercase anyway).
+pub(crate) fn lowered<R>(raw: &str, f: impl FnOnce(&Norm<'_>) -> R) -> R {
+    let t = raw.trim();
+    // A long text is copied lowercase without looking first (the copy is a vectorized loop;
+    // a byte-by-byte search for an uppercase letter is not).
+    if t.len() > 64 || t.bytes().any(|b| b.is_ascii_uppercase()) {
+        let low = t.to_ascii_lowercase();
+        f(&norm(&low, true))
+    } else {
+        f(&norm(t, true))
+    }
+}
+
 fn has_unresolved_expansion(raw: &str) -> bool {
-    let mut s = raw.trim().replace('\\', "/");
-    for h in HOME_PREFIXES
+    // Backslashes only matter as separators after a home form: `$`, `` ` ``, `%`, `!` are
+    // counted the same with them as with the slashes they would become.
+    let t = raw.trim();
+    let s = HOME_PREFIXES
         .iter()
         .copied()
         .chain(HOME_SUBDIRS.iter().map(|(h, _)| *h))
-    {
-        if anchored_at(&s, h) {
-            s = s.get(h.len()..).unwrap_or("").to_owned();
-            break;
-        }
-    }
-    s.contains('$')
-        || s.contains('`')
-        || s.contains('%')
-        || s.contains("!") && s.matches('!').count() >= 2
+        .find(|h| anchored_at_sep(t, h))
+        .map_or(t, |h| t.get(h.len()..).unwrap_or(""));
+    let b = s.as_bytes();
+    memchr::memchr3(b'$', b'`', b'%', b).is_some() || memchr::memchr_iter(b'!', b).nth(1).is_some()
 }
 
 /// Classifies the target of a recursive delete / recursive chmod-chown.
@@ -190,16 +313,16 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
     if dynamic || has_unresolved_expansion(raw) {
         return Breadth::Broad("a target only known at run time");
     }
-    let p = normalize(raw);
+    let p = norm(raw, false);
     if p.escapes {
         return Breadth::Broad("a target outside the working directory");
     }
     let first = p.segments.first().map(|s| s.to_ascii_lowercase());
-    let all_glob = |segs: &[String]| {
+    let all_glob = |segs: &[&str]| {
         segs.iter()
             .all(|s| s.chars().all(|c| matches!(c, '*' | '?' | '.')))
     };
-    match p.anchor.as_str() {
+    match p.anchor {
         "/" => {
             if p.segments.is_empty() || all_glob(&p.segments) {
                 return Breadth::Broad("the filesystem root");
@@ -217,7 +340,7 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
                     return Breadth::Scoped;
                 }
                 if first == "var"
-                    && p.segments.get(1).is_some_and(|s| s == "tmp")
+                    && p.segments.get(1).is_some_and(|s| *s == "tmp")
                     && p.segments.len() >= 3
                 {
                     return Breadth::Scoped;
@@ -317,16 +440,19 @@ pub fn is_credential_path(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    let p = normalize(raw);
-    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
-    let name = lower.last().map(String::as_str).unwrap_or("");
+    lowered(raw, |p| credential_in(p.anchor, &p.segments))
+}
+
+/// [`is_credential_path`] of a normalized path with lowercase segments.
+pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
+    let name = lower.last().copied().unwrap_or("");
     let parent = lower
         .len()
         .checked_sub(2)
         .and_then(|i| lower.get(i))
-        .map(String::as_str)
+        .copied()
         .unwrap_or("");
-    let in_dir = |d: &str| lower.iter().any(|s| s == d);
+    let in_dir = |d: &str| lower.contains(&d);
     // Private keys and key stores.
     if (name.starts_with("id_") && !name.ends_with(".pub"))
         || name.ends_with(".pem")
@@ -391,7 +517,7 @@ pub fn is_credential_path(raw: &str) -> bool {
     if parent == ".ssh" && !name.ends_with(".pub") && name != "known_hosts" && name != "config" {
         return true;
     }
-    if is_cloud_credential(&lower, name, parent) {
+    if is_cloud_credential(lower, name, parent) {
         return true;
     }
     if (parent == ".aws" && matches!(name, "credentials" | "config"))
@@ -407,20 +533,20 @@ pub fn is_credential_path(raw: &str) -> bool {
         return true;
     }
     // Process environments: /proc/<pid>/environ holds every secret variable.
-    if p.anchor == "/"
+    if anchor == "/"
         && lower.len() == 3
-        && lower.first().is_some_and(|s| s == "proc")
+        && lower.first().is_some_and(|s| *s == "proc")
         && name == "environ"
     {
         return true;
     }
-    is_openclaw_secret(&lower)
+    is_openclaw_secret(lower)
 }
 
 /// Well-known cloud and CLI credential files: Azure CLI token caches, Terraform Cloud, OCI,
 /// boto/s3cmd, Databricks, Pulumi, doctl, Cloud Foundry, Alibaba, IBM Cloud, Claude/Codex.
-fn is_cloud_credential(lower: &[String], name: &str, parent: &str) -> bool {
-    if lower.iter().any(|s| s == ".azure") {
+fn is_cloud_credential(lower: &[&str], name: &str, parent: &str) -> bool {
+    if lower.contains(&".azure") {
         return name == "accesstokens.json"
             || name.starts_with("msal_token_cache")
             || name.starts_with("service_principal_entries")
@@ -450,19 +576,19 @@ fn is_cloud_credential(lower: &[String], name: &str, parent: &str) -> bool {
 /// OpenClaw's own secret stores: `openclaw.json` (gateway, channel and provider tokens) and its
 /// backups, and under `.openclaw/`: `credentials/`, `secrets/`, `gateway.token`, and the SQLite
 /// auth stores (`state/*.sqlite`, `agents/*/agent/*.sqlite`, legacy `auth-profiles.json`).
-fn is_openclaw_secret(lower: &[String]) -> bool {
-    let name = lower.last().map(String::as_str).unwrap_or("");
+fn is_openclaw_secret(lower: &[&str]) -> bool {
+    let name = lower.last().copied().unwrap_or("");
     let example =
         name.ends_with(".example") || name.ends_with(".sample") || name.ends_with(".template");
     if (name == "openclaw.json" || name.starts_with("openclaw.json.")) && !example {
         return true;
     }
-    let Some(i) = lower.iter().position(|s| s == ".openclaw") else {
+    let Some(i) = lower.iter().position(|s| *s == ".openclaw") else {
         return false;
     };
     let rest = lower.get(i + 1..).unwrap_or(&[]);
     let sqlite = name.ends_with(".sqlite") || name.contains(".sqlite-") || name.ends_with(".db");
-    match rest.first().map(String::as_str) {
+    match rest.first().copied() {
         Some("credentials" | "secrets") => rest.len() >= 2,
         Some("gateway.token") => rest.len() == 1,
         Some("state") => sqlite,
@@ -478,27 +604,30 @@ pub fn is_credential_dir(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    let p = normalize(raw);
-    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
-    let holds = |s: &String| {
+    lowered(raw, |p| credential_dir_in(p.anchor, &p.segments))
+}
+
+/// [`is_credential_dir`] of a normalized path with lowercase segments.
+fn credential_dir_in(anchor: &str, lower: &[&str]) -> bool {
+    let holds = |s: &&str| {
         matches!(
-            s.as_str(),
+            *s,
             ".ssh" | ".aws" | ".gnupg" | ".kube" | ".docker" | ".password-store" | "gcloud"
         )
     };
     if lower.iter().any(holds) {
         return true;
     }
-    if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
-        match lower.get(i + 1).map(String::as_str) {
+    if let Some(i) = lower.iter().position(|s| *s == ".openclaw") {
+        match lower.get(i + 1).copied() {
             None => return true,
             Some("credentials" | "secrets" | "state" | "agents") => return true,
             _ => {}
         }
     }
     // A root or home is an ancestor of every credential directory above.
-    let first = lower.first().map(String::as_str);
-    match p.anchor.as_str() {
+    let first = lower.first().copied();
+    match anchor {
         "~" => lower.is_empty() || lower == [".config"],
         "/" => {
             lower.is_empty()
@@ -520,8 +649,8 @@ pub fn is_system_write_target(raw: &str) -> bool {
     if let Some((anchor, segs, n)) = simple_segments(raw) {
         return system_write_target_in(anchor, segs.get(..n).unwrap_or(&[]));
     }
-    let p = normalize(raw);
-    system_write_target_in(&p.anchor, &p.segments)
+    let p = norm(raw, false);
+    system_write_target_in(p.anchor, &p.segments)
 }
 
 /// Most segments [`simple_segments`] keeps on the stack.
@@ -560,7 +689,7 @@ fn simple_segments(raw: &str) -> Option<(&str, [&str; SIMPLE_SEGMENTS], usize)> 
 }
 
 /// [`is_system_write_target`] of a normalized path (anchor and segments).
-fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
+pub(crate) fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
     let is = |s: Option<&S>, set: &[&str]| {
         s.is_some_and(|s| set.iter().any(|x| s.as_ref().eq_ignore_ascii_case(x)))
     };
@@ -626,16 +755,19 @@ pub fn is_self_protected(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    let p = normalize(raw);
-    let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+    lowered(raw, |p| self_protected_in(&p.segments))
+}
+
+/// [`is_self_protected`] of a normalized path with lowercase segments.
+pub(crate) fn self_protected_in(lower: &[&str]) -> bool {
     if lower
         .iter()
-        .any(|s| s == "openclaw.json" || s.starts_with("openclaw.json."))
+        .any(|s| *s == "openclaw.json" || s.starts_with("openclaw.json."))
     {
         return true;
     }
-    if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
-        let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
+    if let Some(i) = lower.iter().position(|s| *s == ".openclaw") {
+        let next = lower.get(i + 1).copied().unwrap_or("");
         // Agent workspaces, and the per-scope sandbox workspaces tools use when sandboxing is
         // on (`~/.openclaw/sandboxes/<scope>/…`, docs/gateway/sandboxing/workspace-access.md).
         let sandbox_workspace = next == "sandboxes" && lower.len() > i + 3;
@@ -714,13 +846,326 @@ fn first_brace_list(t: &str) -> Option<(usize, usize, Vec<String>)> {
 }
 
 /// Absolute (or home-anchored) after normalization.
+// Kept out of line: inlined into the shell walk it cost the 20 KB worst case ~8k
+// instructions of the walk's own (measured with callgrind), for a call it rarely makes.
+#[inline(never)]
 pub fn is_absolute(raw: &str) -> bool {
-    !normalize(raw).anchor.is_empty()
+    !split_anchor(raw.trim()).0.is_empty()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The forms before the borrowed, lowercase-once normalization (the references).
+
+    fn has_unresolved_expansion_oracle(raw: &str) -> bool {
+        let mut s = raw.trim().replace('\\', "/");
+        for h in HOME_PREFIXES
+            .iter()
+            .copied()
+            .chain(HOME_SUBDIRS.iter().map(|(h, _)| *h))
+        {
+            if anchored_at(&s, h) {
+                s = s.get(h.len()..).unwrap_or("").to_owned();
+                break;
+            }
+        }
+        s.contains('$')
+            || s.contains('`')
+            || s.contains('%')
+            || s.contains("!") && s.matches('!').count() >= 2
+    }
+
+    fn normalize_oracle(raw: &str) -> NormPath {
+        // Borrowed until a form needs rewriting (most paths have no backslash and no home form).
+        let trimmed = raw.trim();
+        let mut s: std::borrow::Cow<'_, str> = if trimmed.contains('\\') {
+            std::borrow::Cow::Owned(trimmed.replace('\\', "/"))
+        } else {
+            std::borrow::Cow::Borrowed(trimmed)
+        };
+        let mut anchor = String::new();
+        for h in HOME_PREFIXES {
+            if anchored_at(&s, h) {
+                anchor = "~".into();
+                s = std::borrow::Cow::Owned(s.get(h.len()..).unwrap_or("").to_owned());
+                break;
+            }
+        }
+        if anchor.is_empty() {
+            for (h, below) in HOME_SUBDIRS {
+                if anchored_at(&s, h) {
+                    anchor = "~".into();
+                    s = std::borrow::Cow::Owned(format!(
+                        "{below}{}",
+                        s.get(h.len()..).unwrap_or("")
+                    ));
+                    break;
+                }
+            }
+        }
+        if anchor.is_empty() {
+            let b = s.as_bytes();
+            if b.len() >= 2
+                && b.first().is_some_and(u8::is_ascii_alphabetic)
+                && b.get(1) == Some(&b':')
+            {
+                anchor = s.get(..2).unwrap_or("").to_ascii_lowercase();
+                s = std::borrow::Cow::Owned(s.get(2..).unwrap_or("").to_owned());
+            } else if s.starts_with('/') {
+                anchor = "/".into();
+            } else if let Some(rest) = s.strip_prefix("~") {
+                // ~user/...: another user's home.
+                anchor = "~".into();
+                s = std::borrow::Cow::Owned(
+                    rest.split_once('/')
+                        .map(|(_, r)| format!("/{r}"))
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        let mut segments: Vec<String> =
+            Vec::with_capacity(s.bytes().filter(|&b| b == b'/').count() + 1);
+        let mut escapes = false;
+        for seg in s.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => {
+                    if segments.pop().is_none() {
+                        escapes = true;
+                    }
+                }
+                other => segments.push(other.to_owned()),
+            }
+        }
+        NormPath {
+            anchor,
+            segments,
+            escapes,
+        }
+    }
+
+    fn is_credential_path_oracle(raw: &str) -> bool {
+        if is_url(raw) {
+            return false;
+        }
+        let p = normalize_oracle(raw);
+        let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let name = lower.last().map(String::as_str).unwrap_or("");
+        let parent = lower
+            .len()
+            .checked_sub(2)
+            .and_then(|i| lower.get(i))
+            .map(String::as_str)
+            .unwrap_or("");
+        let in_dir = |d: &str| lower.iter().any(|s| s == d);
+        // Private keys and key stores.
+        if (name.starts_with("id_") && !name.ends_with(".pub"))
+            || name.ends_with(".pem")
+            || name.ends_with(".key")
+            || name.ends_with(".p12")
+            || name.ends_with(".pfx")
+            || name.ends_with(".keystore")
+            || name.ends_with(".jks")
+            || name == "private.key"
+        {
+            return true;
+        }
+        // Dotenv files (but not .env.example / .env.sample / .env.template).
+        if (name == ".env" || name.starts_with(".env.") || name.ends_with(".env"))
+            && !name.ends_with(".example")
+            && !name.ends_with(".sample")
+            && !name.ends_with(".template")
+            && !name.ends_with(".dist")
+        {
+            return true;
+        }
+        if matches!(
+            name,
+            ".netrc"
+                | "_netrc"
+                | ".pgpass"
+                | ".npmrc"
+                | ".pypirc"
+                | ".git-credentials"
+                | "credentials"
+                | "credentials.json"
+                | "credentials.db"
+                | "access_tokens.db"
+                | "secrets.yaml"
+                | "secrets.yml"
+                | "secrets.json"
+                | "shadow"
+                | "gshadow"
+                | "master.key"
+                | "auth.json"
+                | "hosts.yml"
+                | "kubeconfig"
+                | "token"
+                | ".vault-token"
+                | "service-account.json"
+                | "keyring"
+        ) {
+            if name == "hosts.yml" {
+                return parent == "gh";
+            }
+            if name == "token" || name == "keyring" {
+                return in_dir(".config") || in_dir(".docker") || parent.starts_with('.');
+            }
+            if name == "auth.json" {
+                return in_dir(".codex")
+                    || in_dir(".docker")
+                    || in_dir(".openclaw")
+                    || parent.starts_with('.');
+            }
+            return true;
+        }
+        if parent == ".ssh" && !name.ends_with(".pub") && name != "known_hosts" && name != "config"
+        {
+            return true;
+        }
+        if is_cloud_credential_oracle(&lower, name, parent) {
+            return true;
+        }
+        if (parent == ".aws" && matches!(name, "credentials" | "config"))
+            || (parent == ".kube" && name == "config")
+            || (parent == ".docker" && name == "config.json")
+        {
+            return true;
+        }
+        if in_dir(".gnupg")
+            || in_dir(".password-store")
+            || (in_dir("gcloud") && (name.ends_with(".json") || name.ends_with(".db")))
+        {
+            return true;
+        }
+        // Process environments: /proc/<pid>/environ holds every secret variable.
+        if p.anchor == "/"
+            && lower.len() == 3
+            && lower.first().is_some_and(|s| s == "proc")
+            && name == "environ"
+        {
+            return true;
+        }
+        is_openclaw_secret_oracle(&lower)
+    }
+
+    /// Well-known cloud and CLI credential files: Azure CLI token caches, Terraform Cloud, OCI,
+    /// boto/s3cmd, Databricks, Pulumi, doctl, Cloud Foundry, Alibaba, IBM Cloud, Claude/Codex.
+    fn is_cloud_credential_oracle(lower: &[String], name: &str, parent: &str) -> bool {
+        if lower.iter().any(|s| s == ".azure") {
+            return name == "accesstokens.json"
+                || name.starts_with("msal_token_cache")
+                || name.starts_with("service_principal_entries")
+                || name == "msal_http_cache.bin";
+        }
+        if name.starts_with("msal_token_cache") || name == "accesstokens.json" {
+            return true;
+        }
+        matches!(
+            name,
+            ".boto"
+                | ".s3cfg"
+                | ".databrickscfg"
+                | "credentials.tfrc.json"
+                | ".credentials.json"
+                | "application_default_credentials.json"
+        ) || (parent == ".oci" && name == "config")
+            || (parent == ".pulumi" && name == "credentials.json")
+            || (parent == "doctl" && name == "config.yaml")
+            || (parent == ".cf" && name == "config.json")
+            || (parent == ".aliyun" && name == "config.json")
+            || (parent == ".bluemix" && name == "config.json")
+            || (parent == ".fly" && name == "config.yml")
+            || (parent == ".config" && name == "hub")
+    }
+
+    /// OpenClaw's own secret stores: `openclaw.json` (gateway, channel and provider tokens) and its
+    /// backups, and under `.openclaw/`: `credentials/`, `secrets/`, `gateway.token`, and the SQLite
+    /// auth stores (`state/*.sqlite`, `agents/*/agent/*.sqlite`, legacy `auth-profiles.json`).
+    fn is_openclaw_secret_oracle(lower: &[String]) -> bool {
+        let name = lower.last().map(String::as_str).unwrap_or("");
+        let example =
+            name.ends_with(".example") || name.ends_with(".sample") || name.ends_with(".template");
+        if (name == "openclaw.json" || name.starts_with("openclaw.json.")) && !example {
+            return true;
+        }
+        let Some(i) = lower.iter().position(|s| s == ".openclaw") else {
+            return false;
+        };
+        let rest = lower.get(i + 1..).unwrap_or(&[]);
+        let sqlite =
+            name.ends_with(".sqlite") || name.contains(".sqlite-") || name.ends_with(".db");
+        match rest.first().map(String::as_str) {
+            Some("credentials" | "secrets") => rest.len() >= 2,
+            Some("gateway.token") => rest.len() == 1,
+            Some("state") => sqlite,
+            Some("agents") => sqlite || name == "auth-profiles.json",
+            _ => false,
+        }
+    }
+
+    /// Directories whose files are credentials (`~/.ssh`, `~/.aws`, `~/.gnupg`, `~/.kube`,
+    /// `~/.docker`, `~/.password-store`, `gcloud`, `.openclaw/credentials`, `.openclaw/secrets`), or
+    /// a root or home that contains them: searching file contents there returns secrets.
+    fn is_credential_dir_oracle(raw: &str) -> bool {
+        if is_url(raw) {
+            return false;
+        }
+        let p = normalize_oracle(raw);
+        let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let holds = |s: &String| {
+            matches!(
+                s.as_str(),
+                ".ssh" | ".aws" | ".gnupg" | ".kube" | ".docker" | ".password-store" | "gcloud"
+            )
+        };
+        if lower.iter().any(holds) {
+            return true;
+        }
+        if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
+            match lower.get(i + 1).map(String::as_str) {
+                None => return true,
+                Some("credentials" | "secrets" | "state" | "agents") => return true,
+                _ => {}
+            }
+        }
+        // A root or home is an ancestor of every credential directory above.
+        let first = lower.first().map(String::as_str);
+        match p.anchor.as_str() {
+            "~" => lower.is_empty() || lower == [".config"],
+            "/" => {
+                lower.is_empty()
+                    || first == Some("root") && lower.len() == 1
+                    || matches!(first, Some("home" | "users")) && lower.len() <= 2
+            }
+            "" => false,
+            _ => lower.is_empty() || first == Some("users") && lower.len() <= 2,
+        }
+    }
+
+    fn is_self_protected_oracle(raw: &str) -> bool {
+        if is_url(raw) {
+            return false;
+        }
+        let p = normalize_oracle(raw);
+        let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        if lower
+            .iter()
+            .any(|s| s == "openclaw.json" || s.starts_with("openclaw.json."))
+        {
+            return true;
+        }
+        if let Some(i) = lower.iter().position(|s| s == ".openclaw") {
+            let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
+            // Agent workspaces, and the per-scope sandbox workspaces tools use when sandboxing is
+            // on (`~/.openclaw/sandboxes/<scope>/…`, docs/gateway/sandboxing/workspace-access.md).
+            let sandbox_workspace = next == "sandboxes" && lower.len() > i + 3;
+            return !next.starts_with("workspace") && !sandbox_workspace;
+        }
+        false
+    }
 
     /// The lowercasing form [`is_system_write_target`] must equal (the reference). Writing here changes who can log in, what runs as root, or how the system boots.
     fn is_system_write_target_oracle(raw: &str) -> bool {
@@ -772,6 +1217,141 @@ mod tests {
                 .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
             (d, Some("windows")) if d.ends_with(':') => true,
             _ => false,
+        }
+    }
+
+    /// Every corpus text and word, plus path shapes the corpora lack: each home and drive
+    /// form in both cases, with both separators, climbing out, `~user`, URLs.
+    fn path_texts() -> Vec<String> {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        let anchors = [
+            "",
+            "/",
+            "\\",
+            "~",
+            "~/",
+            "~\\",
+            "~bob/",
+            "~bob",
+            "~bob\\x/",
+            "$HOME",
+            "${home}/",
+            "%USERPROFILE%\\",
+            "%appdata%/",
+            "%APPDATA%",
+            "%LocalAppData%\\..\\",
+            "$env:APPDATA/",
+            "${env:LOCALAPPDATA}/",
+            "$env:userprofile\\",
+            "C:",
+            "c:\\",
+            "Z:/",
+            "1:/",
+            "é/",
+            "https://",
+            "file://",
+            " \t",
+            "./",
+            "../",
+            "a/../../",
+        ];
+        let tails = [
+            "",
+            ".ssh/id_rsa",
+            ".SSH/ID_ED25519.pub",
+            ".aws/Credentials",
+            ".Openclaw/openclaw.json",
+            ".openclaw/workspace/x",
+            ".openclaw/sandboxes/a/b/c",
+            ".openclaw/Agents/x/agent/a.sqlite",
+            "etc/passwd",
+            "Windows/System32",
+            "proc/1/environ",
+            ".env.Example",
+            "x/.ENV",
+            "..",
+            "../..",
+            "a/./b//c/",
+            ".config/gh/hosts.yml",
+            "gcloud/x.JSON",
+            ".azure/msal_token_cache.bin",
+            "Library/LaunchAgents/x.plist",
+            ".bashrc",
+            "$X/y",
+            "`id`",
+            "a!b!c",
+            "tmp/*",
+        ];
+        for a in anchors {
+            for t in tails {
+                texts.push(format!("{a}{t}"));
+                texts.push(format!("{a}{t} "));
+            }
+        }
+        texts
+    }
+
+    fn paths_equal_their_references(texts: &[String]) {
+        for t in texts {
+            let t = t.as_str();
+            assert_eq!(normalize(t), normalize_oracle(t), "{t:?}");
+            assert_eq!(
+                norm(t, false).render(),
+                normalize_oracle(t).render(),
+                "{t:?}"
+            );
+            assert_eq!(is_credential_path(t), is_credential_path_oracle(t), "{t:?}");
+            assert_eq!(is_credential_dir(t), is_credential_dir_oracle(t), "{t:?}");
+            assert_eq!(is_self_protected(t), is_self_protected_oracle(t), "{t:?}");
+            assert_eq!(
+                is_absolute(t),
+                !normalize_oracle(t).anchor.is_empty(),
+                "{t:?}"
+            );
+            assert_eq!(
+                has_unresolved_expansion(t),
+                has_unresolved_expansion_oracle(t),
+                "{t:?}"
+            );
+            lowered(t, |n| {
+                let p = normalize_oracle(t);
+                let lower: Vec<String> =
+                    p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+                assert_eq!(
+                    (n.anchor, n.escapes),
+                    (p.anchor.as_str(), p.escapes),
+                    "{t:?}"
+                );
+                assert_eq!(n.segments, lower, "{t:?}");
+            });
+        }
+    }
+
+    #[test]
+    fn borrowed_normalization_and_classes_equal_the_references_over_the_corpora() {
+        let texts = path_texts();
+        paths_equal_their_references(&texts);
+        let hits = texts.iter().filter(|t| is_credential_path(t)).count();
+        let own = texts.iter().filter(|t| is_self_protected(t)).count();
+        assert!(hits > 300 && own > 50, "{hits} {own}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn borrowed_normalization_equals_the_reference_on_random_paths(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "/", "\\", "~", "..", ".", "", "$HOME", "%APPDATA%", "${env:LOCALAPPDATA}",
+                    "C:", "c:", "ssh", ".SSH", ".ssh", "id_rsa", ".env", ".openclaw", "openclaw.JSON",
+                    "Workspace", "sandboxes", "etc", "passwd", "AppData", "é", " ", "://", "!", "$",
+                    "credentials", ".aws", "gcloud", "a.PEM", "proc", "environ", "x",
+                ]),
+                0..9,
+            ),
+            tail in "[a-zA-Z./\\~$%:!é ]{0,12}",
+        ) {
+            let t = format!("{}{tail}", parts.concat());
+            paths_equal_their_references(&[t]);
         }
     }
 
