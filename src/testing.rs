@@ -40,3 +40,22 @@ pub fn fuzz_regression_texts() -> Vec<String> {
     }
     out
 }
+
+/// Every string value of every corpus request (`crate::gate::tests::corpus_requests`), at any
+/// depth, in request order.
+pub fn corpus_request_strings() -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, request) in crate::gate::tests::corpus_requests() {
+        let v: serde_json::Value = serde_json::from_str(&request).unwrap();
+        let mut stack = vec![&v];
+        while let Some(v) = stack.pop() {
+            match v {
+                serde_json::Value::String(s) => out.push(s.clone()),
+                serde_json::Value::Array(a) => stack.extend(a),
+                serde_json::Value::Object(m) => stack.extend(m.values()),
+                _ => {}
+            }
+        }
+    }
+    out
+}

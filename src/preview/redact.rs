@@ -3123,19 +3123,12 @@ mod tests {
         let r = Redactor::new();
         assert!(r.any_pre.is_some());
         let mut texts = shape_texts();
-        for (_, request) in crate::gate::tests::corpus_requests() {
-            texts.push(request.clone());
-            let v: serde_json::Value = serde_json::from_str(&request).unwrap();
-            let mut stack = vec![&v];
-            while let Some(v) = stack.pop() {
-                match v {
-                    serde_json::Value::String(s) => texts.push(s.clone()),
-                    serde_json::Value::Array(a) => stack.extend(a),
-                    serde_json::Value::Object(m) => stack.extend(m.values()),
-                    _ => {}
-                }
-            }
-        }
+        texts.extend(
+            crate::gate::tests::corpus_requests()
+                .into_iter()
+                .map(|(_, r)| r),
+        );
+        texts.extend(crate::testing::corpus_request_strings());
         let mut gated = 0;
         for text in &texts {
             let (mut fast, mut slow) = (Vec::new(), Vec::new());
@@ -3416,18 +3409,7 @@ mod tests {
             assert_ne!(r.redact(h), h, "{h}");
         }
         texts.extend(crate::testing::secret_texts());
-        for (_, request) in crate::gate::tests::corpus_requests() {
-            let v: serde_json::Value = serde_json::from_str(&request).unwrap();
-            let mut stack = vec![&v];
-            while let Some(v) = stack.pop() {
-                match v {
-                    serde_json::Value::String(s) => texts.push(s.clone()),
-                    serde_json::Value::Array(a) => stack.extend(a),
-                    serde_json::Value::Object(m) => stack.extend(m.values()),
-                    _ => {}
-                }
-            }
-        }
+        texts.extend(crate::testing::corpus_request_strings());
         let mut matched = 0;
         for (rule, spec) in r.rules.iter().zip(RULES) {
             let re = rule.re.get().unwrap();
