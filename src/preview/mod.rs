@@ -448,6 +448,31 @@ struct PatchFile {
     removed: usize,
 }
 
+/// The changed lines of a patch shown without the unchanged lines around them: a secret whose
+/// context is an unchanged line (`- name: DB_PASSWORD` above a changed `value: …`) is hidden as
+/// redaction of the whole patch finds it (its first 2 KiB, as the gate reads the params, so
+/// the redaction memo already holds it).
+pub(crate) fn hide_patch_fragments(
+    input: &str,
+    shown: String,
+    redactor: &Redactor,
+    redact_secrets: bool,
+) -> String {
+    if !redact_secrets {
+        return shown;
+    }
+    let mut cut = input.len().min(2 * 1024);
+    while !input.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut fragments = Vec::new();
+    redactor.secret_fragments(input.get(..cut).unwrap_or(""), &mut fragments);
+    if fragments.is_empty() {
+        return shown;
+    }
+    redactor.scrub(&shown, &fragments)
+}
+
 /// apply_patch: the files with line counts, then the first changed lines.
 fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
     let input = call
@@ -523,7 +548,13 @@ fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'
             .collect::<Vec<_>>()
             .join("\n");
         section.push('\n');
-        section.push_str(&c.excerpt(&joined));
+        let shown = c.excerpt(&joined);
+        section.push_str(&hide_patch_fragments(
+            input,
+            shown,
+            c.redactor,
+            c.cfg.redact_secrets,
+        ));
     }
     (what, section, vec!["input", "patch"])
 }

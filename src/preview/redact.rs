@@ -200,6 +200,187 @@ const ASSIGNMENT_PATTERN: &str = concat!(
     value!()
 );
 
+/// Name/value pairs: a secret NAME in a sibling field, its value in the `value` field
+/// (Kubernetes/compose `env:` lists, ECS task definitions and many APIs as JSON, CloudFormation
+/// `ParameterKey=…,ParameterValue=…`, `Name=…,Value=…` shorthand, Elastic Beanstalk
+/// `OptionName`, Terraform/HCL `name = …` / `value = …`, `--name N … --value V`). The name is
+/// judged as the assignment rule judges a name ([`Check::Named`]), so `name: LOG_LEVEL`,
+/// `"name": "tokenizer"`, `name: password-policy` and `ParameterKey=KeyName` (an EC2 key pair
+/// name, not a secret) keep their values. Each pattern looks a bounded way ahead: at most four
+/// other fields (flow) or four other lines (block) between the two keys, and a field never
+/// crosses a brace or bracket (flow) nor a line a new list item starts (block), so a pair never
+/// borrows its neighbour's value. A value already `[REDACTED]` is passed over (a patch that
+/// changes the value has a `-` and a `+` line). Gated by `value` and a name key, and run only
+/// when the text holds a [`NAME_WORDS`] word (see [`Rule::name_words`]).
+macro_rules! pair_name_key {
+    () => {
+        r"(?:(?:Parameter|Option|parameter|option)?(?:Name|Key)|name|key|NAME|KEY)"
+    };
+}
+macro_rules! pair_value_key {
+    () => {
+        r"(?:(?:Parameter|Option|parameter|option)?Value|value|VALUE)"
+    };
+}
+/// An optional (possibly escaped) quote around a flow key or name.
+macro_rules! pair_q {
+    () => {
+        r#"\\?["']?"#
+    };
+}
+/// The separator of a flow field.
+macro_rules! pair_sep {
+    () => {
+        r"[ \t]*(?:=>|[:=])[ \t]*"
+    };
+}
+/// The secret name (group `n`), without its quotes.
+macro_rules! pair_name {
+    () => {
+        r"(?P<n>[A-Za-z0-9_.:/-]{1,128})"
+    };
+}
+/// Another field of a flow object, with its comma: `"type": "String", `.
+macro_rules! pair_field {
+    () => {
+        concat!(
+            pair_q!(),
+            r"[A-Za-z_][A-Za-z0-9_-]{0,40}",
+            pair_q!(),
+            pair_sep!(),
+            r#"(?:\\?"(?:[^"\\\r\n]|\\[^"\r\n])*\\?"|'[^'\r\n]*'|[A-Za-z0-9_.:/+-]*)[ \t]*,(?:[ \t\r]|\n[+-]?)*"#
+        )
+    };
+}
+/// A flow value (group `s`): a string (not one already redacted), escaped string or bare word.
+macro_rules! pair_flow_value {
+    () => {
+        r#"(?P<s>"[^\["\\\r\n](?:[^"\\\r\n]|\\.)*"|\\"[^\["\\\r\n](?:[^"\\\r\n]|\\[^"\r\n])*\\"|'[^\['\r\n][^'\r\n]*'|[^\s"'`,;&|)}\]\[\\=>][^\s"'`,;&|)}\]\\]*)"#
+    };
+}
+/// A block (YAML/HCL) value to the end of its line (group `s`), before a `#` comment. (A line
+/// end may be a `\r` or, in a sanitized preview, the U+FFFD that stands for it.)
+macro_rules! pair_block_value {
+    () => {
+        r#"(?P<s>"[^\["\\\r\n](?:[^"\\\r\n]|\\.)*"|'[^\['\r\n][^'\r\n]*'|[^\s"'#|>&*!{\[][^\r\n]*?)(?:[ \t]+#[^\r\n]*|[ \t]*)\r?$"#
+    };
+}
+/// A block line before a key: an optional diff marker, indentation, an optional list dash.
+macro_rules! pair_block_start {
+    () => {
+        r"^[+-]?[ \t]*(?:-[ \t]+)?"
+    };
+}
+/// Up to four other lines of the same block item: indented and not starting a list item, or
+/// blank or comment lines.
+macro_rules! pair_block_between {
+    () => {
+        r"(?:[+-]?[ \t]+[^\s#-][^\r\n]*\r?\n|[+-]?[ \t]*(?:#[^\r\n]*)?\r?\n){0,4}?"
+    };
+}
+macro_rules! pair_block_key_sep {
+    () => {
+        r#"["']?[ \t]*[:=][ \t]*"#
+    };
+}
+
+/// Flow, name first: `{"name": "DB_PASSWORD", "value": "x"}`, `ParameterKey=DbPassword,ParameterValue=x`.
+const PAIR_FLOW_NAME_FIRST: &str = concat!(
+    r"(?:^|[\s{,(\[])",
+    pair_q!(),
+    pair_name_key!(),
+    pair_q!(),
+    pair_sep!(),
+    pair_q!(),
+    pair_name!(),
+    pair_q!(),
+    // Blanks and line ends after the comma, each line perhaps marked as a diff's.
+    r"[ \t]*,(?:[ \t\r]|\n[+-]?)*(?:",
+    pair_field!(),
+    r"){0,4}",
+    pair_q!(),
+    pair_value_key!(),
+    pair_q!(),
+    pair_sep!(),
+    pair_flow_value!()
+);
+/// Flow, value first: `{"value": "x", "name": "DB_PASSWORD"}`.
+const PAIR_FLOW_VALUE_FIRST: &str = concat!(
+    r"(?:^|[\s{,(\[])",
+    pair_q!(),
+    pair_value_key!(),
+    pair_q!(),
+    pair_sep!(),
+    pair_flow_value!(),
+    // Blanks and line ends after the comma, each line perhaps marked as a diff's.
+    r"[ \t]*,(?:[ \t\r]|\n[+-]?)*(?:",
+    pair_field!(),
+    r"){0,4}",
+    pair_q!(),
+    pair_name_key!(),
+    pair_q!(),
+    pair_sep!(),
+    pair_q!(),
+    pair_name!(),
+    r#"(?:\\?["']|[ \t]*(?:[,;&|)}\]\s]|$))"#
+);
+/// Block, name first: `- name: DB_PASSWORD` then `value: x` within four lines.
+const PAIR_BLOCK_NAME_FIRST: &str = concat!(
+    "(?m)",
+    pair_block_start!(),
+    r#"["']?"#,
+    pair_name_key!(),
+    pair_block_key_sep!(),
+    r#"["']?"#,
+    pair_name!(),
+    r#"["']?[ \t]*(?:#[^\r\n]*)?[\r\x{FFFD}]?\n"#,
+    pair_block_between!(),
+    r#"[+-]?[ \t]*["']?"#,
+    pair_value_key!(),
+    pair_block_key_sep!(),
+    pair_block_value!()
+);
+/// Block, value first: `- value: x` then `name: DB_PASSWORD` within four lines.
+const PAIR_BLOCK_VALUE_FIRST: &str = concat!(
+    "(?m)",
+    pair_block_start!(),
+    r#"["']?"#,
+    pair_value_key!(),
+    pair_block_key_sep!(),
+    r#"(?P<s>"[^\["\\\r\n](?:[^"\\\r\n]|\\.)*"|'[^\['\r\n][^'\r\n]*'|[^\s"'#|>&*!{\[][^\r\n]*?)(?:[ \t]+#[^\r\n]*|[ \t]*)\r?\n"#,
+    pair_block_between!(),
+    r#"[+-]?[ \t]*["']?"#,
+    pair_name_key!(),
+    pair_block_key_sep!(),
+    r#"["']?"#,
+    pair_name!(),
+    r#"["']?[ \t]*(?:#[^\r\n]*)?[\r\x{FFFD}]?$"#
+);
+/// Command line: `aws ssm put-parameter --name /prod/db/password … --value x` (either order,
+/// within one simple command).
+const PAIR_OPTIONS: &str = concat!(
+    r#"(?:^|[\s"'])--name(?:=|[ \t]+)["']?"#,
+    pair_name!(),
+    r#"["']?(?:[ \t]+[^\s|;&]+){0,8}?[ \t]+--value(?:=|[ \t]+)"#,
+    arg!()
+);
+const PAIR_OPTIONS_VALUE_FIRST: &str = concat!(
+    r"(?:^|[\s])--value(?:=|[ \t]+)",
+    r#"(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s"'`;&|)]+)"#,
+    r#"(?:[ \t]+[^\s|;&]+){0,8}?[ \t]+--name(?:=|[ \t]+)["']?"#,
+    pair_name!(),
+    r#"["']?(?:[\s;&|)]|$)"#
+);
+/// The name/value pair rules (see [`Rule::name_words`]).
+const PAIR_PATTERNS: [&str; 6] = [
+    PAIR_FLOW_NAME_FIRST,
+    PAIR_FLOW_VALUE_FIRST,
+    PAIR_BLOCK_NAME_FIRST,
+    PAIR_BLOCK_VALUE_FIRST,
+    PAIR_OPTIONS,
+    PAIR_OPTIONS_VALUE_FIRST,
+];
+
 /// All provider key shapes in one regex (the rule; searched as a [`ShapeSplit`]).
 const SHAPE_PATTERN: &str = concat!(r"(?P<s>\b(?:", shape_alternatives!(), r")\b)");
 
@@ -517,6 +698,38 @@ const RULES: &[RuleSpec] = &[
         r"<(?P<n>[A-Za-z_][A-Za-z0-9_.:-]*)>(?P<s>[^<\n]{1,256})</",
         Check::Named,
         &["</"],
+    ),
+    // A secret name in a sibling field: name/value pairs (see [`PAIR_PATTERNS`]).
+    rule_also(
+        PAIR_FLOW_NAME_FIRST,
+        Check::Named,
+        &["value"],
+        &["name", "key"],
+    ),
+    rule_also(
+        PAIR_FLOW_VALUE_FIRST,
+        Check::Named,
+        &["value"],
+        &["name", "key"],
+    ),
+    rule_also(
+        PAIR_BLOCK_NAME_FIRST,
+        Check::Named,
+        &["value"],
+        &["name", "key"],
+    ),
+    rule_also(
+        PAIR_BLOCK_VALUE_FIRST,
+        Check::Named,
+        &["value"],
+        &["name", "key"],
+    ),
+    rule_also(PAIR_OPTIONS, Check::Named, &["--value"], &["--name"]),
+    rule_also(
+        PAIR_OPTIONS_VALUE_FIRST,
+        Check::Named,
+        &["--value"],
+        &["--name"],
     ),
     // NAME=value, "name": "value", name: value, name := value, 'name' => 'value'.
     RuleSpec {
@@ -1382,6 +1595,9 @@ struct Rule {
     needs_hex_run: bool,
     /// The assignment rule: lines where [`assignment_may_redact`] is false are skipped.
     needs_separator: bool,
+    /// For the name/value pair rules ([`PAIR_PATTERNS`]): the [`NAME_WORDS`], one of which the
+    /// text must hold (every secret name does), so a pair of ordinary names costs no search.
+    name_words: Option<LitSet>,
 }
 
 /// The provider key shapes as one regex per alternative, each with a literal it needs, so a
@@ -2289,7 +2505,7 @@ impl Redactor {
         // Every pattern is a constant checked by a test and compiled on first use; one that
         // failed to compile would be skipped rather than crash the gate.
         let mut literals = Literals::default();
-        let rules = RULES
+        let mut rules = RULES
             .iter()
             .map(|r| {
                 let pre_ids: Vec<usize> = r.pre.iter().map(|w| literals.id(w)).collect();
@@ -2311,11 +2527,19 @@ impl Redactor {
                     needs_colon_line: r.pattern == PGPASS_PATTERN,
                     needs_hex_run: r.pattern == AIRTABLE_PATTERN,
                     needs_separator: r.pattern == ASSIGNMENT_PATTERN,
+                    name_words: None,
                     split: (r.pattern == SHAPE_PATTERN)
                         .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
                 }
             })
             .collect::<Vec<Rule>>();
+        // The assignment rule's words, already among the literals (same ids).
+        let name_word_ids: Vec<usize> = NAME_WORDS.iter().map(|w| literals.id(w)).collect();
+        for (rule, spec) in rules.iter_mut().zip(RULES) {
+            if PAIR_PATTERNS.contains(&spec.pattern) {
+                rule.name_words = LitSet::of(&name_word_ids);
+            }
+        }
         let any_pre = rules.iter().try_fold(RuleGate::default(), |mut all, rule| {
             // What `run_rules_given` checks before it runs the rule.
             let needs = match (rule.pre_set, rule.line_set) {
@@ -2455,7 +2679,10 @@ impl Redactor {
         let mut out: Option<String> = None;
         for rule in &self.rules {
             let cur = out.as_deref().unwrap_or(text);
-            if !present.any_of(&rule.pre_set) || !present.any_of(&rule.also_set) {
+            if !present.any_of(&rule.pre_set)
+                || !present.any_of(&rule.also_set)
+                || !present.any_of(&rule.name_words)
+            {
                 continue;
             }
             if rule.needs_long_dotted_run && !present.long_dotted_run

@@ -473,7 +473,12 @@ fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'
             .collect::<Vec<_>>()
             .join("\n");
         section.push('\n');
-        section.push_str(&c.excerpt(&joined));
+        section.push_str(&super::hide_patch_fragments(
+            input,
+            c.excerpt(&joined),
+            c.redactor,
+            c.cfg.redact_secrets,
+        ));
     }
     (what, section, vec!["input", "patch"])
 }
