@@ -14,7 +14,9 @@
 //!   is judged with the segments before it (`x.pat.y`, `Db:Pat:Value`, `app/pat/value`,
 //!   `cfg['pat']['value']`, `user[password]`), and a secret word counts only as a whole
 //!   component or a component's end (`gitlabPatValue`, `PGPASSWORD`; not `passwordless`,
-//!   `tokenizer`, `keyboard`, `path`);
+//!   `tokenizer`, `keyboard`, `path`); and the value of a name/value pair whose name field is
+//!   such a name (`- name: DB_PASSWORD` / `value: …`, `{"name": …, "value": …}`,
+//!   `ParameterKey=…,ParameterValue=…`, `--name … --value …`; see [`PAIR_PATTERNS`]);
 //! - short password options whose meaning depends on the command (`mysql -pX`, `sshpass -p X`,
 //!   `docker login -p X`, `redis-cli -a X`, `curl -u user:X`, `openssl -passin pass:X`, …).
 //!
