@@ -40,6 +40,9 @@ const SHAPES: &[&str] = &[
     "aws ssm put-parameter --value '{V}' --name {N}",
     "env:\n  - {name: {N}, value: {V}}\n",
     "env = [{ \"name\" => \"{N}\", \"value\" => \"{V}\" }]\n",
+    "<input type=\"hidden\" name=\"{N}\" value=\"{V}\">\n",
+    "<appSettings>\n  <add key=\"{N}\"\n       value='{V}' />\n</appSettings>\n",
+    "<add value=\"{V}\" name=\"{N}\"/>",
 ];
 
 fn fill(shape: &str, name: &str, value: &str) -> String {

@@ -239,7 +239,7 @@ macro_rules! pair_sep {
 /// The secret name (group `n`), without its quotes.
 macro_rules! pair_name {
     () => {
-        r"(?P<n>[A-Za-z0-9_.:/-]{1,128})"
+        r"(?P<n>[A-Za-z0-9_.:/\[\]-]{1,128})"
     };
 }
 /// Another field of a flow object, with its comma: `"type": "String", `.
@@ -373,14 +373,29 @@ const PAIR_OPTIONS_VALUE_FIRST: &str = concat!(
     pair_name!(),
     r#"["']?(?:[\s;&|)]|$)"#
 );
+/// HTML/XML attributes of one tag: `<input name="user[password]" value="x">`, .NET
+/// `<add key="DbPassword" value="x"/>` (either order).
+const PAIR_ATTRIBUTES: &str = concat!(
+    r#"<[A-Za-z][A-Za-z0-9:-]*[^<>]*?\s(?:name|NAME|Name|key|KEY|Key)[ \t]*=[ \t]*["']?"#,
+    pair_name!(),
+    r#"["']?[^<>]*?\s(?:value|VALUE|Value)[ \t]*=[ \t]*(?P<s>"[^\["<>\n][^"<>\n]*"|'[^\['<>\n][^'<>\n]*'|[^\s"'<>=`\[][^\s"'<>=`]*)"#
+);
+const PAIR_ATTRIBUTES_VALUE_FIRST: &str = concat!(
+    r#"<[A-Za-z][A-Za-z0-9:-]*[^<>]*?\s(?:value|VALUE|Value)[ \t]*=[ \t]*(?P<s>"[^\["<>\n][^"<>\n]*"|'[^\['<>\n][^'<>\n]*'|[^\s"'<>=`\[][^\s"'<>=`]*)"#,
+    r#"[^<>]*?\s(?:name|NAME|Name|key|KEY|Key)[ \t]*=[ \t]*["']?"#,
+    pair_name!(),
+    r#"(?:["']|[ \t/>])"#
+);
 /// The name/value pair rules (see [`Rule::name_words`]).
-const PAIR_PATTERNS: [&str; 6] = [
+const PAIR_PATTERNS: [&str; 8] = [
     PAIR_FLOW_NAME_FIRST,
     PAIR_FLOW_VALUE_FIRST,
     PAIR_BLOCK_NAME_FIRST,
     PAIR_BLOCK_VALUE_FIRST,
     PAIR_OPTIONS,
     PAIR_OPTIONS_VALUE_FIRST,
+    PAIR_ATTRIBUTES,
+    PAIR_ATTRIBUTES_VALUE_FIRST,
 ];
 
 /// All provider key shapes in one regex (the rule; searched as a [`ShapeSplit`]).
@@ -732,6 +747,13 @@ const RULES: &[RuleSpec] = &[
         Check::Named,
         &["--value"],
         &["--name"],
+    ),
+    rule_also(PAIR_ATTRIBUTES, Check::Named, &["value"], &["name", "key"]),
+    rule_also(
+        PAIR_ATTRIBUTES_VALUE_FIRST,
+        Check::Named,
+        &["value"],
+        &["name", "key"],
     ),
     // NAME=value, "name": "value", name: value, name := value, 'name' => 'value'.
     RuleSpec {
