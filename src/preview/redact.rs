@@ -741,12 +741,13 @@ const RULES: &[RuleSpec] = &[
         &["value"],
         &["name", "key"],
     ),
-    rule_also(PAIR_OPTIONS, Check::Named, &["--value"], &["--name"]),
+    // (`value`/`name` rather than `--value`/`--name`: the literal scan looks at every `--`.)
+    rule_also(PAIR_OPTIONS, Check::Named, &["value"], &["name"]),
     rule_also(
         PAIR_OPTIONS_VALUE_FIRST,
         Check::Named,
-        &["--value"],
-        &["--name"],
+        &["value"],
+        &["name"],
     ),
     rule_also(PAIR_ATTRIBUTES, Check::Named, &["value"], &["name", "key"]),
     rule_also(
