@@ -676,18 +676,7 @@ mod tests {
     use super::*;
 
     /// `is_one_line` as it was before its word-at-a-time scan: the reference.
-    fn is_one_line_reference(s: &str) -> bool {
-        let bytes = s.as_bytes();
-        if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
-            return false;
-        }
-        let mut prev = b'x';
-        bytes.iter().all(|&b| {
-            let ok = b.is_ascii_graphic() || b == b' ' && prev != b' ';
-            prev = b;
-            ok
-        })
-    }
+    use super::reference::is_one_line as is_one_line_reference;
 
     #[test]
     fn is_one_line_is_its_reference() {

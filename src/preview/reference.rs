@@ -587,7 +587,7 @@ fn push_one_line(out: &mut String, s: &str) {
 
 /// `s` is already its own [`one_line`]: ASCII without whitespace but single spaces between
 /// words (any other character could be whitespace: the general path decides).
-fn is_one_line(s: &str) -> bool {
+pub(crate) fn is_one_line(s: &str) -> bool {
     let bytes = s.as_bytes();
     if bytes.first() == Some(&b' ') || bytes.last() == Some(&b' ') {
         return false;
