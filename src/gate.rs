@@ -525,6 +525,10 @@ enum Reads {
 /// Secret fragments of every string in the params (depth ≤ 4; the first 2 KiB of each string
 /// and 8 KiB in all, which bounds the cost: a secret quoted in a detail from further into a
 /// long value is still redacted when it is key-shaped, only not when it needs its context).
+/// The bytes of one params string [`collect_fragments`] reads at most (also what the patch
+/// preview hides by, `preview::hide_patch_fragments`, so that it hits the redaction memo).
+pub(crate) const FRAGMENT_HEAD_BYTES: usize = 2 * 1024;
+
 fn collect_fragments(
     redactor: &Redactor,
     params: &serde_json::Map<String, Value>,
@@ -535,7 +539,7 @@ fn collect_fragments(
     while let Some((v, depth)) = stack.pop() {
         match v {
             Value::String(s) if budget > 0 => {
-                let end = s.len().min(budget).min(2 * 1024);
+                let end = s.len().min(budget).min(FRAGMENT_HEAD_BYTES);
                 let mut cut = end;
                 while !s.is_char_boundary(cut) {
                     cut -= 1;

@@ -450,8 +450,8 @@ struct PatchFile {
 
 /// The changed lines of a patch shown without the unchanged lines around them: a secret whose
 /// context is an unchanged line (`- name: DB_PASSWORD` above a changed `value: …`) is hidden as
-/// redaction of the whole patch finds it (its first 2 KiB, as the gate reads the params, so
-/// the redaction memo already holds it).
+/// redaction of the whole patch finds it (its first `gate::FRAGMENT_HEAD_BYTES`, as the gate
+/// reads the params, so the redaction memo already holds it).
 pub(crate) fn hide_patch_fragments(
     input: &str,
     shown: String,
@@ -461,7 +461,7 @@ pub(crate) fn hide_patch_fragments(
     if !redact_secrets {
         return shown;
     }
-    let mut cut = input.len().min(2 * 1024);
+    let mut cut = input.len().min(crate::gate::FRAGMENT_HEAD_BYTES);
     while !input.is_char_boundary(cut) {
         cut -= 1;
     }
