@@ -244,7 +244,7 @@ const classLines = Object.entries(perClass)
   });
 console.log(`human-gate bench: ${corpus.length} corpus calls × ${PASSES} passes (after ${WARMUP_PASSES} warm-up), node ${process.version}`);
 console.log(`  plugin load (import + register, fresh process): median ${round1(loadMs)} ms over ${LOAD_RUNS} runs [${loadRuns.map(round1).join(", ")}]`);
-console.log(`  core warm-up after register (idle time, throwaway engine): ${warmup ? `${warmup.status}, ${warmup.decisions} decisions, ${round1(warmup.cpuMs)} ms CPU, ${round1(warmup.wallMs)} ms wall` : "none"}`);
+console.log(`  warm-up after register (idle time, the hooks on a throwaway engine): ${warmup ? `${warmup.status}, ${warmup.decisions} decisions, ${round1(warmup.cpuMs)} ms CPU, ${round1(warmup.wallMs)} ms wall` : "none"}`);
 console.log(`  gate hook latency: p50 ${result.p50_us} µs, p99 ${result.p99_us} µs, max ${result.max_us} µs over ${result.calls} calls`);
 console.log(classLines.join("\n"));
 for (const [g, v] of Object.entries(groups)) {

@@ -294,6 +294,14 @@ export function decideForHook(configJson, requestJson) {
   if (typeof engine.decideForHook !== "function") {
     return { decision: decide(configJson, requestJson), recordHead: null, recordTail: null };
   }
+  return decideForHookWith(engine, state, requestJson);
+}
+
+/**
+ * `decideForHook` on a given engine of the loaded core (the live one, or the warm-up's
+ * throwaway one, so both run the same code): the same fault seam, trap handling and checks.
+ */
+export function decideForHookWith(engine, state, requestJson) {
   const fault = activeFault(state);
   const raw = engineAnswer(state, engine, fault, "decideForHook", requestJson);
   if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);

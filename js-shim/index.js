@@ -16,9 +16,11 @@ import {
   acquireEngine,
   boundText,
   decideForHookOrFailClosed,
+  decideForHookWith,
   describeError,
   DESCRIPTION_MAX,
   failClosedDecision,
+  latencyJson,
   processState,
   renderAsk,
   sanitizeLine,
@@ -221,8 +223,7 @@ function snapshotJson(snap) {
   return snap.json ?? jsonOrNull(snap.value);
 }
 
-function putSeal(key, snapshot, now) {
-  const seals = processState().seals;
+function putSeal(seals, key, snapshot, now) {
   const existing = seals.get(key);
   const snaps = existing ? existing.snaps : [];
   snaps.push(snapshot);
@@ -241,8 +242,7 @@ function jsonOrNull(v) {
 }
 
 /** Takes the snapshot for this call: `{found: true, snapshot}` or `{found: false}`. */
-function takeSeal(key, currentParams) {
-  const seals = processState().seals;
+function takeSeal(seals, key, currentParams) {
   const now = Date.now();
   pruneSeals(seals, now);
   const entry = seals.get(key);
@@ -319,7 +319,18 @@ export function toHostResult(decision, toolName, log, onOutcome, audit) {
 
 // ---- hooks ---------------------------------------------------------------------------------
 
-function makeGate(configJson, log) {
+/**
+ * What the hooks read and write outside themselves: the live engine, the decision log and the
+ * process's seal store. The warm-up (`warmHooks`) runs the same hook code with its own.
+ */
+const LIVE_IO = Object.freeze({
+  decide: decideForHookOrFailClosed,
+  recordParts: auditDecisionParts,
+  record: auditDecision,
+  seals: () => processState().seals,
+});
+
+function makeGate(configJson, log, io = LIVE_IO) {
   return function humanGate(event, ctx) {
     const started = performance.now();
     let toolName = "this call";
@@ -367,7 +378,7 @@ function makeGate(configJson, log) {
         log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
       }
       if (decision === undefined) {
-        const answer = decideForHookOrFailClosed(configJson, requestJson, toolName);
+        const answer = io.decide(configJson, requestJson, toolName);
         decision = answer.decision;
         recordHead = answer.recordHead;
         recordTail = answer.recordTail;
@@ -376,8 +387,8 @@ function makeGate(configJson, log) {
       const latencyMs = performance.now() - started;
       const record =
         recordHead !== null
-          ? auditDecisionParts(configJson, log, recordHead, recordTail, latencyMs)
-          : auditDecision(configJson, log, requestJson, decision, latencyMs);
+          ? io.recordParts(configJson, log, recordHead, recordTail, latencyMs)
+          : io.record(configJson, log, requestJson, decision, latencyMs);
       const asks = decision.decision === "approval" || decision.decision === "critical";
       let result;
       try {
@@ -389,7 +400,7 @@ function makeGate(configJson, log) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
         result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
       }
-      if (decision.decision !== "block") putSeal(sealKey(ev, c), snapshot, now);
+      if (decision.decision !== "block") putSeal(io.seals(), sealKey(ev, c), snapshot, now);
       return result;
     } catch (err) {
       // Last resort. Without a stored snapshot the sealing hook blocks this call anyway.
@@ -399,12 +410,12 @@ function makeGate(configJson, log) {
   };
 }
 
-function makeSeal(log) {
+function makeSeal(log, io = LIVE_IO) {
   return function humanGateSeal(event, ctx) {
     try {
       const ev = isObject(event) ? event : {};
       const c = isObject(ctx) ? ctx : {};
-      const taken = takeSeal(sealKey(ev, c), ev.params);
+      const taken = takeSeal(io.seals(), sealKey(ev, c), ev.params);
       if (!taken.found) {
         log.warn(`human-gate: ${sanitizeLine(resolvedToolName(ev, c) ?? "a call")} reached the sealing hook without a snapshot; blocked`);
         return { block: true, blockReason: NOT_INSPECTED_REASON };
@@ -417,6 +428,42 @@ function makeSeal(log) {
       log.error(`human-gate: sealing failed: ${describeError(err)}`);
       return { block: true, blockReason: NOT_INSPECTED_REASON };
     }
+  };
+}
+
+const SILENT_LOG = Object.freeze({ debug() {}, info() {}, warn() {}, error() {} });
+
+/**
+ * The gate and sealing hooks of this plugin for the idle-time warm-up (warmup.js): the same
+ * code as the live hooks, so V8 optimizes the JavaScript a live call runs and not only the
+ * core's, but deciding on `engine` (a throwaway engine of the loaded core), with a seal store
+ * of their own, no decision log and no log lines. `outcome()` is the last call's decision
+ * class and the error its core call threw, if any (a trap has already poisoned the instance).
+ */
+export function warmHooks(configJson, engine, state) {
+  let last = { decision: null, error: null };
+  const seals = new Map();
+  const io = Object.freeze({
+    decide(cfg, requestJson, toolName) {
+      let answer;
+      try {
+        answer = decideForHookWith(engine, state, requestJson);
+        answer.error = null;
+      } catch (err) {
+        answer = { decision: failClosedDecision(toolName, describeError(err)), error: err, recordHead: null, recordTail: null };
+      }
+      last = { decision: answer.decision.decision, error: answer.error };
+      return answer;
+    },
+    // The record is built as a live one is (head + latency + tail), then dropped.
+    recordParts: (cfg, log, head, tail, latencyMs) => head + latencyJson(latencyMs) + tail,
+    record: () => null,
+    seals: () => seals,
+  });
+  return {
+    gate: makeGate(configJson, SILENT_LOG, io),
+    seal: makeSeal(SILENT_LOG, io),
+    outcome: () => last,
   };
 }
 
@@ -473,14 +520,9 @@ function register(api) {
       }
     }
     registerSession(api, configJson, log);
-    // In idle time, on a throwaway engine: brings the core's optimized code in (warmup.js).
-    startWarmup(configJson, (event, ctx, i) =>
-      requestJsonOf(event, ctx, JSON.stringify(event.params), Date.now(), {
-        callId: `human-gate-warmup:${i}`,
-        sessionId: ctx.sessionId,
-        runId: event.runId,
-      }),
-    );
+    // In idle time, through this plugin's own hooks on a throwaway engine: brings the
+    // optimized code of the core and of the hooks in (warmup.js).
+    startWarmup(configJson, (engine, state) => warmHooks(configJson, engine, state));
   } catch (err) {
     log.error(`human-gate: registration failed: ${describeError(err)}`);
   }

@@ -4,20 +4,23 @@
 // function to its optimizing tier (TurboFan) only after the function has done enough work
 // ("dynamic tiering"). A gateway decides a few tool calls a minute, so without help the core
 // would run baseline code for days: about twice as slow per decision as optimized code
-// (bench/README.md, "warm-up"). After `register`, this module decides a fixed set of
+// (bench/README.md, "warm-up"). The hooks' own JavaScript is no different: V8 optimizes a
+// function only after many calls. After `register`, this module sends a fixed set of
 // representative calls (WARMUP_CALLS: reads, shell in all three dialects, file mutations, Code
-// Mode, bridged and unknown tools) on a throwaway Engine, in slices of at most SLICE_MS on
-// unref'd timers, until WARMUP_DECISIONS decisions or WARMUP_CPU_MS of process CPU time.
+// Mode, bridged and unknown tools) through the plugin's own gate and sealing hooks, bound to a
+// throwaway Engine (index.js `warmHooks`), in slices of at most SLICE_MS on unref'd timers,
+// until WARMUP_DECISIONS decisions or WARMUP_CPU_MS of process CPU time.
 //
-// Non-goals: policy and real calls. The throwaway engine has its own session state: the live
-// engine, the audit log, the decision log and the host never see a warm-up decision.
+// Non-goals: policy and real calls. The throwaway engine has its own session state and the
+// warm-up hooks their own seal store: the live engine, the seal store, the audit log, the
+// decision log and the host never see a warm-up call.
 //
 // Invariants: never throws into the host; never keeps the process alive (every timer is
 // unref'd); at most one run per loaded core instance; stops when the core is reloaded; a trap
 // poisons the instance exactly as a live call's trap does (the live engine is rebuilt on the
 // next call). HUMAN_GATE_WARMUP=off (or 0) turns it off; test faults turn it off too.
 
-import { engineSecret, isTrap, poison, processState, splitHookAnswer } from "./core.js";
+import { engineSecret, isTrap, poison, processState } from "./core.js";
 
 /** Decisions per run (the whole set about 120 times). */
 export const WARMUP_DECISIONS = 6000;
@@ -98,14 +101,32 @@ function disabled(state) {
   return env === "off" || env === "0" || env === "false" || (state.fault ?? state.envFault) !== null;
 }
 
+/** The host's `before_tool_call` event and ctx for warm-up call `n` (a fresh id each time). */
+function warmupCall(n) {
+  const [toolName, params, extra] = WARMUP_CALLS[n % WARMUP_CALLS.length];
+  const toolCallId = `human-gate-warmup:${n}`;
+  const event = { toolName, params, runId: "human-gate-warmup", toolCallId, ...extra };
+  const ctx = {
+    toolName,
+    agentId: "human-gate-warmup",
+    sessionKey: "agent:human-gate-warmup:main",
+    sessionId: "human-gate-warmup",
+    runId: "human-gate-warmup",
+    toolCallId,
+    ...extra,
+  };
+  return { event, ctx };
+}
+
 /**
  * Starts the warm-up run for the loaded core (at most one per core instance) and returns its
  * status object `{ status, decisions, cpuMs, wallMs, classes, error, done }`; `done` resolves
  * with it when the run ends ("done", "failed", "superseded"). Returns a status "off" when
- * turned off, and null when no core is loaded. `toRequestJson(event, ctx, i)` builds the
- * request exactly as the gate hook does. Never throws.
+ * turned off, and null when no core is loaded. `makeHooks(engine, state)` gives the plugin's
+ * gate and sealing hooks bound to `engine` (index.js `warmHooks`: `{ gate, seal, outcome }`,
+ * `outcome()` being the last call's decision class and core error). Never throws.
  */
-export function startWarmup(configJson, toRequestJson) {
+export function startWarmup(configJson, makeHooks) {
   const state = processState();
   try {
     if (disabled(state)) {
@@ -115,13 +136,9 @@ export function startWarmup(configJson, toRequestJson) {
     const core = state.core;
     if (core === null) return null;
     if (state.warmup?.core === core) return state.warmup;
-    const requests = WARMUP_CALLS.map(([toolName, params, extra], i) => {
-      const event = { toolName, params, runId: "human-gate-warmup", toolCallId: `human-gate-warmup:${i}`, ...extra };
-      const ctx = { toolName, agentId: "human-gate-warmup", sessionKey: "agent:human-gate-warmup:main", sessionId: "human-gate-warmup", ...extra };
-      return toRequestJson(event, ctx, i);
-    });
     // Keyed like the live engine, so the warmed code is the code live calls run.
     const engine = new core.Engine(configJson, engineSecret(state));
+    const hooks = makeHooks(engine, state);
     const run = { core, status: "running", decisions: 0, cpuMs: 0, wallMs: 0, classes: {}, error: null, done: null };
     const started = performance.now();
     run.done = new Promise((resolve) => {
@@ -146,9 +163,17 @@ export function startWarmup(configJson, toRequestJson) {
         };
         try {
           while (run.decisions < WARMUP_DECISIONS) {
-            const { view } = splitHookAnswer(engine.decideForHook(requests[run.decisions % requests.length]));
-            const cls = JSON.parse(view).decision;
-            run.classes[cls] = (run.classes[cls] ?? 0) + 1;
+            const { event, ctx } = warmupCall(run.decisions);
+            // As the host calls them: the sealing hook runs unless the gate blocked.
+            const result = hooks.gate(event, ctx);
+            const { decision, error } = hooks.outcome();
+            if (error !== null) {
+              // The gate failed closed; a trap has already poisoned the instance.
+              spent();
+              return finish("failed", error);
+            }
+            if (!result?.block) hooks.seal(event, ctx);
+            run.classes[decision] = (run.classes[decision] ?? 0) + 1;
             run.decisions += 1;
             if (performance.now() - t0 >= SLICE_MS) break;
           }

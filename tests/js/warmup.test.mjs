@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 
-import plugin, { requestJsonOf } from "../../js-shim/index.js";
+import plugin, { NOT_INSPECTED_REASON, requestJsonOf, warmHooks } from "../../js-shim/index.js";
 import { poison, processState } from "../../js-shim/core.js";
 import { decisionLogEntries } from "../../js-shim/audit.js";
 import { startWarmup, WARMUP_CALLS, WARMUP_CPU_MS, WARMUP_DECISIONS } from "../../js-shim/warmup.js";
@@ -103,10 +103,54 @@ describe("core warm-up", () => {
     assert.equal(state.builds, builds);
     assert.equal(logs.length, logsBefore, `the warm-up logged: ${JSON.stringify(logs.slice(logsBefore))}`);
     assert.deepEqual(decisionLogEntries(JSON.stringify(config)), []);
+    assert.deepEqual([...state.seals.keys()].filter((k) => k.includes("human-gate-warmup")), [], "a warm-up snapshot reached the live seal store");
     // At most one run per loaded core: registering again, or asking again, returns it.
     plugin.register(fakeApi(config).api);
     assert.equal(processState().warmup, run);
     assert.equal(startWarmup("{}", requestOf), run);
+  });
+
+  test("the warm-up hooks answer as the live hooks do, on their own engine, seal store and no log", () => {
+    const config = { decisionLog: { maxEntries: 64 } };
+    const configJson = JSON.stringify(config);
+    const { api, hooks, logs } = fakeApi(config);
+    plugin.register(api);
+    const state = processState();
+    const liveGate = hooks.find((h) => h.hookName === "before_tool_call" && h.opts.priority === 60).handler;
+    const liveSeal = hooks.find((h) => h.hookName === "before_tool_call" && h.opts.priority < 0).handler;
+    const engine = new state.core.Engine(configJson);
+    const warm = warmHooks(configJson, engine, state);
+    const seen = new Set();
+    const logsBefore = logs.length;
+    const recordsBefore = decisionLogEntries(configJson).length;
+    WARMUP_CALLS.forEach(([toolName, params, extra], i) => {
+      const call = (tag) => ({
+        event: { toolName, params, runId: "r", toolCallId: `${tag}:${i}`, ...extra },
+        ctx: { toolName, sessionKey: `agent:${tag}:main`, sessionId: tag, runId: "r", toolCallId: `${tag}:${i}`, ...extra },
+      });
+      const w = call("warm-test");
+      const l = call("live-test");
+      const warmResult = warm.gate(w.event, w.ctx);
+      const { decision, error } = warm.outcome();
+      assert.equal(error, null, `${toolName} #${i}`);
+      seen.add(decision);
+      const liveResult = liveGate(l.event, l.ctx);
+      // The same host answer (the approval callback is a fresh closure each time).
+      const shape = (r) => (r?.requireApproval ? { ...r.requireApproval, onResolution: typeof r.requireApproval.onResolution } : r);
+      assert.deepEqual(shape(warmResult), shape(liveResult), `${toolName} #${i}`);
+      assert.equal(decision === "auto", warmResult === undefined, `${toolName} #${i}: ${decision}`);
+      if (!warmResult?.block) {
+        assert.deepEqual(warm.seal(w.event, w.ctx), liveSeal(l.event, l.ctx), `${toolName} #${i}`);
+        // Each snapshot is the warm-up store's own: the live seal hook never finds one.
+        assert.equal(liveSeal(w.event, w.ctx)?.blockReason, NOT_INSPECTED_REASON);
+      }
+    });
+    engine.free();
+    for (const cls of ["auto", "approval", "critical"]) assert.ok(seen.has(cls), `no ${cls} decision`);
+    // Only the live calls were logged as decisions; the warm-up wrote no log line of its own
+    // (the live sealing hook's warning for the probes above is the only kind expected).
+    assert.equal(decisionLogEntries(configJson).length, Math.min(64, recordsBefore + WARMUP_CALLS.length));
+    assert.ok(logs.slice(logsBefore).every(([, m]) => /reached the sealing hook without a snapshot/.test(m)), JSON.stringify(logs.slice(logsBefore)));
   });
 
   test("a reloaded core ends the run (superseded), and the new core gets its own", async () => {
