@@ -243,10 +243,12 @@ fn main() {
     }
 }
 
-/// `req` with the fields the shim adds (call id, session id, run id), for session authority.
+/// `req` with the fields the shim adds (call id, session id, run id, time), for session authority.
 fn in_session(req: &str, n: u64) -> String {
+    // `nowMs` as the shim sends it: without a time the session-authority step is skipped.
+    let now = 1_700_000_000_000u64 + n;
     format!(
-        "{{\"callId\":\"bench-{n}\",\"sessionId\":\"s\",\"runId\":\"run-bench\",{}",
+        "{{\"callId\":\"bench-{n}\",\"sessionId\":\"s\",\"runId\":\"run-bench\",\"nowMs\":{now},{}",
         req.get(1..).unwrap_or("")
     )
 }

@@ -116,7 +116,13 @@ impl ToolNamePattern {
 
     /// Whether the pattern matches `name` (anywhere in it, as `Regex::is_match`).
     pub fn is_match(&self, name: &str) -> bool {
-        match COMMON_TOOL_NAMES.iter().position(|n| *n == name) {
+        // Length and first byte before the bytes: in WebAssembly a `memcmp` is a byte loop
+        // behind a call, and most names differ in one of those two.
+        let first = name.as_bytes().first();
+        let common = COMMON_TOOL_NAMES
+            .iter()
+            .position(|n| n.len() == name.len() && n.as_bytes().first() == first && *n == name);
+        match common {
             Some(i) => self.common >> i & 1 == 1,
             None => self.re.is_match(name),
         }
