@@ -260,31 +260,31 @@ pub fn iso_time(now_ms: f64) -> Option<String> {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    // Fixed-width digits (the range check keeps the year within 0..=9999), written without
-    // the formatting machinery: one record per decision.
-    let mut out = String::with_capacity(24);
-    for (value, width, sep) in [
-        (year, 4, '-'),
-        (month, 2, '-'),
-        (day, 2, 'T'),
-        (rem / 3_600_000, 2, ':'),
-        (rem / 60_000 % 60, 2, ':'),
-        (rem / 1000 % 60, 2, '.'),
-        (rem % 1000, 3, 'Z'),
+    // Fixed-width digits (the range check keeps the year within 0..=9999) written into a
+    // template, without the formatting machinery: one record per decision.
+    let mut out = *b"0000-00-00T00:00:00.000Z";
+    for (value, end, width) in [
+        (year, 4, 4),
+        (month, 7, 2),
+        (day, 10, 2),
+        (rem / 3_600_000, 13, 2),
+        (rem / 60_000 % 60, 16, 2),
+        (rem / 1000 % 60, 19, 2),
+        (rem % 1000, 23, 3),
     ] {
-        push_digits(&mut out, value, width);
-        out.push(sep);
+        put_digits(&mut out, value, end, width);
     }
-    Some(out)
+    std::str::from_utf8(&out).ok().map(str::to_owned)
 }
 
-/// `value` (0 ≤ value < 10^width) as exactly `width` decimal digits.
-fn push_digits(out: &mut String, value: i64, width: u32) {
-    let mut div = 10_i64.pow(width.saturating_sub(1));
-    while div > 0 {
-        let digit = (value / div).rem_euclid(10);
-        out.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0)));
-        div /= 10;
+/// `value` (0 ≤ value < 10^width) as exactly `width` decimal digits, ending before `end`.
+fn put_digits(out: &mut [u8], value: i64, end: usize, width: usize) {
+    let mut v = u32::try_from(value).unwrap_or(0);
+    for i in (end.saturating_sub(width)..end).rev() {
+        if let Some(b) = out.get_mut(i) {
+            *b = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
     }
 }
 

@@ -116,7 +116,15 @@ struct Session {
 
 impl Session {
     fn prune(&mut self, t: f64) {
-        self.pending.retain(|p| t - p.at <= PENDING_TTL_MS);
+        // Pending approvals are kept in the order they were asked, each stamped with the
+        // session's monotone clock, so the expired ones are a prefix (no scan of the rest).
+        while self
+            .pending
+            .front()
+            .is_some_and(|p| t - p.at > PENDING_TTL_MS)
+        {
+            self.pending.pop_front();
+        }
         self.grants.retain(|g| t < g.until);
         self.cooldowns.retain(|c| t < c.until);
         self.envelopes.retain(|e| t < e.until);
@@ -129,6 +137,16 @@ impl Session {
 /// search counts the rest, however many asks a flood has left.
 fn asks_within(asks: &VecDeque<f64>, t: f64, window: f64) -> usize {
     asks.len() - asks.partition_point(|a| t - *a >= window)
+}
+
+/// At most [`MAX_ID_CHARS`] characters (a text of at most that many bytes is, uncounted).
+fn within_id_limit(text: &str) -> bool {
+    text.len() <= MAX_ID_CHARS || text.chars().count() <= MAX_ID_CHARS
+}
+
+/// `a == b`, comparing the last bytes first.
+fn same_id(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().last() == b.as_bytes().last() && a == b
 }
 
 fn push_bounded<T>(q: &mut VecDeque<T>, item: T, max: usize) {
@@ -179,23 +197,23 @@ impl Sessions {
     /// The session for `key` (created, or reset when `id` names a different session), with
     /// the effective time (never earlier than what this session has seen).
     fn session(&mut self, key: &str, id: Option<&str>, now: f64) -> Option<(&mut Session, f64)> {
-        if key.is_empty() || key.chars().count() > MAX_ID_CHARS {
+        if key.is_empty() || !within_id_limit(key) {
             return None;
         }
-        let id = id.filter(|i| !i.is_empty() && i.chars().count() <= MAX_ID_CHARS);
+        let id = id.filter(|i| !i.is_empty() && within_id_limit(i));
         self.tick += 1;
-        if !self.map.contains_key(key) && self.map.len() >= MAX_SESSIONS {
-            let oldest = self
-                .map
-                .iter()
-                .min_by_key(|(_, s)| s.used)
-                .map(|(k, _)| k.clone());
-            if let Some(k) = oldest {
-                self.map.remove(&k);
-            }
-        }
         // The key is copied only for a new session (most calls find theirs).
         if !self.map.contains_key(key) {
+            if self.map.len() >= MAX_SESSIONS {
+                let oldest = self
+                    .map
+                    .iter()
+                    .min_by_key(|(_, s)| s.used)
+                    .map(|(k, _)| k.clone());
+                if let Some(k) = oldest {
+                    self.map.remove(&k);
+                }
+            }
             self.map.insert(key.to_owned(), Session::default());
         }
         let s = self.map.get_mut(key)?;
@@ -392,14 +410,18 @@ impl Sessions {
             && call
                 .call_id
                 .as_deref()
-                .is_some_and(|id| !id.is_empty() && id.chars().count() <= MAX_ID_CHARS);
+                .is_some_and(|id| !id.is_empty() && within_id_limit(id));
         if !keepable {
             d.allowed_decisions
                 .retain(|r| *r != Resolution::AllowAlways);
         }
         if let Some(call_id) = call.call_id.as_deref() {
-            if !call_id.is_empty() && call_id.chars().count() <= MAX_ID_CHARS {
-                s.pending.retain(|p| p.call_id != call_id);
+            if !call_id.is_empty() && within_id_limit(call_id) {
+                // A call decided again replaces its pending entry; most calls have none, and
+                // ids mostly differ in their last character (a sequence number).
+                if s.pending.iter().any(|p| same_id(&p.call_id, call_id)) {
+                    s.pending.retain(|p| p.call_id != call_id);
+                }
                 let capability = envelope::is_request(call)
                     .then(|| envelope::requested_root(call).ok())
                     .flatten();

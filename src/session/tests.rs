@@ -1050,3 +1050,38 @@ proptest::proptest! {
         proptest::prop_assert_eq!(asks_within(&asks, now, window), scan);
     }
 }
+
+proptest::proptest! {
+    /// Pruning pending approvals from the front drops exactly what a scan of every entry
+    /// drops: entries are pushed in the order asked, stamped with the monotone clock.
+    #[test]
+    fn pruning_pending_from_the_front_agrees_with_a_scan(
+        steps in proptest::collection::vec(0u32..(20 * 60_000), 0..120),
+        ahead in 0u32..(40 * 60_000),
+    ) {
+        let mut s = Session::default();
+        let mut t = 0.0f64;
+        for (i, step) in steps.iter().enumerate() {
+            t += f64::from(*step);
+            s.pending.push_back(Pending {
+                call_id: format!("call-{i}"),
+                scope: Scope::default(),
+                class: Class::Approval,
+                run_id: None,
+                capability: None,
+                at: t,
+            });
+        }
+        let now = t + f64::from(ahead);
+        let mut scan = s.pending.clone();
+        scan.retain(|p| now - p.at <= PENDING_TTL_MS);
+        s.prune(now);
+        proptest::prop_assert_eq!(s.pending, scan);
+    }
+
+    /// The id comparison that looks at the last byte first is plain equality.
+    #[test]
+    fn same_id_is_equality(a in "[a-c0-2-]{0,6}", b in "[a-c0-2-]{0,6}") {
+        proptest::prop_assert_eq!(same_id(&a, &b), a == b);
+    }
+}
