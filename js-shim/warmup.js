@@ -22,13 +22,17 @@
 
 import { engineSecret, isTrap, poison, processState } from "./core.js";
 
-/** Decisions per run (the whole set about 120 times). */
-export const WARMUP_DECISIONS = 6000;
+/**
+ * Decisions per run (the whole set about 280 times). Measured with bench/run.mjs's calls
+ * (bench/README.md, session 7): 6 000 left the typical hook p99 at 38 µs, 15 000 brought it
+ * to 33-35 µs, 30 000 no lower.
+ */
+export const WARMUP_DECISIONS = 15000;
 /**
  * Process CPU time per run, at most (ms: user + system during the slices, V8's background
- * compilation included); a slow machine stops here, less warm. About 300 ms on a 2020 laptop.
+ * compilation included); a slow machine stops here, less warm. About 1.5 s on the CI machine.
  */
-export const WARMUP_CPU_MS = 1500;
+export const WARMUP_CPU_MS = 3000;
 /** One slice of work between two timer turns (ms): the host's event loop waits at most this. */
 export const SLICE_MS = 2;
 
