@@ -73,15 +73,20 @@ function logKey(configJson) {
 }
 
 /** The log for one config (shared per process): `{ring, maxEntries, filePath, fd, failed}`. */
-function logFor(configJson) {
+export function decisionLogFor(configJson) {
   const key = logKey(configJson);
   const all = logs();
   const found = all.get(key);
   if (found !== undefined) return found;
   const cfg = decisionLogConfig(configJson);
-  const entry = { ring: [], maxEntries: cfg.maxEntries, filePath: cfg.filePath, fd: null, failed: false };
+  const entry = newLog(cfg.maxEntries, cfg.filePath);
   all.set(key, entry);
   return entry;
+}
+
+/** One log: its ring of record texts and, when `filePath` is set, its file. */
+function newLog(maxEntries, filePath) {
+  return { ring: [], maxEntries, filePath, fd: null, failed: false };
 }
 
 /** Opens the file for appending: 0600, no symlink, the parent created 0700 if missing. */
@@ -114,11 +119,24 @@ function openLogFile(file) {
   return fd;
 }
 
+/** A log of its own, in memory only, sized like a default one (the warm-up's: index.js). */
+export function privateDecisionLog() {
+  return newLog(DEFAULT_MAX_ENTRIES, null);
+}
+
 /** Stores one record (JSON text from the core). Never throws. */
 export function appendRecord(configJson, log, recordJson) {
   try {
+    appendRecordTo(decisionLogFor(configJson), log, recordJson);
+  } catch {
+    // best effort: the log never breaks the gate
+  }
+}
+
+/** Stores one record in `entry` (a `decisionLogFor` log). Never throws. */
+export function appendRecordTo(entry, log, recordJson) {
+  try {
     if (typeof recordJson !== "string" || recordJson === "") return;
-    const entry = logFor(configJson);
     entry.ring.push(recordJson);
     // shift() drops the oldest in place (cheaper than splice on a full ring).
     while (entry.ring.length > entry.maxEntries) entry.ring.shift();
@@ -145,7 +163,7 @@ export function appendRecord(configJson, log, recordJson) {
 
 /** The records in memory for a config, oldest first (parsed). */
 export function decisionLogEntries(configJson) {
-  return logFor(configJson).ring.map((r) => JSON.parse(r));
+  return decisionLogFor(configJson).ring.map((r) => JSON.parse(r));
 }
 
 function core() {

@@ -169,9 +169,11 @@ export function engineSecret(state) {
 /**
  * Returns the process engine for this config, building it when the config JSON or the package
  * version changed (or after a trap). `firstTime` is true once per distinct config per process,
- * so callers log config errors once. Throws when the core cannot be loaded.
+ * so callers log config errors once. Throws when the core cannot be loaded. With `lookOnly`
+ * nothing is ever built: the engine is null unless the process engine is this config's (the
+ * warm-up's hooks look, never build: index.js hookDecide).
  */
-export function acquireEngine(configJson) {
+export function acquireEngine(configJson, lookOnly = false) {
   const state = processState();
   // The same config text is usually the very same string (the gate's closure), so `===` is
   // an identity check; the version is compared on its own (no per-call concatenation).
@@ -183,6 +185,7 @@ export function acquireEngine(configJson) {
   ) {
     return { engine: state.engine, errors: state.configErrors, firstTime: false, state };
   }
+  if (lookOnly) return { engine: null, errors: [], firstTime: false, state };
   const core = loadCore(state); // reads HUMAN_GATE_FAULT
   let engine;
   let errors;
@@ -291,17 +294,17 @@ export function decideOrFailClosed(configJson, requestJson, toolName) {
  */
 export function decideForHook(configJson, requestJson) {
   const { engine, state } = acquireEngine(configJson);
-  if (typeof engine.decideForHook !== "function") {
-    return { decision: decide(configJson, requestJson), recordHead: null, recordTail: null };
-  }
-  return decideForHookWith(engine, state, requestJson);
+  return decideForHookWith(engine, state, configJson, requestJson);
 }
 
 /**
  * `decideForHook` on a given engine of the loaded core (the live one, or the warm-up's
  * throwaway one, so both run the same code): the same fault seam, trap handling and checks.
  */
-export function decideForHookWith(engine, state, requestJson) {
+export function decideForHookWith(engine, state, configJson, requestJson) {
+  if (typeof engine.decideForHook !== "function") {
+    return { decision: decide(configJson, requestJson), recordHead: null, recordTail: null };
+  }
   const fault = activeFault(state);
   const raw = engineAnswer(state, engine, fault, "decideForHook", requestJson);
   if (typeof raw !== "string") throw new Error(`the core answered a ${typeof raw}, not JSON text`);

@@ -15,7 +15,6 @@ import { types } from "node:util";
 import {
   acquireEngine,
   boundText,
-  decideForHookOrFailClosed,
   decideForHookWith,
   describeError,
   DESCRIPTION_MAX,
@@ -27,7 +26,7 @@ import {
   TITLE_MAX,
 } from "./core.js";
 import { addSessionFields, registerSession, resolutionFeedback } from "./session.js";
-import { auditDecision, auditDecisionParts, auditResolution } from "./audit.js";
+import { appendRecordTo, auditDecision, auditResolution, decisionLogFor, privateDecisionLog } from "./audit.js";
 import { registerOutputGuard } from "./guard.js";
 import { startWarmup } from "./warmup.js";
 
@@ -320,15 +319,52 @@ export function toHostResult(decision, toolName, log, onOutcome, audit) {
 // ---- hooks ---------------------------------------------------------------------------------
 
 /**
- * What the hooks read and write outside themselves: the live engine, the decision log and the
- * process's seal store. The warm-up (`warmHooks`) runs the same hook code with its own.
+ * Where the hooks' effects go: `null` fields mean the live engine, decision log and seal
+ * store (LIVE_IO); the warm-up's (warmHooks) name its own. The hooks run the same code for
+ * both and pick by these fields as data (the live ones are looked up either way), so the
+ * code V8 optimizes during the warm-up is the code of a live call: no call target, branch
+ * or shape a live call meets for the first time, and no deoptimization on the first live
+ * call. `last` is the last call's core answer (the warm-up reads it).
  */
-const LIVE_IO = Object.freeze({
-  decide: decideForHookOrFailClosed,
-  recordParts: auditDecisionParts,
-  record: auditDecision,
-  seals: () => processState().seals,
-});
+function hookIo(engine, seals, decisionLog) {
+  return { engine, seals, decisionLog, last: null };
+}
+const LIVE_IO = hookIo(null, null, null);
+
+/** The core's answer for one gate call: `{ decision, error, recordHead, recordTail }`. Never throws. */
+function hookDecide(io, configJson, requestJson, toolName) {
+  let answer;
+  try {
+    // The live engine is looked up in both cases (a warm-up never builds one), so every
+    // property read here has run before the first live call.
+    const live = acquireEngine(configJson, io.engine !== null);
+    const liveEngine = live.engine;
+    const engine = io.engine === null ? liveEngine : io.engine;
+    answer = decideForHookWith(engine, live.state, configJson, requestJson);
+    answer.error = null;
+  } catch (err) {
+    answer = { decision: failClosedDecision(toolName, describeError(err)), error: err, recordHead: null, recordTail: null };
+  }
+  io.last = answer;
+  return answer;
+}
+
+/** Stores the record of a decision whose record the core built (`head + latency + tail`). */
+function hookRecord(io, configJson, log, head, tail, latencyMs) {
+  try {
+    const record = head + latencyJson(latencyMs) + tail;
+    const live = decisionLogFor(configJson);
+    appendRecordTo(io.decisionLog === null ? live : io.decisionLog, log, record);
+    return record;
+  } catch {
+    return null;
+  }
+}
+
+function sealStore(io) {
+  const live = processState().seals;
+  return io.seals === null ? live : io.seals;
+}
 
 function makeGate(configJson, log, io = LIVE_IO) {
   return function humanGate(event, ctx) {
@@ -378,7 +414,7 @@ function makeGate(configJson, log, io = LIVE_IO) {
         log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
       }
       if (decision === undefined) {
-        const answer = io.decide(configJson, requestJson, toolName);
+        const answer = hookDecide(io, configJson, requestJson, toolName);
         decision = answer.decision;
         recordHead = answer.recordHead;
         recordTail = answer.recordTail;
@@ -387,8 +423,10 @@ function makeGate(configJson, log, io = LIVE_IO) {
       const latencyMs = performance.now() - started;
       const record =
         recordHead !== null
-          ? io.recordParts(configJson, log, recordHead, recordTail, latencyMs)
-          : io.record(configJson, log, requestJson, decision, latencyMs);
+          ? hookRecord(io, configJson, log, recordHead, recordTail, latencyMs)
+          : io.decisionLog === null
+            ? auditDecision(configJson, log, requestJson, decision, latencyMs)
+            : null;
       const asks = decision.decision === "approval" || decision.decision === "critical";
       let result;
       try {
@@ -400,7 +438,7 @@ function makeGate(configJson, log, io = LIVE_IO) {
         log.error(`human-gate: could not map the decision for ${sanitizeLine(toolName)}: ${describeError(err)}`);
         result = toHostResult(failClosedDecision(toolName, describeError(err)), toolName, log);
       }
-      if (decision.decision !== "block") putSeal(io.seals(), sealKey(ev, c), snapshot, now);
+      if (decision.decision !== "block") putSeal(sealStore(io), sealKey(ev, c), snapshot, now);
       return result;
     } catch (err) {
       // Last resort. Without a stored snapshot the sealing hook blocks this call anyway.
@@ -415,7 +453,7 @@ function makeSeal(log, io = LIVE_IO) {
     try {
       const ev = isObject(event) ? event : {};
       const c = isObject(ctx) ? ctx : {};
-      const taken = takeSeal(io.seals(), sealKey(ev, c), ev.params);
+      const taken = takeSeal(sealStore(io), sealKey(ev, c), ev.params);
       if (!taken.found) {
         log.warn(`human-gate: ${sanitizeLine(resolvedToolName(ev, c) ?? "a call")} reached the sealing hook without a snapshot; blocked`);
         return { block: true, blockReason: NOT_INSPECTED_REASON };
@@ -437,33 +475,16 @@ const SILENT_LOG = Object.freeze({ debug() {}, info() {}, warn() {}, error() {} 
  * The gate and sealing hooks of this plugin for the idle-time warm-up (warmup.js): the same
  * code as the live hooks, so V8 optimizes the JavaScript a live call runs and not only the
  * core's, but deciding on `engine` (a throwaway engine of the loaded core), with a seal store
- * of their own, no decision log and no log lines. `outcome()` is the last call's decision
- * class and the error its core call threw, if any (a trap has already poisoned the instance).
+ * and a decision log (in memory) of their own and no log lines. `outcome()` is the last
+ * call's decision class and the error its core call threw, if any (a trap has already
+ * poisoned the instance).
  */
-export function warmHooks(configJson, engine, state) {
-  let last = { decision: null, error: null };
-  const seals = new Map();
-  const io = Object.freeze({
-    decide(cfg, requestJson, toolName) {
-      let answer;
-      try {
-        answer = decideForHookWith(engine, state, requestJson);
-        answer.error = null;
-      } catch (err) {
-        answer = { decision: failClosedDecision(toolName, describeError(err)), error: err, recordHead: null, recordTail: null };
-      }
-      last = { decision: answer.decision.decision, error: answer.error };
-      return answer;
-    },
-    // The record is built as a live one is (head + latency + tail), then dropped.
-    recordParts: (cfg, log, head, tail, latencyMs) => head + latencyJson(latencyMs) + tail,
-    record: () => null,
-    seals: () => seals,
-  });
+export function warmHooks(configJson, engine) {
+  const io = hookIo(engine, new Map(), privateDecisionLog());
   return {
     gate: makeGate(configJson, SILENT_LOG, io),
     seal: makeSeal(SILENT_LOG, io),
-    outcome: () => last,
+    outcome: () => ({ decision: io.last?.decision?.decision ?? null, error: io.last?.error ?? null }),
   };
 }
 
@@ -522,7 +543,7 @@ function register(api) {
     registerSession(api, configJson, log);
     // In idle time, through this plugin's own hooks on a throwaway engine: brings the
     // optimized code of the core and of the hooks in (warmup.js).
-    startWarmup(configJson, (engine, state) => warmHooks(configJson, engine, state));
+    startWarmup(configJson, (engine) => warmHooks(configJson, engine));
   } catch (err) {
     log.error(`human-gate: registration failed: ${describeError(err)}`);
   }

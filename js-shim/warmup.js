@@ -30,7 +30,7 @@ import { engineSecret, isTrap, poison, processState } from "./core.js";
 export const WARMUP_DECISIONS = 15000;
 /**
  * Process CPU time per run, at most (ms: user + system during the slices, V8's background
- * compilation included); a slow machine stops here, less warm. About 1.5 s on the CI machine.
+ * compilation included); a slow machine stops here, less warm. About 1 s on the CI machine.
  */
 export const WARMUP_CPU_MS = 3000;
 /** One slice of work between two timer turns (ms): the host's event loop waits at most this. */
@@ -98,6 +98,9 @@ export const WARMUP_CALLS = Object.freeze([
   ["browser", { action: "navigate", url: "https://app.example.invalid/login" }],
   ["mcp__github__create_issue", { repo: "o/r", title: "flaky test", body: "see the log" }],
   ["frobnicate", { level: 3, nested: { list: [1, "two", { three: null }] } }],
+  // A critical call in an unattended session is blocked (with the default unattendedPolicy):
+  // the hooks' block path runs too.
+  ["exec", { command: "rm -rf ~/" }, { sessionKey: "agent:human-gate-warmup:cron:nightly" }],
 ]);
 
 function disabled(state) {
@@ -105,29 +108,60 @@ function disabled(state) {
   return env === "off" || env === "0" || env === "false" || (state.fault ?? state.envFault) !== null;
 }
 
-/** The host's `before_tool_call` event and ctx for warm-up call `n` (a fresh id each time). */
+/**
+ * The host's `before_tool_call` event and ctx for warm-up call `n` (a fresh id each time).
+ * Hosts build these objects with their own fields in their own order, so every pass over the
+ * set uses another of SHAPES: the hooks' optimized code then reads the fields by name and
+ * does not deoptimize ("wrong map") when the first live call brings the host's own shape.
+ */
 function warmupCall(n) {
   const [toolName, params, extra] = WARMUP_CALLS[n % WARMUP_CALLS.length];
-  const toolCallId = `human-gate-warmup:${n}`;
-  const event = { toolName, params, runId: "human-gate-warmup", toolCallId, ...extra };
-  const ctx = {
+  const f = {
     toolName,
-    agentId: "human-gate-warmup",
-    sessionKey: "agent:human-gate-warmup:main",
-    sessionId: "human-gate-warmup",
+    params,
+    extra: extra ?? {},
+    toolCallId: `human-gate-warmup:${n}`,
     runId: "human-gate-warmup",
-    toolCallId,
-    ...extra,
+    agentId: "human-gate-warmup",
+    sessionKey: extra?.sessionKey ?? "agent:human-gate-warmup:main",
+    sessionId: "human-gate-warmup",
   };
-  return { event, ctx };
+  return SHAPES[Math.floor(n / WARMUP_CALLS.length) % SHAPES.length](f);
 }
+
+const SHAPES = [
+  (f) => ({
+    event: { toolName: f.toolName, params: f.params, runId: f.runId, toolCallId: f.toolCallId, ...f.extra },
+    ctx: { toolName: f.toolName, agentId: f.agentId, sessionKey: f.sessionKey, sessionId: f.sessionId, runId: f.runId, toolCallId: f.toolCallId, ...f.extra },
+  }),
+  (f) => ({
+    event: { ...f.extra, params: f.params, toolName: f.toolName, toolCallId: f.toolCallId, runId: f.runId },
+    ctx: { ...f.extra, sessionKey: f.sessionKey, toolName: f.toolName, toolCallId: f.toolCallId, sessionId: f.sessionId, runId: f.runId, agentId: f.agentId },
+  }),
+  (f) => ({
+    event: { toolCallId: f.toolCallId, runId: f.runId, toolName: f.toolName, params: f.params, ...f.extra },
+    ctx: { agentId: f.agentId, toolCallId: f.toolCallId, runId: f.runId, sessionId: f.sessionId, sessionKey: f.sessionKey, toolName: f.toolName, ...f.extra },
+  }),
+  (f) => ({
+    event: { runId: f.runId, params: f.params, ...f.extra, toolName: f.toolName, toolCallId: f.toolCallId },
+    ctx: { runId: f.runId, sessionId: f.sessionId, agentId: f.agentId, ...f.extra, toolName: f.toolName, sessionKey: f.sessionKey, toolCallId: f.toolCallId },
+  }),
+  (f) => ({
+    event: { toolName: f.toolName, toolCallId: f.toolCallId, params: f.params, ...f.extra, runId: f.runId },
+    ctx: { toolName: f.toolName, sessionId: f.sessionId, toolCallId: f.toolCallId, sessionKey: f.sessionKey, ...f.extra, agentId: f.agentId, runId: f.runId },
+  }),
+  (f) => ({
+    event: { params: f.params, runId: f.runId, ...f.extra, toolCallId: f.toolCallId, toolName: f.toolName },
+    ctx: { sessionKey: f.sessionKey, runId: f.runId, toolCallId: f.toolCallId, agentId: f.agentId, ...f.extra, sessionId: f.sessionId, toolName: f.toolName },
+  }),
+];
 
 /**
  * Starts the warm-up run for the loaded core (at most one per core instance) and returns its
  * status object `{ status, decisions, cpuMs, wallMs, classes, error, done }`; `done` resolves
  * with it when the run ends ("done", "failed", "superseded"). Returns a status "off" when
- * turned off, and null when no core is loaded. `makeHooks(engine, state)` gives the plugin's
- * gate and sealing hooks bound to `engine` (index.js `warmHooks`: `{ gate, seal, outcome }`,
+ * turned off, and null when no core is loaded. `makeHooks(engine)` gives the plugin's gate
+ * and sealing hooks bound to `engine` (index.js `warmHooks`: `{ gate, seal, outcome }`,
  * `outcome()` being the last call's decision class and core error). Never throws.
  */
 export function startWarmup(configJson, makeHooks) {
@@ -142,7 +176,12 @@ export function startWarmup(configJson, makeHooks) {
     if (state.warmup?.core === core) return state.warmup;
     // Keyed like the live engine, so the warmed code is the code live calls run.
     const engine = new core.Engine(configJson, engineSecret(state));
-    const hooks = makeHooks(engine, state);
+    if (typeof engine.decideForHook !== "function") {
+      // Without it the hooks would decide on the live engine (core.js decideForHookWith).
+      engine.free();
+      throw new Error("the core has no decideForHook");
+    }
+    const hooks = makeHooks(engine);
     const run = { core, status: "running", decisions: 0, cpuMs: 0, wallMs: 0, classes: {}, error: null, done: null };
     const started = performance.now();
     run.done = new Promise((resolve) => {

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 import plugin, { NOT_INSPECTED_REASON, requestJsonOf, warmHooks } from "../../js-shim/index.js";
-import { poison, processState } from "../../js-shim/core.js";
+import { acquireEngine, poison, processState } from "../../js-shim/core.js";
 import { decisionLogEntries } from "../../js-shim/audit.js";
 import { startWarmup, WARMUP_CALLS, WARMUP_CPU_MS, WARMUP_DECISIONS } from "../../js-shim/warmup.js";
 
@@ -88,7 +88,8 @@ describe("core warm-up", () => {
     assert.equal(run.status, "done", String(run.error));
     assert.ok(run.decisions === WARMUP_DECISIONS || run.cpuMs >= WARMUP_CPU_MS, `stopped early: ${run.decisions}`);
     assert.ok(run.decisions > 0);
-    for (const cls of ["auto", "approval", "critical"]) assert.ok(run.classes[cls] > 0, `no ${cls} decision in the run`);
+    // Every class, the block path included (an unattended critical call), runs the hooks' code.
+    for (const cls of ["auto", "approval", "critical", "block"]) assert.ok(run.classes[cls] > 0, `no ${cls} decision in the run`);
     assert.equal(state.engine, engine, "the live engine was replaced");
     // The live engine holds no pending approval of a warm-up call; an engine that decided the
     // same request does (the probe works).
@@ -119,7 +120,7 @@ describe("core warm-up", () => {
     const liveGate = hooks.find((h) => h.hookName === "before_tool_call" && h.opts.priority === 60).handler;
     const liveSeal = hooks.find((h) => h.hookName === "before_tool_call" && h.opts.priority < 0).handler;
     const engine = new state.core.Engine(configJson);
-    const warm = warmHooks(configJson, engine, state);
+    const warm = warmHooks(configJson, engine);
     const seen = new Set();
     const logsBefore = logs.length;
     const recordsBefore = decisionLogEntries(configJson).length;
@@ -146,11 +147,27 @@ describe("core warm-up", () => {
       }
     });
     engine.free();
-    for (const cls of ["auto", "approval", "critical"]) assert.ok(seen.has(cls), `no ${cls} decision`);
+    for (const cls of ["auto", "approval", "critical", "block"]) assert.ok(seen.has(cls), `no ${cls} decision`);
     // Only the live calls were logged as decisions; the warm-up wrote no log line of its own
     // (the live sealing hook's warning for the probes above is the only kind expected).
     assert.equal(decisionLogEntries(configJson).length, Math.min(64, recordsBefore + WARMUP_CALLS.length));
     assert.ok(logs.slice(logsBefore).every(([, m]) => /reached the sealing hook without a snapshot/.test(m)), JSON.stringify(logs.slice(logsBefore)));
+  });
+
+  test("a warm-up never builds or replaces the live engine, even when the live config has moved on", async () => {
+    const state = processState();
+    poison(state); // a fresh core, so a fresh run
+    plugin.register(fakeApi({ defaultTimeoutMs: 61000 }).api);
+    const run = state.warmup;
+    assert.equal(run.status, "running");
+    // The host reloads the plugin with another config before the run ends: the live engine
+    // is now that config's.
+    const { engine: live } = acquireEngine(JSON.stringify({ defaultTimeoutMs: 62000 }));
+    const builds = state.builds;
+    const done = await keptAlive(run.done);
+    assert.equal(done.status, "done", String(done.error));
+    assert.equal(state.engine, live, "the warm-up replaced the live engine");
+    assert.equal(state.builds, builds, "the warm-up built an engine");
   });
 
   test("a reloaded core ends the run (superseded), and the new core gets its own", async () => {
