@@ -49,6 +49,36 @@ describe("string passing into the core", () => {
     }
   });
 
+  test("strings come out of the core as their UTF-8 says: ASCII copied, the rest decoded, across memory growth", () => {
+    assert.match(readFileSync(GLUE, "utf8"), /human-gate: scripts\/patch-glue\.mjs \(strings out\)/);
+    const engine = new core.Engine("{}");
+    // Printable characters only: the core drops control characters from a question.
+    const pieces = ["a", "~", "\n", "é", "€", "中", "😀", "ß", "\u00ff", "\u00a1"];
+    let seed = 11;
+    const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const questions = ["plain ascii", "é", "😀 only", "\u00a1\u00ff latin-1 range"];
+    for (let i = 0; i < 300; i++) {
+      let q = "";
+      for (let k = rnd(60); k > 0; k--) q += pieces[rnd(pieces.length)];
+      questions.push(`q${i} ${q}`);
+    }
+    const ask = (q) => JSON.parse(engine.renderAsk(JSON.stringify({ question: q }))).text;
+    for (const [i, q] of questions.entries()) {
+      assert.ok(ask(q).includes(q.trim()), `question ${i}: ${JSON.stringify(q)}`);
+      // The memory grows under a large call; answers after it still read right.
+      if (i === 150) engine.decide(JSON.stringify({ toolName: "write", params: { path: "a", content: "x".repeat(4 << 20) } }));
+    }
+    // The hook path's answers are ASCII (non-ASCII escaped), copied as they are.
+    for (const command of ["ls", "rm -rf ./dist", "echo 'é 😀 中' > out.txt"]) {
+      const answer = engine.decideForHook(JSON.stringify({ toolName: "exec", params: { command }, nowMs: 1 }));
+      assert.ok(/^[\x00-\x7f]*$/.test(answer), command);
+      const view = JSON.parse(answer.slice(0, answer.indexOf("\n")));
+      assert.ok(["auto", "approval"].includes(view.decision), command);
+      if (view.preview) assert.ok(view.preview.description.includes(command), `${command}: ${view.preview.description}`);
+    }
+    engine.free();
+  });
+
   test("a lone surrogate reaches the core as U+FFFD, as before", () => {
     for (const s of ["\ud800", "a\udc00b", "x".repeat(100) + "\ud83d", "\ud83d" + "😀"]) {
       const raw = `{"toolName":"exec","params":{"command":"${s}"}}`;
