@@ -111,6 +111,11 @@ pub struct Nested {
     pub script: Script,
     /// Index in `SimpleCommand::argv` of the word containing it, if it sits inside a word.
     pub in_word: Option<usize>,
+    /// Where its source text is, from the `$` of a POSIX `$(` to just after its `)` (to where
+    /// lexing stopped when it never closed); `None` for every other kind, for substitutions
+    /// in backtick content, and in the PowerShell and CMD dialects. (A payload whose text is
+    /// exactly such a substitution is read from it: see `analyze`.)
+    pub source: Option<Span>,
 }
 
 /// One simple command: assignments, words, redirections, and the scripts nested in it.

@@ -1667,10 +1667,16 @@ impl Lexer<'_> {
             self.cur.pending.push(p);
         }
         if !discard {
+            // The source of a `$(…)` in the original text (backtick content is a copy).
+            let source = (kind == ScriptKind::Subst && self.map.is_empty()).then_some(Span {
+                start: open,
+                end: self.pos,
+            });
             self.cur.cmd.nested.push(Nested {
                 kind: kind.nested_kind(),
                 script: mem::take(&mut child.script),
                 in_word: None,
+                source,
             });
         }
         self.cur.cmd.touch(open, self.pos);
@@ -2349,6 +2355,7 @@ impl Lexer<'_> {
                 kind: NestedKind::CommandSubstitution,
                 script,
                 in_word: None,
+                source: None,
             });
         }
         if close.is_none() {
@@ -4382,6 +4389,7 @@ mod tests {
             kind: NestedKind::Group,
             script: Script::default(),
             in_word: Some(0),
+            source: None,
         });
         st.cmd.start = Some(3);
         st.cmd.end = 4;
