@@ -661,7 +661,12 @@ impl<'a> Lexer<'a> {
             limits,
             base_depth,
             sh,
-            frames: vec![Frame::Script],
+            // Room for a quote and a substitution in it (`"$(…)"`) without growing.
+            frames: {
+                let mut f = Vec::with_capacity(4);
+                f.push(Frame::Script);
+                f
+            },
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
             stack: Vec::new(),
             spare: Vec::new(),
