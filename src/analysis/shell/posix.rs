@@ -726,7 +726,11 @@ impl<'a> Lexer<'a> {
         if p >= self.end {
             return None;
         }
-        self.src.get(p..self.end)?.chars().next()
+        match self.src.as_bytes().get(p) {
+            // An ASCII byte is a whole char (and starts one); `end` is always a char boundary.
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            _ => self.src.get(p..self.end)?.chars().next(),
+        }
     }
 
     fn byte(&self, p: usize) -> Option<u8> {
@@ -1995,6 +1999,27 @@ impl Lexer<'_> {
                 self.open_dquote();
             }
             Some(c) if c == '_' || c.is_ascii_alphabetic() => {
+                // A name right after the `$` that no line continuation follows: the expansion
+                // is the source text `p..q` (what the loop below finds, one byte at a time).
+                if np == p + 1 {
+                    let bytes = self.src.as_bytes();
+                    let mut q = np;
+                    while q < self.end
+                        && bytes
+                            .get(q)
+                            .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric())
+                    {
+                        q += 1;
+                    }
+                    if !self.is_cont(q) {
+                        self.pos = q;
+                        let src = self.src;
+                        if let Some(name) = src.get(p..q) {
+                            self.expansion_text(name);
+                            return;
+                        }
+                    }
+                }
                 // Without a line continuation inside, the expansion is the source text
                 // `p..q` itself (no copy is built).
                 let mut contiguous = np == p + 1;
@@ -4347,9 +4372,12 @@ mod tests {
             c.heredocs
                 .iter_mut()
                 .for_each(|h| shift_span(&mut h.body_span, by));
-            c.nested
-                .iter_mut()
-                .for_each(|n| shift_script(&mut n.script, by));
+            for n in &mut c.nested {
+                if let Some(source) = n.source.as_mut() {
+                    shift_span(source, by);
+                }
+                shift_script(&mut n.script, by);
+            }
         }
     }
 
