@@ -297,8 +297,8 @@ pub(crate) mod testing {
     use super::*;
 
     /// Every span in `s` (commands, words, assignments, redirect targets, heredoc bodies,
-    /// problems, nested scripts) lies inside `text` on char boundaries, and every `in_word`
-    /// points into its command's argv.
+    /// problems, nested scripts and their sources) lies inside `text` on char boundaries,
+    /// every `in_word` points into its command's argv, and a source is a `$…` substitution.
     pub fn check_spans(text: &str, s: &Script) {
         let ok = |sp: Span| {
             assert!(
@@ -331,6 +331,12 @@ pub(crate) mod testing {
                 for n in &c.nested {
                     if let Some(i) = n.in_word {
                         assert!(i < c.argv.len(), "in_word {i} out of argv");
+                    }
+                    if let Some(sp) = n.source {
+                        ok(sp);
+                        assert_eq!(n.kind, NestedKind::CommandSubstitution, "{sp:?}");
+                        let src = text.get(sp.start..sp.end).unwrap_or("");
+                        assert!(src.starts_with('$'), "{sp:?} {src:?}");
                     }
                     stack.push(&n.script);
                 }
