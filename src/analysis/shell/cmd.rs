@@ -434,6 +434,7 @@ impl<'a> Lexer<'a> {
                             kind: NestedKind::Group,
                             script: inner,
                             in_word: None,
+                            source: None,
                         });
                     }
                     cur.touch(self.span_from(start));
@@ -540,6 +541,7 @@ impl<'a> Lexer<'a> {
                 kind: NestedKind::Group,
                 script: inner,
                 in_word: None,
+                source: None,
             });
         }
         cur.touch(self.span_from(start));
@@ -589,6 +591,7 @@ impl<'a> Lexer<'a> {
                         kind: NestedKind::CommandSubstitution,
                         script: inner,
                         in_word: Some(idx),
+                        source: None,
                     });
                 }
                 self.pos = inner_end + 1;

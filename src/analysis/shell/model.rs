@@ -111,6 +111,11 @@ pub struct Nested {
     pub script: Script,
     /// Index in `SimpleCommand::argv` of the word containing it, if it sits inside a word.
     pub in_word: Option<usize>,
+    /// Where its source text is, from the `$` of a POSIX `$(` to just after its `)` (to where
+    /// lexing stopped when it never closed); `None` for every other kind, for substitutions
+    /// in backtick content, and in the PowerShell and CMD dialects. (A payload whose text is
+    /// exactly such a substitution is read from it: see `analyze`.)
+    pub source: Option<Span>,
 }
 
 /// One simple command: assignments, words, redirections, and the scripts nested in it.
@@ -292,8 +297,8 @@ pub(crate) mod testing {
     use super::*;
 
     /// Every span in `s` (commands, words, assignments, redirect targets, heredoc bodies,
-    /// problems, nested scripts) lies inside `text` on char boundaries, and every `in_word`
-    /// points into its command's argv.
+    /// problems, nested scripts and their sources) lies inside `text` on char boundaries,
+    /// every `in_word` points into its command's argv, and a source is a `$…` substitution.
     pub fn check_spans(text: &str, s: &Script) {
         let ok = |sp: Span| {
             assert!(
@@ -326,6 +331,12 @@ pub(crate) mod testing {
                 for n in &c.nested {
                     if let Some(i) = n.in_word {
                         assert!(i < c.argv.len(), "in_word {i} out of argv");
+                    }
+                    if let Some(sp) = n.source {
+                        ok(sp);
+                        assert_eq!(n.kind, NestedKind::CommandSubstitution, "{sp:?}");
+                        let src = text.get(sp.start..sp.end).unwrap_or("");
+                        assert!(src.starts_with('$'), "{sp:?} {src:?}");
                     }
                     stack.push(&n.script);
                 }

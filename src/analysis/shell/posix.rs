@@ -661,7 +661,12 @@ impl<'a> Lexer<'a> {
             limits,
             base_depth,
             sh,
-            frames: vec![Frame::Script],
+            // Room for a quote and a substitution in it (`"$(…)"`) without growing.
+            frames: {
+                let mut f = Vec::with_capacity(4);
+                f.push(Frame::Script);
+                f
+            },
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
             stack: Vec::new(),
             spare: Vec::new(),
@@ -721,7 +726,11 @@ impl<'a> Lexer<'a> {
         if p >= self.end {
             return None;
         }
-        self.src.get(p..self.end)?.chars().next()
+        match self.src.as_bytes().get(p) {
+            // An ASCII byte is a whole char (and starts one); `end` is always a char boundary.
+            Some(&b) if b.is_ascii() => Some(char::from(b)),
+            _ => self.src.get(p..self.end)?.chars().next(),
+        }
     }
 
     fn byte(&self, p: usize) -> Option<u8> {
@@ -1667,10 +1676,16 @@ impl Lexer<'_> {
             self.cur.pending.push(p);
         }
         if !discard {
+            // The source of a `$(…)` in the original text (backtick content is a copy).
+            let source = (kind == ScriptKind::Subst && self.map.is_empty()).then_some(Span {
+                start: open,
+                end: self.pos,
+            });
             self.cur.cmd.nested.push(Nested {
                 kind: kind.nested_kind(),
                 script: mem::take(&mut child.script),
                 in_word: None,
+                source,
             });
         }
         self.cur.cmd.touch(open, self.pos);
@@ -1984,6 +1999,27 @@ impl Lexer<'_> {
                 self.open_dquote();
             }
             Some(c) if c == '_' || c.is_ascii_alphabetic() => {
+                // A name right after the `$` that no line continuation follows: the expansion
+                // is the source text `p..q` (what the loop below finds, one byte at a time).
+                if np == p + 1 {
+                    let bytes = self.src.as_bytes();
+                    let mut q = np;
+                    while q < self.end
+                        && bytes
+                            .get(q)
+                            .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric())
+                    {
+                        q += 1;
+                    }
+                    if !self.is_cont(q) {
+                        self.pos = q;
+                        let src = self.src;
+                        if let Some(name) = src.get(p..q) {
+                            self.expansion_text(name);
+                            return;
+                        }
+                    }
+                }
                 // Without a line continuation inside, the expansion is the source text
                 // `p..q` itself (no copy is built).
                 let mut contiguous = np == p + 1;
@@ -2349,6 +2385,7 @@ impl Lexer<'_> {
                 kind: NestedKind::CommandSubstitution,
                 script,
                 in_word: None,
+                source: None,
             });
         }
         if close.is_none() {
@@ -4335,9 +4372,12 @@ mod tests {
             c.heredocs
                 .iter_mut()
                 .for_each(|h| shift_span(&mut h.body_span, by));
-            c.nested
-                .iter_mut()
-                .for_each(|n| shift_script(&mut n.script, by));
+            for n in &mut c.nested {
+                if let Some(source) = n.source.as_mut() {
+                    shift_span(source, by);
+                }
+                shift_script(&mut n.script, by);
+            }
         }
     }
 
@@ -4382,6 +4422,7 @@ mod tests {
             kind: NestedKind::Group,
             script: Script::default(),
             in_word: Some(0),
+            source: None,
         });
         st.cmd.start = Some(3);
         st.cmd.end = 4;

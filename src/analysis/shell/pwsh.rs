@@ -410,6 +410,7 @@ impl<'a> Lexer<'a> {
                 kind,
                 script,
                 in_word: Some(idx),
+                source: None,
             });
         }
         cur.touch(word.span);
@@ -477,6 +478,7 @@ impl<'a> Lexer<'a> {
                             kind,
                             script,
                             in_word: None,
+                            source: None,
                         });
                     }
                     w

@@ -1357,6 +1357,20 @@ pub(super) fn cmd_switches(t: &str) -> Option<Vec<char>> {
 /// The path text with a leading home expansion is otherwise literal (`$HOME/x`, `${HOME}`,
 /// `$env:USERPROFILE\x`): `paths` resolves those, so the word is not unverifiable.
 pub(super) fn only_home_expansion(t: &str) -> bool {
+    // Every home spelling starts `${`, `$h`, `$e` (any case) or `%`: any other text (nearly
+    // every dynamic word: `$(…)`, `$VAR`) is none of them, without comparing each.
+    if !matches!(
+        t.as_bytes(),
+        [b'$', b'{' | b'h' | b'H' | b'e' | b'E', ..] | [b'%', ..]
+    ) {
+        return false;
+    }
+    only_home_expansion_of_six(t)
+}
+
+/// [`only_home_expansion`] comparing the text with each spelling (also the reference its
+/// first-bytes test must equal).
+fn only_home_expansion_of_six(t: &str) -> bool {
     const HOMES: [&str; 6] = [
         "${HOME}",
         "$HOME",
@@ -1425,6 +1439,53 @@ pub(super) fn basename(text: &str) -> String {
 #[cfg(test)]
 pub(crate) fn testing_corpus_texts() -> Vec<String> {
     testing::corpus_texts()
+}
+
+#[cfg(test)]
+mod home_expansion_tests {
+    use super::{only_home_expansion, only_home_expansion_of_six};
+
+    #[test]
+    fn the_first_bytes_test_equals_the_six_comparisons_over_the_corpora() {
+        let mut homes = 0;
+        for t in super::testing::corpus_texts() {
+            let want = only_home_expansion_of_six(&t);
+            assert_eq!(only_home_expansion(&t), want, "{t:?}");
+            homes += usize::from(want);
+        }
+        for t in [
+            "$HOME",
+            "${home}/x",
+            "$Env:UserProfile\\d",
+            "%userprofile%",
+            "$h",
+            "$",
+            "",
+        ] {
+            assert_eq!(
+                only_home_expansion(t),
+                only_home_expansion_of_six(t),
+                "{t:?}"
+            );
+        }
+        assert!(homes > 0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_first_bytes_test_equals_the_six_comparisons_on_any_text(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "$", "{", "}", "HOME", "home", "env:", "ENV:", "USERPROFILE", "%", "/", "\\",
+                    "(", "x", "é", "`",
+                ]),
+                0..8,
+            ),
+        ) {
+            let t = parts.concat();
+            proptest::prop_assert_eq!(only_home_expansion(&t), only_home_expansion_of_six(&t));
+        }
+    }
 }
 
 #[cfg(test)]

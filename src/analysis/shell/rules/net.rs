@@ -1010,8 +1010,39 @@ fn env_dump(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// The text expands a variable whose name says it holds a secret (`$GITHUB_TOKEN`,
-/// `${DB_PASSWORD}`, `$env:API_KEY`).
+/// `${DB_PASSWORD}`, `$env:API_KEY`). (Asked for every dynamic argument of a printing
+/// command: the name is searched in place, in any case, without an uppercase copy.)
 fn names_secret_var(text: &str) -> bool {
+    const NAMES: [&str; 9] = [
+        "secret",
+        "token",
+        "password",
+        "passwd",
+        "api_key",
+        "apikey",
+        "private_key",
+        "access_key",
+        "credential",
+    ];
+    text.split('$').skip(1).any(|rest| {
+        let rest = rest.trim_start_matches('{');
+        let rest = rest
+            .get(..4)
+            .filter(|p| p.eq_ignore_ascii_case("env:"))
+            .map_or(rest, |_| rest.get(4..).unwrap_or(""));
+        // ASCII letters, digits and `_`: the name's chars are its bytes.
+        let len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        let name = rest.get(..len).unwrap_or("");
+        NAMES.iter().any(|s| super::contains_ci(name, s))
+    })
+}
+
+/// [`names_secret_var`] as first written (an uppercase copy of the name): the reference.
+#[cfg(test)]
+fn names_secret_var_reference(text: &str) -> bool {
     text.split('$').skip(1).any(|rest| {
         let rest = rest.trim_start_matches('{');
         let rest = rest
@@ -1438,6 +1469,44 @@ fn reads_dirs(prog: &str) -> bool {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn secret_variable_names_equal_the_reference_over_the_corpora() {
+        let mut hits = 0;
+        for t in crate::analysis::shell::rules::testing_corpus_texts() {
+            let want = names_secret_var_reference(&t);
+            assert_eq!(names_secret_var(&t), want, "{t:?}");
+            hits += usize::from(want);
+        }
+        assert!(hits > 0);
+        for t in [
+            "$github_Token",
+            "${env:Api_Key}x",
+            "$Env:DB_PASSWD",
+            "$é$SECRET",
+            "$",
+            "${",
+        ] {
+            assert_eq!(names_secret_var(t), names_secret_var_reference(t), "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn secret_variable_names_equal_the_reference_on_any_text(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "$", "{", "env:", "ENV:", "Secret", "tok", "EN", "api_", "KEY", "_", "x", "é",
+                    "passwd", "credential", " ", "/", "9",
+                ]),
+                0..12,
+            ),
+            raw in ".{0,16}",
+        ) {
+            let t = parts.concat() + &raw;
+            proptest::prop_assert_eq!(names_secret_var(&t), names_secret_var_reference(&t));
+        }
+    }
     use crate::finding::*;
 
     /// The per-marker form [`may_be_credential`] replaced (the reference). A cheap prefilter: only texts with a credential marker, or roots and homes (credential
