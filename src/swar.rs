@@ -61,6 +61,20 @@ pub fn first_json_special(bytes: &[u8]) -> Option<usize> {
     })
 }
 
+/// Whether the word holds `"`, `\\` or a control character below U+0020 (bytes of
+/// non-ASCII characters are not looked for: they may stand in a JSON string as they are).
+fn word_has_string_end(v: u64) -> bool {
+    // `below` is exact about whether any byte is below the bound also with high bytes present:
+    // the lowest such byte borrows from nothing, and the per-byte test finds which it is.
+    (below(v, 0x20) | equal(v, b'"') | equal(v, b'\\')) & HIGHS != 0
+}
+
+/// Index of the first byte that ends a run of JSON string content: `"`, `\\` or a control
+/// character below U+0020 (`crate::json`'s request reader).
+pub fn first_string_end(bytes: &[u8]) -> Option<usize> {
+    first(bytes, word_has_string_end, |b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
 /// Whether every byte is printable ASCII, newline or tab (`preview::sanitize`).
 pub fn all_printable_or_line(bytes: &[u8]) -> bool {
     first(bytes, word_has_non_printable, |b| {
@@ -115,6 +129,12 @@ mod tests {
             .position(|&b| !((0x20..0x80).contains(&b) && b != b'"' && b != b'\\'))
     }
 
+    fn string_end_reference(bytes: &[u8]) -> Option<usize> {
+        bytes
+            .iter()
+            .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    }
+
     fn printable_reference(bytes: &[u8]) -> bool {
         bytes
             .iter()
@@ -138,6 +158,11 @@ mod tests {
                         printable_reference(&v),
                         "{b} {at}"
                     );
+                    assert_eq!(first_string_end(&v), string_end_reference(&v), "{b} {at}");
+                    // Among non-ASCII bytes (no high byte may hide a special one).
+                    let mut h = vec![0xe2u8; len];
+                    h[at] = b;
+                    assert_eq!(first_string_end(&h), string_end_reference(&h), "{b} {at}");
                     // After an earlier special byte (a borrow across bytes must not hide it).
                     let mut w = v.clone();
                     w[0] = 0;
@@ -187,6 +212,7 @@ mod tests {
                                            ascii in "[ -~\n\t\"\\\\]{0,40}") {
             proptest::prop_assert_eq!(first_json_special(&bytes), json_special_reference(&bytes));
             proptest::prop_assert_eq!(all_printable_or_line(&bytes), printable_reference(&bytes));
+            proptest::prop_assert_eq!(first_string_end(&bytes), string_end_reference(&bytes));
             let a = ascii.as_bytes();
             proptest::prop_assert_eq!(first_json_special(a), json_special_reference(a));
             proptest::prop_assert_eq!(all_printable_or_line(a), printable_reference(a));
