@@ -42,6 +42,7 @@ fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
         }
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = *h;
+    let mut bc = b ^ c;
     // One round; from round 16 on, the word is first extended in place:
     // w[i] = w[i-16] + σ0(w[i-15]) + w[i-7] + σ1(w[i-2]) over the 16-word window.
     macro_rules! round {
@@ -56,7 +57,11 @@ fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
                 .wrapping_add(K[$i])
                 .wrapping_add(w[$i & 15]);
             let s0 = ($a ^ ($a ^ $a.rotate_right(9)).rotate_right(11)).rotate_right(2);
-            let maj = ($a & $b) | ($c & ($a | $b));
+            // Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)); this round's b ^ c is the last round's
+            // a ^ b (the variables move down one each round), so it costs three operations.
+            let ab = $a ^ $b;
+            let maj = $b ^ (ab & bc);
+            bc = ab;
             $d = $d.wrapping_add(t1);
             $h = t1.wrapping_add(s0.wrapping_add(maj));
         };
@@ -112,6 +117,8 @@ fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
     eight!(48);
     extend_eight!(56);
     eight!(56);
+    // The last round's a ^ b has no next round to read it.
+    let _ = bc;
     for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
         *slot = slot.wrapping_add(v);
     }
@@ -759,39 +766,44 @@ pub fn decide_for_hook(
     hook_answer(memo, request_json, decision, call)
 }
 
-/// `decide_for_hook`'s answer from the decision and the call as the gate read it.
+/// `decide_for_hook`'s answer from the decision and the call as the gate read it: the host
+/// view ([`Decision::push_host_json`], which never fails) and the record, written in place in
+/// one string. A decision serde_json cannot encode gives the fail-closed view.
 fn hook_answer(
     memo: &mut AuditMemo,
     request_json: &str,
     decision: Decision,
     call: Option<Call>,
 ) -> String {
-    let view = decision.host_json();
-    let fast = match (&view, &call) {
-        (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo, true),
-        _ => None,
+    let fast = match &call {
+        Some(c) => DecisionRecord::from_call(c, &decision, memo, true),
+        None => None,
     };
-    let (view, record) = match (view, fast) {
-        (Ok(view), Some(record)) => (view, record),
-        (view, _) => match (view, serde_json::to_string(&decision)) {
-            (Ok(view), Ok(json)) => (view, DecisionRecord::from_text(request_json, &json)),
-            _ => (
-                FAIL_CLOSED_JSON.to_owned(),
+    let (record, view_ok) = match fast {
+        Some(record) => (record, true),
+        None => match serde_json::to_string(&decision) {
+            Ok(json) => (DecisionRecord::from_text(request_json, &json), true),
+            Err(_) => (
                 DecisionRecord::from_text(request_json, FAIL_CLOSED_JSON),
+                false,
             ),
         },
     };
-    // The record is written in place after the view. A deferred digest: the tail's two
-    // pieces around the missing hex (a line break at the cut), then the params text.
+    // A deferred digest: the tail's two pieces around the missing hex (a line break at the
+    // cut), then the params text.
     let text = match &record.params_digest {
         ParamsDigest::Deferred(text) => Some(text.as_str()),
         ParamsDigest::Done(_) => None,
     };
     // The fixed keys and labels take under 400 bytes; each finding id at most 66.
     let mut out = String::with_capacity(
-        view.len() + 400 + 66 * record.findings.len() + text.map_or(0, str::len),
+        decision.host_json_capacity() + 400 + 66 * record.findings.len() + text.map_or(0, str::len),
     );
-    out.push_str(&view);
+    if view_ok {
+        decision.push_host_json(&mut out);
+    } else {
+        out.push_str(FAIL_CLOSED_JSON);
+    }
     out.push('\n');
     record.write_head(&mut out);
     out.push('\n');

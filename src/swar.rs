@@ -61,6 +61,20 @@ pub fn first_json_special(bytes: &[u8]) -> Option<usize> {
     })
 }
 
+/// The bytes of the little-endian word `v` that JSON text cannot hold as they are in an
+/// ASCII string literal (a control, a non-ASCII byte, `"` or `\\`), as a mask of high bits:
+/// zero exactly when there is none, and its lowest set bit is the high bit of the first
+/// such byte (later bits may be false: a borrow only runs upwards from a true one). A
+/// non-ASCII byte is flagged by its own high bit; an ASCII byte without a borrow from below
+/// gets a high bit from `- 0x20` only when it is a control, and from `^ c - 1` only when it
+/// is `c`.
+pub fn json_special_mask(v: u64) -> u64 {
+    let controls = v.wrapping_sub(ONES * 0x20);
+    let quotes = (v ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslashes = (v ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (v | controls | quotes | backslashes) & HIGHS
+}
+
 /// Whether the word holds `"`, `\\` or a control character below U+0020 (bytes of
 /// non-ASCII characters are not looked for: they may stand in a JSON string as they are).
 fn word_has_string_end(v: u64) -> bool {
@@ -129,6 +143,13 @@ mod tests {
             .position(|&b| !((0x20..0x80).contains(&b) && b != b'"' && b != b'\\'))
     }
 
+    /// The first special byte of the first eight as [`json_special_mask`] finds it.
+    fn mask_first(bytes: &[u8]) -> Option<usize> {
+        let word = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let m = json_special_mask(word);
+        (m != 0).then(|| m.trailing_zeros() as usize / 8)
+    }
+
     fn string_end_reference(bytes: &[u8]) -> Option<usize> {
         bytes
             .iter()
@@ -159,6 +180,7 @@ mod tests {
                         "{b} {at}"
                     );
                     assert_eq!(first_string_end(&v), string_end_reference(&v), "{b} {at}");
+
                     // Among non-ASCII bytes (no high byte may hide a special one).
                     let mut h = vec![0xe2u8; len];
                     h[at] = b;
@@ -168,6 +190,11 @@ mod tests {
                     w[0] = 0;
                     assert_eq!(first_json_special(&w), json_special_reference(&w));
                     assert_eq!(all_printable_or_line(&w), printable_reference(&w));
+                    if len >= 8 {
+                        for word in [&v, &w, &h] {
+                            assert_eq!(mask_first(word), json_special_reference(&word[..8]), "{b} {at}");
+                        }
+                    }
                 }
             }
         }
@@ -213,6 +240,9 @@ mod tests {
             proptest::prop_assert_eq!(first_json_special(&bytes), json_special_reference(&bytes));
             proptest::prop_assert_eq!(all_printable_or_line(&bytes), printable_reference(&bytes));
             proptest::prop_assert_eq!(first_string_end(&bytes), string_end_reference(&bytes));
+            if bytes.len() >= 8 {
+                proptest::prop_assert_eq!(mask_first(&bytes), json_special_reference(&bytes[..8]));
+            }
             let a = ascii.as_bytes();
             proptest::prop_assert_eq!(first_json_special(a), json_special_reference(a));
             proptest::prop_assert_eq!(all_printable_or_line(a), printable_reference(a));
