@@ -171,20 +171,43 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 /// Appends `bytes` as lowercase hex digits: up to 32 bytes at a time written into a buffer
-/// and appended whole (a digest is one append, not 64 pushes).
+/// and appended whole (a digest is one append, not 64 pushes); four bytes become their eight
+/// digits in one word ([`hex_word`]).
 pub(crate) fn push_hex(out: &mut String, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for chunk in bytes.chunks(32) {
         let mut buf = [0u8; 64];
-        for (pair, b) in buf.chunks_exact_mut(2).zip(chunk) {
-            if let [hi, lo] = pair {
-                *hi = DIGITS.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
-                *lo = DIGITS.get(usize::from(b & 0x0f)).copied().unwrap_or(b'0');
+        let mut words = chunk.chunks_exact(4);
+        let mut slots = buf.chunks_exact_mut(8);
+        // Words first: `zip` takes no slot once the words run out.
+        for (four, digits) in (&mut words).zip(&mut slots) {
+            if let [a, b, c, d] = *four {
+                digits.copy_from_slice(&hex_word([a, b, c, d]));
             }
+        }
+        // The last one to three bytes (the digits past them are cut off below).
+        if let (Some(digits), false) = (slots.next(), words.remainder().is_empty()) {
+            let mut word = [0u8; 4];
+            for (w, b) in word.iter_mut().zip(words.remainder()) {
+                *w = *b;
+            }
+            digits.copy_from_slice(&hex_word(word));
         }
         let len = chunk.len() * 2;
         out.push_str(std::str::from_utf8(buf.get(..len).unwrap_or(&[])).unwrap_or(""));
     }
+}
+
+/// The eight lowercase hex digits of four bytes: each nibble spread into a byte of its own
+/// (most significant first), then `'0' + n`, plus `'a' - '0' - 10` where `n > 9` (found by the
+/// carry of `n + 6` into bit 4).
+fn hex_word(four: [u8; 4]) -> [u8; 8] {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut v = u64::from(u32::from_be_bytes(four));
+    v = ((v & 0xFFFF_0000) << 16) | (v & 0xFFFF);
+    v = ((v & 0x0000_FF00_0000_FF00) << 8) | (v & 0x0000_00FF_0000_00FF);
+    v = ((v & 0x00F0_00F0_00F0_00F0) << 4) | (v & 0x000F_000F_000F_000F);
+    let letters = ((v + ONES * 6) >> 4) & ONES;
+    (v + ONES * u64::from(b'0') + letters * u64::from(b'a' - b'0' - 10)).to_be_bytes()
 }
 
 /// The fields of a decision a record reads. Parsing only these (the rest, e.g. the preview,
@@ -451,8 +474,8 @@ fn needs_escape(s: &str) -> bool {
 
 /// The record's params digest: written by the core, or left to the shim.
 enum ParamsDigest {
-    /// `sha256:<hex>`.
-    Done(String),
+    /// The SHA-256, written `sha256:<hex>`.
+    Done([u8; 32]),
     /// The params text (as the core reads them, keys sorted) whose SHA-256 the shim computes
     /// and splices in (`decide_for_hook`).
     Deferred(String),
@@ -544,11 +567,10 @@ impl DecisionRecord<'_> {
         crate::json::push_u64(tail, self.params_bytes as u64);
         tail.push_str(",\"digest\":");
         // `sha256:` and hex digits: nothing to escape.
-        tail.push('"');
-        tail.push_str(match &self.params_digest {
-            ParamsDigest::Done(d) => d,
-            ParamsDigest::Deferred(_) => "sha256:",
-        });
+        tail.push_str("\"sha256:");
+        if let ParamsDigest::Done(d) = &self.params_digest {
+            push_hex(tail, d);
+        }
         let cut = tail.len().saturating_sub(start);
         tail.push_str("\"},\"risk\":{\"confidence\":");
         self.risk_confidence.push(tail);
@@ -583,9 +605,9 @@ impl DecisionRecord<'_> {
         let (params_digest, params_bytes) = match request.get("params") {
             Some(p) => {
                 let text = p.to_string();
-                (digest(&text), text.len())
+                (sha256(text.as_bytes()), text.len())
             }
-            None => (digest(request_json), request_json.len()),
+            None => (sha256(request_json.as_bytes()), request_json.len()),
         };
         let text = |k: &str| {
             decision
@@ -670,7 +692,7 @@ impl DecisionRecord<'_> {
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
                 ParamsDigest::Deferred(params.into_owned())
             } else {
-                ParamsDigest::Done(digest(&params))
+                ParamsDigest::Done(sha256(params.as_bytes()))
             },
             decision: label_field(d.decision.as_str()),
             severity: label_field(d.severity.as_str()),
@@ -1435,6 +1457,32 @@ mod tests {
     /// Hex as it was written before the buffered [`push_hex`]: one push per digit.
     fn reference_hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn hex_is_the_old_one_for_every_byte_at_every_place_and_length() {
+        for len in 1..10 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut data = vec![0x5a_u8; len];
+                    data[at] = b;
+                    let mut out = String::new();
+                    push_hex(&mut out, &data);
+                    assert_eq!(out, reference_hex(&data), "{data:?}");
+                }
+            }
+        }
+        for len in 0..70 {
+            for b in 0..=255u8 {
+                let mut data: Vec<u8> = (0..len).map(|i| (i * 37) as u8).collect();
+                if let Some(x) = data.get_mut(b as usize % len.max(1)) {
+                    *x = b;
+                }
+                let mut out = String::new();
+                push_hex(&mut out, &data);
+                assert_eq!(out, reference_hex(&data), "{data:?}");
+            }
+        }
     }
 
     proptest::proptest! {
