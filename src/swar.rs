@@ -75,18 +75,37 @@ pub fn json_special_mask(v: u64) -> u64 {
     (v | controls | quotes | backslashes) & HIGHS
 }
 
-/// Whether the word holds `"`, `\\` or a control character below U+0020 (bytes of
-/// non-ASCII characters are not looked for: they may stand in a JSON string as they are).
-fn word_has_string_end(v: u64) -> bool {
-    // `below` is exact about whether any byte is below the bound also with high bytes present:
-    // the lowest such byte borrows from nothing, and the per-byte test finds which it is.
-    (below(v, 0x20) | equal(v, b'"') | equal(v, b'\\')) & HIGHS != 0
+/// The bytes of `v` that end a run of JSON string content (`"`, `\\`, a control below
+/// U+0020), as a mask of high bits: zero exactly when there is none, its lowest set bit the
+/// first such byte's (as in [`json_special_mask`]; non-ASCII bytes are masked out by `!v`,
+/// and never borrow).
+fn string_end_mask(v: u64) -> u64 {
+    let controls = v.wrapping_sub(ONES * 0x20);
+    let quotes = (v ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslashes = (v ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (controls | quotes | backslashes) & !v & HIGHS
 }
 
 /// Index of the first byte that ends a run of JSON string content: `"`, `\\` or a control
-/// character below U+0020 (`crate::json`'s request reader).
+/// character below U+0020 (`crate::json`'s request reader, which passes the rest of the
+/// text: a short string ends inside the first word).
 pub fn first_string_end(bytes: &[u8]) -> Option<usize> {
-    first(bytes, word_has_string_end, |b| b < 0x20 || b == b'"' || b == b'\\')
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let mask = string_end_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return Some(base + (mask.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .map(|i| base + i)
 }
 
 /// Whether every byte is printable ASCII, newline or tab (`preview::sanitize`).
