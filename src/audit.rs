@@ -506,9 +506,7 @@ fn push_value(out: &mut String, v: &Value) {
 /// A printable ASCII text of at most 64 bytes without `"` or `\\`: its own [`short`] form,
 /// written as it is between quotes (one pass for both questions).
 fn is_plain(s: &str) -> bool {
-    s.len() <= 64
-        && s.bytes()
-            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    s.len() <= 64 && crate::swar::all_plain_ascii(s.as_bytes())
 }
 
 /// One of the decision's own labels (`as_str` of its enums: fixed printable ASCII words, see

@@ -75,6 +75,27 @@ pub fn json_special_mask(v: u64) -> u64 {
     (v | controls | quotes | backslashes) & HIGHS
 }
 
+/// Whether every byte is printable ASCII (`' '..='~'`) other than `"` and `\\`: text a JSON
+/// string holds as it is (`crate::audit`'s record fields). A word passes when it has no
+/// JSON-special byte ([`json_special_mask`]) and no DEL (its `^ 0x7f - 1` test is exact for
+/// ASCII words, and any other word already fails).
+pub fn all_plain_ascii(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let del = (v ^ (ONES * 0x7f)).wrapping_sub(ONES) & HIGHS;
+        if json_special_mask(v) | del != 0 {
+            return false;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+}
+
 /// The bytes of `v` that end a run of JSON string content (`"`, `\\`, a control below
 /// U+0020), as a mask of high bits: zero exactly when there is none, its lowest set bit the
 /// first such byte's (as in [`json_special_mask`]; non-ASCII bytes are masked out by `!v`,
@@ -169,6 +190,12 @@ mod tests {
         (m != 0).then(|| m.trailing_zeros() as usize / 8)
     }
 
+    fn plain_reference(bytes: &[u8]) -> bool {
+        bytes
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    }
+
     fn string_end_reference(bytes: &[u8]) -> Option<usize> {
         bytes
             .iter()
@@ -209,6 +236,9 @@ mod tests {
                     w[0] = 0;
                     assert_eq!(first_json_special(&w), json_special_reference(&w));
                     assert_eq!(all_printable_or_line(&w), printable_reference(&w));
+                    for word in [&v, &w, &h] {
+                        assert_eq!(all_plain_ascii(word), plain_reference(word), "{b} {at}");
+                    }
                     if len >= 8 {
                         for word in [&v, &w, &h] {
                             assert_eq!(mask_first(word), json_special_reference(&word[..8]), "{b} {at}");
@@ -262,7 +292,9 @@ mod tests {
             if bytes.len() >= 8 {
                 proptest::prop_assert_eq!(mask_first(&bytes), json_special_reference(&bytes[..8]));
             }
+            proptest::prop_assert_eq!(all_plain_ascii(&bytes), plain_reference(&bytes));
             let a = ascii.as_bytes();
+            proptest::prop_assert_eq!(all_plain_ascii(a), plain_reference(a));
             proptest::prop_assert_eq!(first_json_special(a), json_special_reference(a));
             proptest::prop_assert_eq!(all_printable_or_line(a), printable_reference(a));
         }
