@@ -409,10 +409,26 @@ struct DecisionRecord<'a> {
     severity: Field<'a>,
     source: Field<'a>,
     rule_id: Field<'a>,
-    findings: Vec<Field<'a>>,
+    findings: FindingIds<'a>,
     risk_confidence: Field<'a>,
     risk_level: Field<'a>,
     risk_recommendation: Field<'a>,
+}
+
+/// A record's finding ids: read from a decision's text, or the decision's own findings (the
+/// first [`MAX_FINDING_IDS`], each written as its [`short_field`] when the record is written).
+enum FindingIds<'a> {
+    Fields(Vec<Field<'a>>),
+    Of(&'a [crate::finding::Finding]),
+}
+
+impl FindingIds<'_> {
+    fn len(&self) -> usize {
+        match self {
+            FindingIds::Fields(ids) => ids.len(),
+            FindingIds::Of(findings) => findings.len().min(MAX_FINDING_IDS),
+        }
+    }
 }
 
 /// One value of a record: a JSON string as a text (borrowed from the decision and call when
@@ -548,11 +564,23 @@ impl DecisionRecord<'_> {
         head.push_str("{\"decision\":");
         self.decision.push(head);
         head.push_str(",\"findings\":[");
-        for (i, id) in self.findings.iter().enumerate() {
-            if i > 0 {
-                head.push(',');
+        match &self.findings {
+            FindingIds::Fields(ids) => {
+                for (i, id) in ids.iter().enumerate() {
+                    if i > 0 {
+                        head.push(',');
+                    }
+                    id.push(head);
+                }
             }
-            id.push(head);
+            FindingIds::Of(findings) => {
+                for (i, f) in findings.iter().take(MAX_FINDING_IDS).enumerate() {
+                    if i > 0 {
+                        head.push(',');
+                    }
+                    short_field(f.id).push(head);
+                }
+            }
         }
         head.push_str("],\"latencyMs\":");
     }
@@ -645,7 +673,7 @@ impl DecisionRecord<'_> {
             severity: text("severity").into(),
             source: text("source").into(),
             rule_id: text("ruleId").into(),
-            findings,
+            findings: FindingIds::Fields(findings),
             risk_confidence: risk_field("confidence").into(),
             risk_level: risk_field("level").into(),
             risk_recommendation: risk_field("recommendation").into(),
@@ -696,12 +724,7 @@ impl DecisionRecord<'_> {
             severity: label_field(d.severity.as_str()),
             source: label_field(d.source.as_str()),
             rule_id: d.rule_id.as_deref().map_or(Field::NULL, short_field),
-            findings: d
-                .findings
-                .iter()
-                .take(MAX_FINDING_IDS)
-                .map(|f| short_field(f.id))
-                .collect(),
+            findings: FindingIds::Of(&d.findings),
             risk_confidence: confidence_field(d.risk.confidence),
             risk_level: label_field(d.risk.level.as_str()),
             risk_recommendation: label_field(d.risk.recommendation.as_str()),

@@ -116,7 +116,9 @@ impl Call {
             let mut call = Call::from_members(known.values)?;
             // Params written as serde_json writes them are their own text (not so for a
             // bridge call, whose params are the bridged call's).
-            if let (None, Some(text)) = (&call.bridged_from, known.compact.get(1).copied().flatten()) {
+            if let (None, Some(text)) =
+                (&call.bridged_from, known.compact.get(1).copied().flatten())
+            {
                 call.params_text = ParamsText(std::cell::OnceCell::from(Some(text.to_owned())));
             }
             return Ok(call);

@@ -569,7 +569,10 @@ fn push_u_escape(out: &mut String, unit: u16) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push_str("\\u");
     for shift in [12u16, 8, 4, 0] {
-        let digit = HEX.get(usize::from((unit >> shift) & 0xF)).copied().unwrap_or(b'0');
+        let digit = HEX
+            .get(usize::from((unit >> shift) & 0xF))
+            .copied()
+            .unwrap_or(b'0');
         out.push(char::from(digit));
     }
 }
@@ -806,9 +809,17 @@ mod tests {
         }
         for s in crate::testing::corpus_request_strings() {
             let cmd = serde_json::to_string(&s).unwrap();
-            texts.push(format!(r#"{{"toolName":"exec","params":{{"command":{cmd}}},"nowMs":1795982400000}}"#));
-            texts.push(format!(r#"{{"toolName":"exec","params":{{"command":{}}}}}"#, cmd.replace('/', "\\/")));
-            texts.push(format!(r#"{{"toolName":"exec","params":{{"command":{}}}}}"#, to_ascii_string(&s).unwrap()));
+            texts.push(format!(
+                r#"{{"toolName":"exec","params":{{"command":{cmd}}},"nowMs":1795982400000}}"#
+            ));
+            texts.push(format!(
+                r#"{{"toolName":"exec","params":{{"command":{}}}}}"#,
+                cmd.replace('/', "\\/")
+            ));
+            texts.push(format!(
+                r#"{{"toolName":"exec","params":{{"command":{}}}}}"#,
+                to_ascii_string(&s).unwrap()
+            ));
         }
         for t in [
             r#"{"toolName":"x","params":{"a":[1,0,10,1234567890123456789,12345678901234567890,01,1.5,1e3,-1,true,false,null,[],{}]}}"#,

@@ -241,7 +241,11 @@ mod tests {
                     }
                     if len >= 8 {
                         for word in [&v, &w, &h] {
-                            assert_eq!(mask_first(word), json_special_reference(&word[..8]), "{b} {at}");
+                            assert_eq!(
+                                mask_first(word),
+                                json_special_reference(&word[..8]),
+                                "{b} {at}"
+                            );
                         }
                     }
                 }
