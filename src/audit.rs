@@ -42,6 +42,7 @@ fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
         }
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = *h;
+    let mut bc = b ^ c;
     // One round; from round 16 on, the word is first extended in place:
     // w[i] = w[i-16] + σ0(w[i-15]) + w[i-7] + σ1(w[i-2]) over the 16-word window.
     macro_rules! round {
@@ -56,7 +57,11 @@ fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
                 .wrapping_add(K[$i])
                 .wrapping_add(w[$i & 15]);
             let s0 = ($a ^ ($a ^ $a.rotate_right(9)).rotate_right(11)).rotate_right(2);
-            let maj = ($a & $b) | ($c & ($a | $b));
+            // Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)); this round's b ^ c is the last round's
+            // a ^ b (the variables move down one each round), so it costs three operations.
+            let ab = $a ^ $b;
+            let maj = $b ^ (ab & bc);
+            bc = ab;
             $d = $d.wrapping_add(t1);
             $h = t1.wrapping_add(s0.wrapping_add(maj));
         };
@@ -112,6 +117,8 @@ fn compress(h: &mut [u32; 8], block: &[u8; 64]) {
     eight!(48);
     extend_eight!(56);
     eight!(56);
+    // The last round's a ^ b has no next round to read it.
+    let _ = bc;
     for (slot, v) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
         *slot = slot.wrapping_add(v);
     }
@@ -164,20 +171,43 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 }
 
 /// Appends `bytes` as lowercase hex digits: up to 32 bytes at a time written into a buffer
-/// and appended whole (a digest is one append, not 64 pushes).
+/// and appended whole (a digest is one append, not 64 pushes); four bytes become their eight
+/// digits in one word ([`hex_word`]).
 pub(crate) fn push_hex(out: &mut String, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for chunk in bytes.chunks(32) {
         let mut buf = [0u8; 64];
-        for (pair, b) in buf.chunks_exact_mut(2).zip(chunk) {
-            if let [hi, lo] = pair {
-                *hi = DIGITS.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
-                *lo = DIGITS.get(usize::from(b & 0x0f)).copied().unwrap_or(b'0');
+        let mut words = chunk.chunks_exact(4);
+        let mut slots = buf.chunks_exact_mut(8);
+        // Words first: `zip` takes no slot once the words run out.
+        for (four, digits) in (&mut words).zip(&mut slots) {
+            if let [a, b, c, d] = *four {
+                digits.copy_from_slice(&hex_word([a, b, c, d]));
             }
+        }
+        // The last one to three bytes (the digits past them are cut off below).
+        if let (Some(digits), false) = (slots.next(), words.remainder().is_empty()) {
+            let mut word = [0u8; 4];
+            for (w, b) in word.iter_mut().zip(words.remainder()) {
+                *w = *b;
+            }
+            digits.copy_from_slice(&hex_word(word));
         }
         let len = chunk.len() * 2;
         out.push_str(std::str::from_utf8(buf.get(..len).unwrap_or(&[])).unwrap_or(""));
     }
+}
+
+/// The eight lowercase hex digits of four bytes: each nibble spread into a byte of its own
+/// (most significant first), then `'0' + n`, plus `'a' - '0' - 10` where `n > 9` (found by the
+/// carry of `n + 6` into bit 4).
+fn hex_word(four: [u8; 4]) -> [u8; 8] {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut v = u64::from(u32::from_be_bytes(four));
+    v = ((v & 0xFFFF_0000) << 16) | (v & 0xFFFF);
+    v = ((v & 0x0000_FF00_0000_FF00) << 8) | (v & 0x0000_00FF_0000_00FF);
+    v = ((v & 0x00F0_00F0_00F0_00F0) << 4) | (v & 0x000F_000F_000F_000F);
+    let letters = ((v + ONES * 6) >> 4) & ONES;
+    (v + ONES * u64::from(b'0') + letters * u64::from(b'a' - b'0' - 10)).to_be_bytes()
 }
 
 /// The fields of a decision a record reads. Parsing only these (the rest, e.g. the preview,
@@ -379,10 +409,26 @@ struct DecisionRecord<'a> {
     severity: Field<'a>,
     source: Field<'a>,
     rule_id: Field<'a>,
-    findings: Vec<Field<'a>>,
+    findings: FindingIds<'a>,
     risk_confidence: Field<'a>,
     risk_level: Field<'a>,
     risk_recommendation: Field<'a>,
+}
+
+/// A record's finding ids: read from a decision's text, or the decision's own findings (the
+/// first [`MAX_FINDING_IDS`], each written as its [`short_field`] when the record is written).
+enum FindingIds<'a> {
+    Fields(Vec<Field<'a>>),
+    Of(&'a [crate::finding::Finding]),
+}
+
+impl FindingIds<'_> {
+    fn len(&self) -> usize {
+        match self {
+            FindingIds::Fields(ids) => ids.len(),
+            FindingIds::Of(findings) => findings.len().min(MAX_FINDING_IDS),
+        }
+    }
 }
 
 /// One value of a record: a JSON string as a text (borrowed from the decision and call when
@@ -444,8 +490,8 @@ fn needs_escape(s: &str) -> bool {
 
 /// The record's params digest: written by the core, or left to the shim.
 enum ParamsDigest {
-    /// `sha256:<hex>`.
-    Done(String),
+    /// The SHA-256, written `sha256:<hex>`.
+    Done([u8; 32]),
     /// The params text (as the core reads them, keys sorted) whose SHA-256 the shim computes
     /// and splices in (`decide_for_hook`).
     Deferred(String),
@@ -476,9 +522,7 @@ fn push_value(out: &mut String, v: &Value) {
 /// A printable ASCII text of at most 64 bytes without `"` or `\\`: its own [`short`] form,
 /// written as it is between quotes (one pass for both questions).
 fn is_plain(s: &str) -> bool {
-    s.len() <= 64
-        && s.bytes()
-            .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    s.len() <= 64 && crate::swar::all_plain_ascii(s.as_bytes())
 }
 
 /// One of the decision's own labels (`as_str` of its enums: fixed printable ASCII words, see
@@ -520,11 +564,23 @@ impl DecisionRecord<'_> {
         head.push_str("{\"decision\":");
         self.decision.push(head);
         head.push_str(",\"findings\":[");
-        for (i, id) in self.findings.iter().enumerate() {
-            if i > 0 {
-                head.push(',');
+        match &self.findings {
+            FindingIds::Fields(ids) => {
+                for (i, id) in ids.iter().enumerate() {
+                    if i > 0 {
+                        head.push(',');
+                    }
+                    id.push(head);
+                }
             }
-            id.push(head);
+            FindingIds::Of(findings) => {
+                for (i, f) in findings.iter().take(MAX_FINDING_IDS).enumerate() {
+                    if i > 0 {
+                        head.push(',');
+                    }
+                    short_field(f.id).push(head);
+                }
+            }
         }
         head.push_str("],\"latencyMs\":");
     }
@@ -537,11 +593,10 @@ impl DecisionRecord<'_> {
         crate::json::push_u64(tail, self.params_bytes as u64);
         tail.push_str(",\"digest\":");
         // `sha256:` and hex digits: nothing to escape.
-        tail.push('"');
-        tail.push_str(match &self.params_digest {
-            ParamsDigest::Done(d) => d,
-            ParamsDigest::Deferred(_) => "sha256:",
-        });
+        tail.push_str("\"sha256:");
+        if let ParamsDigest::Done(d) = &self.params_digest {
+            push_hex(tail, d);
+        }
         let cut = tail.len().saturating_sub(start);
         tail.push_str("\"},\"risk\":{\"confidence\":");
         self.risk_confidence.push(tail);
@@ -576,9 +631,9 @@ impl DecisionRecord<'_> {
         let (params_digest, params_bytes) = match request.get("params") {
             Some(p) => {
                 let text = p.to_string();
-                (digest(&text), text.len())
+                (sha256(text.as_bytes()), text.len())
             }
-            None => (digest(request_json), request_json.len()),
+            None => (sha256(request_json.as_bytes()), request_json.len()),
         };
         let text = |k: &str| {
             decision
@@ -618,7 +673,7 @@ impl DecisionRecord<'_> {
             severity: text("severity").into(),
             source: text("source").into(),
             rule_id: text("ruleId").into(),
-            findings,
+            findings: FindingIds::Fields(findings),
             risk_confidence: risk_field("confidence").into(),
             risk_level: risk_field("level").into(),
             risk_recommendation: risk_field("recommendation").into(),
@@ -663,18 +718,13 @@ impl DecisionRecord<'_> {
             params_digest: if defer_digest && params.len() >= SHIM_DIGEST_MIN_BYTES {
                 ParamsDigest::Deferred(params.into_owned())
             } else {
-                ParamsDigest::Done(digest(&params))
+                ParamsDigest::Done(sha256(params.as_bytes()))
             },
             decision: label_field(d.decision.as_str()),
             severity: label_field(d.severity.as_str()),
             source: label_field(d.source.as_str()),
             rule_id: d.rule_id.as_deref().map_or(Field::NULL, short_field),
-            findings: d
-                .findings
-                .iter()
-                .take(MAX_FINDING_IDS)
-                .map(|f| short_field(f.id))
-                .collect(),
+            findings: FindingIds::Of(&d.findings),
             risk_confidence: confidence_field(d.risk.confidence),
             risk_level: label_field(d.risk.level.as_str()),
             risk_recommendation: label_field(d.risk.recommendation.as_str()),
@@ -759,39 +809,44 @@ pub fn decide_for_hook(
     hook_answer(memo, request_json, decision, call)
 }
 
-/// `decide_for_hook`'s answer from the decision and the call as the gate read it.
+/// `decide_for_hook`'s answer from the decision and the call as the gate read it: the host
+/// view ([`Decision::push_host_json`], which never fails) and the record, written in place in
+/// one string. A decision serde_json cannot encode gives the fail-closed view.
 fn hook_answer(
     memo: &mut AuditMemo,
     request_json: &str,
     decision: Decision,
     call: Option<Call>,
 ) -> String {
-    let view = decision.host_json();
-    let fast = match (&view, &call) {
-        (Ok(_), Some(c)) => DecisionRecord::from_call(c, &decision, memo, true),
-        _ => None,
+    let fast = match &call {
+        Some(c) => DecisionRecord::from_call(c, &decision, memo, true),
+        None => None,
     };
-    let (view, record) = match (view, fast) {
-        (Ok(view), Some(record)) => (view, record),
-        (view, _) => match (view, serde_json::to_string(&decision)) {
-            (Ok(view), Ok(json)) => (view, DecisionRecord::from_text(request_json, &json)),
-            _ => (
-                FAIL_CLOSED_JSON.to_owned(),
+    let (record, view_ok) = match fast {
+        Some(record) => (record, true),
+        None => match serde_json::to_string(&decision) {
+            Ok(json) => (DecisionRecord::from_text(request_json, &json), true),
+            Err(_) => (
                 DecisionRecord::from_text(request_json, FAIL_CLOSED_JSON),
+                false,
             ),
         },
     };
-    // The record is written in place after the view. A deferred digest: the tail's two
-    // pieces around the missing hex (a line break at the cut), then the params text.
+    // A deferred digest: the tail's two pieces around the missing hex (a line break at the
+    // cut), then the params text.
     let text = match &record.params_digest {
         ParamsDigest::Deferred(text) => Some(text.as_str()),
         ParamsDigest::Done(_) => None,
     };
     // The fixed keys and labels take under 400 bytes; each finding id at most 66.
     let mut out = String::with_capacity(
-        view.len() + 400 + 66 * record.findings.len() + text.map_or(0, str::len),
+        decision.host_json_capacity() + 400 + 66 * record.findings.len() + text.map_or(0, str::len),
     );
-    out.push_str(&view);
+    if view_ok {
+        decision.push_host_json(&mut out);
+    } else {
+        out.push_str(FAIL_CLOSED_JSON);
+    }
     out.push('\n');
     record.write_head(&mut out);
     out.push('\n');
@@ -1423,6 +1478,32 @@ mod tests {
     /// Hex as it was written before the buffered [`push_hex`]: one push per digit.
     fn reference_hex(bytes: &[u8]) -> String {
         bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn hex_is_the_old_one_for_every_byte_at_every_place_and_length() {
+        for len in 1..10 {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut data = vec![0x5a_u8; len];
+                    data[at] = b;
+                    let mut out = String::new();
+                    push_hex(&mut out, &data);
+                    assert_eq!(out, reference_hex(&data), "{data:?}");
+                }
+            }
+        }
+        for len in 0..70 {
+            for b in 0..=255u8 {
+                let mut data: Vec<u8> = (0..len).map(|i| (i * 37) as u8).collect();
+                if let Some(x) = data.get_mut(b as usize % len.max(1)) {
+                    *x = b;
+                }
+                let mut out = String::new();
+                push_hex(&mut out, &data);
+                assert_eq!(out, reference_hex(&data), "{data:?}");
+            }
+        }
     }
 
     proptest::proptest! {

@@ -7,7 +7,7 @@
 //! Search bridge call (`tool_call {id, args}`) is unwrapped into the call it makes, so the
 //! bridge can never be a way around the policy for the bridged tool.
 
-use crate::json::{parse_strict, parse_strict_fields};
+use crate::json::{parse_strict, parse_strict_fields, read_known_fields};
 use serde_json::{Map, Value};
 
 /// Requests larger than this are not inspected: approval, non-reusable.
@@ -86,8 +86,9 @@ pub enum RequestError {
 }
 
 impl Call {
-    /// `params` as compact JSON (serde_json's text: keys sorted), made once per call. `None`
-    /// only if serde_json cannot write them (never for JSON values).
+    /// `params` as compact JSON (serde_json's text: keys sorted), made once per call (or
+    /// taken from the request text when it is written so: [`Call::parse`]). `None` only if
+    /// serde_json cannot write them (never for JSON values).
     pub fn params_text(&self) -> Option<&str> {
         self.params_text
             .0
@@ -108,6 +109,19 @@ impl Call {
     pub fn parse(text: &str) -> Result<Call, RequestError> {
         if text.len() > MAX_REQUEST_BYTES {
             return Err(RequestError::TooLarge(text.len()));
+        }
+        // The common request, read without serde (the same values; anything else is left to
+        // the strict serde reading below, which also words every error).
+        if let Some(known) = read_known_fields(text, &FIELDS) {
+            let mut call = Call::from_members(known.values)?;
+            // Params written as serde_json writes them are their own text (not so for a
+            // bridge call, whose params are the bridged call's).
+            if let (None, Some(text)) =
+                (&call.bridged_from, known.compact.get(1).copied().flatten())
+            {
+                call.params_text = ParamsText(std::cell::OnceCell::from(Some(text.to_owned())));
+            }
+            return Ok(call);
         }
         let Some(fields) = parse_strict_fields(text, &FIELDS).map_err(RequestError::Malformed)?
         else {
@@ -257,6 +271,15 @@ mod tests {
                 "made once, then read"
             );
             assert_eq!(filled, fresh, "a filled cache does not make calls differ");
+        }
+        // The params text is serde_json's for every corpus request (the compact writer).
+        for (_, request) in crate::gate::tests::corpus_requests() {
+            let call = Call::parse(&request).unwrap();
+            assert_eq!(
+                call.params_text(),
+                serde_json::to_string(&call.params).ok().as_deref(),
+                "{request}"
+            );
         }
     }
 

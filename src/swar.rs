@@ -61,6 +61,74 @@ pub fn first_json_special(bytes: &[u8]) -> Option<usize> {
     })
 }
 
+/// The bytes of the little-endian word `v` that JSON text cannot hold as they are in an
+/// ASCII string literal (a control, a non-ASCII byte, `"` or `\\`), as a mask of high bits:
+/// zero exactly when there is none, and its lowest set bit is the high bit of the first
+/// such byte (later bits may be false: a borrow only runs upwards from a true one). A
+/// non-ASCII byte is flagged by its own high bit; an ASCII byte without a borrow from below
+/// gets a high bit from `- 0x20` only when it is a control, and from `^ c - 1` only when it
+/// is `c`.
+pub fn json_special_mask(v: u64) -> u64 {
+    let controls = v.wrapping_sub(ONES * 0x20);
+    let quotes = (v ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslashes = (v ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (v | controls | quotes | backslashes) & HIGHS
+}
+
+/// Whether every byte is printable ASCII (`' '..='~'`) other than `"` and `\\`: text a JSON
+/// string holds as it is (`crate::audit`'s record fields). A word passes when it has no
+/// JSON-special byte ([`json_special_mask`]) and no DEL (its `^ 0x7f - 1` test is exact for
+/// ASCII words, and any other word already fails).
+pub fn all_plain_ascii(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let del = (v ^ (ONES * 0x7f)).wrapping_sub(ONES) & HIGHS;
+        if json_special_mask(v) | del != 0 {
+            return false;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+}
+
+/// The bytes of `v` that end a run of JSON string content (`"`, `\\`, a control below
+/// U+0020), as a mask of high bits: zero exactly when there is none, its lowest set bit the
+/// first such byte's (as in [`json_special_mask`]; non-ASCII bytes are masked out by `!v`,
+/// and never borrow).
+fn string_end_mask(v: u64) -> u64 {
+    let controls = v.wrapping_sub(ONES * 0x20);
+    let quotes = (v ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslashes = (v ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    (controls | quotes | backslashes) & !v & HIGHS
+}
+
+/// Index of the first byte that ends a run of JSON string content: `"`, `\\` or a control
+/// character below U+0020 (`crate::json`'s request reader, which passes the rest of the
+/// text: a short string ends inside the first word).
+pub fn first_string_end(bytes: &[u8]) -> Option<usize> {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let mask = string_end_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return Some(base + (mask.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .map(|i| base + i)
+}
+
 /// Whether every byte is printable ASCII, newline or tab (`preview::sanitize`).
 pub fn all_printable_or_line(bytes: &[u8]) -> bool {
     first(bytes, word_has_non_printable, |b| {
@@ -115,6 +183,25 @@ mod tests {
             .position(|&b| !((0x20..0x80).contains(&b) && b != b'"' && b != b'\\'))
     }
 
+    /// The first special byte of the first eight as [`json_special_mask`] finds it.
+    fn mask_first(bytes: &[u8]) -> Option<usize> {
+        let word = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+        let m = json_special_mask(word);
+        (m != 0).then(|| m.trailing_zeros() as usize / 8)
+    }
+
+    fn plain_reference(bytes: &[u8]) -> bool {
+        bytes
+            .iter()
+            .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    }
+
+    fn string_end_reference(bytes: &[u8]) -> Option<usize> {
+        bytes
+            .iter()
+            .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    }
+
     fn printable_reference(bytes: &[u8]) -> bool {
         bytes
             .iter()
@@ -138,11 +225,29 @@ mod tests {
                         printable_reference(&v),
                         "{b} {at}"
                     );
+                    assert_eq!(first_string_end(&v), string_end_reference(&v), "{b} {at}");
+
+                    // Among non-ASCII bytes (no high byte may hide a special one).
+                    let mut h = vec![0xe2u8; len];
+                    h[at] = b;
+                    assert_eq!(first_string_end(&h), string_end_reference(&h), "{b} {at}");
                     // After an earlier special byte (a borrow across bytes must not hide it).
                     let mut w = v.clone();
                     w[0] = 0;
                     assert_eq!(first_json_special(&w), json_special_reference(&w));
                     assert_eq!(all_printable_or_line(&w), printable_reference(&w));
+                    for word in [&v, &w, &h] {
+                        assert_eq!(all_plain_ascii(word), plain_reference(word), "{b} {at}");
+                    }
+                    if len >= 8 {
+                        for word in [&v, &w, &h] {
+                            assert_eq!(
+                                mask_first(word),
+                                json_special_reference(&word[..8]),
+                                "{b} {at}"
+                            );
+                        }
+                    }
                 }
             }
         }
@@ -187,7 +292,13 @@ mod tests {
                                            ascii in "[ -~\n\t\"\\\\]{0,40}") {
             proptest::prop_assert_eq!(first_json_special(&bytes), json_special_reference(&bytes));
             proptest::prop_assert_eq!(all_printable_or_line(&bytes), printable_reference(&bytes));
+            proptest::prop_assert_eq!(first_string_end(&bytes), string_end_reference(&bytes));
+            if bytes.len() >= 8 {
+                proptest::prop_assert_eq!(mask_first(&bytes), json_special_reference(&bytes[..8]));
+            }
+            proptest::prop_assert_eq!(all_plain_ascii(&bytes), plain_reference(&bytes));
             let a = ascii.as_bytes();
+            proptest::prop_assert_eq!(all_plain_ascii(a), plain_reference(a));
             proptest::prop_assert_eq!(first_json_special(a), json_special_reference(a));
             proptest::prop_assert_eq!(all_printable_or_line(a), printable_reference(a));
         }

@@ -27,15 +27,28 @@ fn has_run(key: &str, pat: &[String]) -> bool {
     if pat.iter().any(|p| p.bytes().any(|b| b == b':')) {
         return false;
     }
-    let mut rest = key;
+    let Some(first) = pat.first() else {
+        return false;
+    };
+    // A run can start only at a segment equal to the pattern's first: lengths are compared
+    // before any bytes, so most segments cost no comparison.
+    let bytes = key.as_bytes();
+    let mut start = 0;
     loop {
-        if run_at(rest, pat) {
+        let end = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|&b| b == b':'))
+            .map_or(bytes.len(), |i| start + i);
+        if end - start == first.len()
+            && bytes.get(start..end) == Some(first.as_bytes())
+            && run_at(key.get(start..).unwrap_or(""), pat)
+        {
             return true;
         }
-        match rest.bytes().position(|b| b == b':') {
-            Some(i) => rest = rest.get(i + 1..).unwrap_or(""),
-            None => return false,
+        if end >= bytes.len() {
+            return false;
         }
+        start = end + 1;
     }
 }
 
