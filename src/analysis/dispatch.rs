@@ -190,7 +190,7 @@ pub fn reduce(decision: &mut Decision, analysis: &CallAnalysis, config: &Config)
     if decision.decision > base {
         if let Some(f) = top {
             let reason = finding::spec(f.id).map(|s| s.reason).unwrap_or("");
-            decision.reason = format!("{} ({})", capitalize(reason), decision_subject(&f.detail));
+            decision.reason = verdict_reason(reason, &f.detail);
         }
     }
     let clean = report.complete
@@ -209,18 +209,97 @@ pub fn reduce(decision: &mut Decision, analysis: &CallAnalysis, config: &Config)
     decision.normalize();
 }
 
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(first) => first.to_uppercase().chain(c).collect(),
-        None => String::new(),
+/// Characters of the top finding's detail the decision reason quotes.
+const SUBJECT_CHARS: usize = 120;
+
+/// `Reason (detail)`: the finding's reason capitalized, then its detail cut to
+/// [`SUBJECT_CHARS`] characters (`…` when cut). Written in one string, as slices.
+fn verdict_reason(reason: &str, detail: &str) -> String {
+    let mut out = String::with_capacity(reason.len() + detail.len().min(4 * SUBJECT_CHARS) + 8);
+    let mut chars = reason.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+        out.push_str(chars.as_str());
     }
+    out.push_str(" (");
+    match detail.char_indices().nth(SUBJECT_CHARS) {
+        Some((cut, _)) => {
+            out.push_str(detail.get(..cut).unwrap_or(""));
+            out.push('…');
+        }
+        None => out.push_str(detail),
+    }
+    out.push(')');
+    out
 }
 
-fn decision_subject(detail: &str) -> String {
-    let mut s: String = detail.chars().take(120).collect();
-    if detail.chars().count() > 120 {
-        s.push('…');
+/// The reason as it was built before [`verdict_reason`] (the tests' reference).
+#[cfg(test)]
+fn verdict_reason_reference(reason: &str, detail: &str) -> String {
+    fn capitalize(s: &str) -> String {
+        let mut c = s.chars();
+        match c.next() {
+            Some(first) => first.to_uppercase().chain(c).collect(),
+            None => String::new(),
+        }
     }
-    s
+    fn decision_subject(detail: &str) -> String {
+        let mut s: String = detail.chars().take(120).collect();
+        if detail.chars().count() > 120 {
+            s.push('…');
+        }
+        s
+    }
+    format!("{} ({})", capitalize(reason), decision_subject(detail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every finding's reason with the detail of every corpus call's findings, and with cut
+    /// points around the limit in one-, two-, three- and four-byte characters.
+    #[test]
+    fn verdict_reason_is_the_formatted_reason() {
+        let gate = crate::Gate::new("{}");
+        let mut details: Vec<String> = vec![String::new()];
+        for text in crate::testing::corpus_request_strings() {
+            let d: serde_json::Value = serde_json::from_str(&gate.decide_json(&text)).unwrap();
+            for f in d["findings"].as_array().into_iter().flatten() {
+                details.push(f["detail"].as_str().unwrap_or("").to_owned());
+            }
+        }
+        for c in ["a", "é", "€", "😀"] {
+            for n in [SUBJECT_CHARS - 1, SUBJECT_CHARS, SUBJECT_CHARS + 1, 3 * SUBJECT_CHARS] {
+                details.push(c.repeat(n));
+                details.push(format!("x{}", c.repeat(n)));
+            }
+        }
+        for spec in finding::TABLE {
+            for detail in &details {
+                assert_eq!(
+                    verdict_reason(spec.reason, detail),
+                    verdict_reason_reference(spec.reason, detail),
+                    "{} / {detail}",
+                    spec.id
+                );
+            }
+        }
+        for reason in ["", "é is odd", "ß to upper is two", "ǆ titlecase"] {
+            assert_eq!(
+                verdict_reason(reason, "d"),
+                verdict_reason_reference(reason, "d")
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn verdict_reason_agrees_on_any_text(reason in "\\PC{0,40}", detail in "\\PC{0,300}") {
+            proptest::prop_assert_eq!(
+                verdict_reason(&reason, &detail),
+                verdict_reason_reference(&reason, &detail)
+            );
+        }
+    }
 }
