@@ -2125,6 +2125,20 @@ impl LitSet {
     fn intersects(&self, other: &LitSet) -> bool {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
+
+    /// The ids in the set, in increasing order.
+    fn ids(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let id = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    id
+                })
+            })
+        })
+    }
 }
 
 /// Which literals a text holds, and whether it has a long dotted run (see [`Rule`]).
@@ -2575,6 +2589,36 @@ pub struct Redactor {
     /// What some rule needs before it runs (see [`RuleGate`]); `None`: some rule needs
     /// nothing the scan tells.
     any_pre: Option<RuleGate>,
+    /// Per literal id: the rules (bit `i`: `rules[i]`) that need one of a set of literals
+    /// holding it, their key (see [`key_set`]); and the rules without such a set. A rule whose
+    /// key no literal of a text is in cannot run on it: [`Redactor::run_rules_given`] looks
+    /// only at the others.
+    key_rules: Vec<u64>,
+    keyless_rules: u64,
+}
+
+// The rules are indexed by the bits of a `u64` (see `Redactor::key_rules`).
+const _: () = assert!(RULES.len() <= 64);
+
+/// The literal set a rule is keyed by in [`Redactor::key_rules`]: one of those it cannot run
+/// without (`pre`, `also`, the pair rules' name words, a line rule's words), preferring a set
+/// without one-byte literals (`-`, `:`, `(` are in most texts), then the smallest.
+fn key_set(rule: &Rule, literals: &Literals) -> Option<LitSet> {
+    let line = if rule.line_ids.is_empty() {
+        None
+    } else {
+        rule.line_set
+    };
+    [rule.pre_set, rule.also_set, rule.name_words, line]
+        .into_iter()
+        .flatten()
+        .min_by_key(|set| {
+            let ids: Vec<usize> = set.ids().collect();
+            let one_byte = ids
+                .iter()
+                .any(|&id| literals.words.get(id).is_some_and(|w| w.len() <= 1));
+            (one_byte, ids.len())
+        })
 }
 
 /// A text runs some rule only if it holds one of `literals` (every rule's `pre`, or for a
@@ -2707,11 +2751,36 @@ impl Redactor {
             }
             Some(all)
         });
+        let mut key_rules = vec![0u64; literals.words.len()];
+        let mut keyless_rules = 0u64;
+        for (i, rule) in rules.iter().enumerate() {
+            let bit = 1u64 << i;
+            match key_set(rule, &literals) {
+                Some(set) => {
+                    for id in set.ids() {
+                        if let Some(mask) = key_rules.get_mut(id) {
+                            *mask |= bit;
+                        }
+                    }
+                }
+                None => keyless_rules |= bit,
+            }
+        }
         Redactor {
             rules,
             literals,
             any_pre,
+            key_rules,
+            keyless_rules,
         }
+    }
+
+    /// The rules that may run on a text holding the literals `present` (see
+    /// [`Redactor::key_rules`]), one bit each.
+    fn candidate_rules(&self, present: &Presence) -> u64 {
+        present.hit.ids().fold(self.keyless_rules, |m, id| {
+            m | self.key_rules.get(id).copied().unwrap_or(u64::MAX)
+        })
     }
 
     pub fn redact(&self, text: &str) -> String {
@@ -2826,7 +2895,15 @@ impl Redactor {
         mut fragments: Option<&mut Vec<String>>,
     ) -> Option<String> {
         let mut out: Option<String> = None;
-        for rule in &self.rules {
+        // The rules a literal of the text keys, in order: any other one would be passed over
+        // by its literal filters below (`run_rules_given_reference` looks at each).
+        let mut candidates = self.candidate_rules(&present);
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let Some(rule) = self.rules.get(i) else {
+                break;
+            };
             let cur = out.as_deref().unwrap_or(text);
             if !present.any_of(&rule.pre_set)
                 || !present.any_of(&rule.also_set)
@@ -2848,6 +2925,49 @@ impl Redactor {
                 apply_lines(rule, cur, one_line, fragments.as_deref_mut())
             } else {
                 // No line holds one of the rule's words.
+                None
+            };
+            if let Some(changed) = changed {
+                present = self.literals.scan(&changed);
+                out = Some(changed);
+                // The rules after this one that the new text's literals key.
+                candidates = self.candidate_rules(&present)
+                    & u64::MAX.checked_shl(1 + i as u32).unwrap_or(0);
+            }
+        }
+        out
+    }
+
+    /// [`Redactor::run_rules_given`] as it was before [`Redactor::key_rules`] (session 7):
+    /// every rule in turn, each passed over by its own filters. The reference of the tests.
+    #[cfg(test)]
+    fn run_rules_given_reference(
+        &self,
+        text: &str,
+        mut present: Presence,
+        mut fragments: Option<&mut Vec<String>>,
+    ) -> Option<String> {
+        let mut out: Option<String> = None;
+        for rule in &self.rules {
+            let cur = out.as_deref().unwrap_or(text);
+            if !present.any_of(&rule.pre_set)
+                || !present.any_of(&rule.also_set)
+                || !present.any_of(&rule.name_words)
+            {
+                continue;
+            }
+            if rule.needs_long_dotted_run && !present.long_dotted_run
+                || rule.needs_colon_line && !has_colon_line(cur)
+                || rule.needs_hex_run && !has_hex_run(cur)
+            {
+                continue;
+            }
+            let changed = if rule.line_ids.is_empty() {
+                apply(rule, cur, Some(&present), fragments.as_deref_mut())
+            } else if present.any_of(&rule.line_set) {
+                let one_line = !cur.contains('\n');
+                apply_lines(rule, cur, one_line, fragments.as_deref_mut())
+            } else {
                 None
             };
             if let Some(changed) = changed {
@@ -3517,6 +3637,111 @@ mod tests {
             gated += usize::from(!r.any_pre.unwrap().passes(&r.literals.scan(text)));
         }
         assert!(gated > 100, "{gated}");
+    }
+
+    /// [`Redactor::run_rules_given`] (the rules its key literals select) and its reference
+    /// (every rule in turn) give the same text and fragments on `text`.
+    fn assert_keyed_rules_are_the_reference(r: &Redactor, text: &str) {
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        assert_eq!(
+            r.run_rules_given(text, r.literals.scan(text), Some(&mut fast)),
+            r.run_rules_given_reference(text, r.literals.scan(text), Some(&mut slow)),
+            "{text}"
+        );
+        assert_eq!(fast, slow, "{text}");
+    }
+
+    /// Every text of the corpora (secret texts, fuzz regressions, the requests of the bench and
+    /// decision corpora and each of their string values), each also redacted once (what a
+    /// second pass reads) and line by line.
+    fn every_corpus_text() -> Vec<String> {
+        let mut texts = shape_texts();
+        texts.extend(crate::testing::fuzz_regression_texts());
+        let mut requests: Vec<String> = crate::gate::tests::corpus_requests()
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        requests.extend(crate::testing::corpus_request_strings());
+        requests.extend(crate::gate::tests::secret_corpus_requests());
+        for request in requests {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&request) {
+                let mut stack = vec![v];
+                while let Some(v) = stack.pop() {
+                    match v {
+                        serde_json::Value::String(s) => texts.push(s),
+                        serde_json::Value::Array(a) => stack.extend(a),
+                        serde_json::Value::Object(m) => stack.extend(m.into_iter().map(|(_, v)| v)),
+                        _ => {}
+                    }
+                }
+            }
+            texts.push(request);
+        }
+        let r = Redactor::new();
+        for text in texts.clone() {
+            texts.extend(text.lines().map(str::to_owned));
+            texts.push(r.redact(&text));
+        }
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    #[test]
+    fn the_keyed_rule_loop_is_its_reference_over_every_corpus_text() {
+        let r = Redactor::new();
+        let texts = every_corpus_text();
+        assert!(texts.len() > 5000, "{}", texts.len());
+        let mut changed = 0;
+        for text in &texts {
+            assert_keyed_rules_are_the_reference(&r, text);
+            changed += usize::from(r.run_rules_once(text, None).is_some());
+        }
+        assert!(changed > 500, "{changed}");
+        // Every rule is keyed but the Discord shape's (no literal), and no key holds a
+        // one-byte literal when the rule has a set without.
+        assert_eq!(r.keyless_rules.count_ones(), 1);
+        assert!(r
+            .rules
+            .iter()
+            .enumerate()
+            .all(|(i, rule)| rule.needs_long_dotted_run == (r.keyless_rules >> i & 1 == 1)));
+        let flag = r.rules.iter().position(|x| x.check == Check::Flag).unwrap();
+        let dash = r.literals.words.iter().position(|w| w == b"-").unwrap();
+        assert_eq!(r.key_rules[dash] >> flag & 1, 0);
+    }
+
+    proptest::proptest! {
+        /// Rule literals in either case glued to secret-looking values, separators, command
+        /// names and newlines: the keyed loop equals the reference.
+        #[test]
+        fn the_keyed_rule_loop_is_its_reference_on_generated_text(
+            parts in proptest::collection::vec(
+                (
+                    proptest::sample::select(Redactor::new().literals.words.clone()),
+                    proptest::bool::ANY,
+                    proptest::prop_oneof![
+                        "[=: ]{0,2}[A-Za-z0-9_./+-]{0,24}",
+                        proptest::sample::select(vec![
+                            " ", "=", ": ", "\n", "\"", "'", " -p", " --password ", "://u:",
+                            "@h ", " | ", "; ", "mysql ", "name: DB_PASSWORD\n  value: ",
+                        ]).prop_map(str::to_owned),
+                        "\\PC{0,6}",
+                    ],
+                ),
+                0..10,
+            )
+        ) {
+            let r = Redactor::new();
+            let mut text = String::new();
+            for (word, upper, glue) in parts {
+                let word = String::from_utf8(word).unwrap();
+                text.push_str(&if upper { word.to_ascii_uppercase() } else { word });
+                text.push_str(&glue);
+            }
+            assert_keyed_rules_are_the_reference(&r, &text);
+            assert_keyed_rules_are_the_reference(&r, &r.redact(&text));
+        }
     }
 
     #[test]
