@@ -3207,15 +3207,14 @@ fn holds_at_component_end(name: &[u8], word: &[u8]) -> bool {
 /// between such bytes does. The `:` inside a run were candidates already, their names (the run
 /// before them) held none, so each candidate only reads back to the last `:`.
 fn assignment_may_redact(line: &str) -> bool {
+    // (perf, session 7: the candidates found by `memchr2`, the words of `NAME_END_WORDS`
+    // with their pair bits made once. `assignment_may_redact_reference` is the body before.)
     let b = line.as_bytes();
     let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
-    b.iter().enumerate().any(|(k, &c)| {
-        if c != b'=' && c != b':' {
-            return false;
-        }
+    memchr::memchr2_iter(b'=', b':', b).any(|k| {
         let mut end = k;
         // `?=` `??=` `+=` `||=` (`::=` and `:=` are candidates at their `:`).
-        if c == b'=' {
+        if b.get(k) == Some(&b'=') {
             for _ in 0..2 {
                 if matches!(before(end), Some(b'?' | b'+' | b'|')) {
                     end -= 1;
@@ -3233,6 +3232,53 @@ fn assignment_may_redact(line: &str) -> bool {
     })
 }
 
+/// The words [`may_be_secret_name`] looks for: those of [`SECRET_SUFFIXES`],
+/// [`SECRET_WORDS`] and [`ASSIGNED_NAME_WORDS`] that do not end with another of them (a name
+/// holding `storepass` at a component's end holds `pass` there: the same end, so the same
+/// test after it), each with its [`pair_bit`]. A test derives the list from those three.
+const NAME_END_WORDS: [(&[u8], u64); 23] = {
+    const WORDS: [&[u8]; 23] = [
+        b"password",
+        b"passwd",
+        b"token",
+        b"secret",
+        b"credentials",
+        b"pass",
+        b"pw",
+        b"pwd",
+        b"otp",
+        b"passcode",
+        b"sig",
+        b"signature",
+        b"cookie",
+        b"creds",
+        b"credential",
+        b"pat",
+        b"psk",
+        b"mnemonic",
+        b"bearer",
+        b"key",
+        b"keys",
+        b"phrase",
+        b"auth",
+    ];
+    let mut out: [(&[u8], u64); 23] = [(b"", 0); 23];
+    let mut i = 0;
+    while i < WORDS.len() {
+        let w = WORDS[i];
+        out[i] = (w, pair_bit_const(w[0], w[1]));
+        i += 1;
+    }
+    out
+};
+
+/// [`pair_bit`] of two bytes, for constants.
+const fn pair_bit_const(a: u8, b: u8) -> u64 {
+    let a = a.to_ascii_lowercase() as u32;
+    let b = b.to_ascii_lowercase() as u32;
+    1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
+}
+
 /// Whether `name` holds a word a secret name needs, at the end of a component: true for every
 /// name [`is_secret_name`] or [`is_auth_name`] accepts (and for some others).
 fn may_be_secret_name(name: &[u8]) -> bool {
@@ -3242,6 +3288,48 @@ fn may_be_secret_name(name: &[u8]) -> bool {
     }
     // The name's lowercase byte pairs, hashed into 64 bits: a word whose first pair is not
     // there cannot be in the name (a hash collision only costs the full comparison).
+    let pairs = name.windows(2).fold(0u64, |m, w| {
+        m | pair_bit(w.first().copied(), w.get(1).copied())
+    });
+    NAME_END_WORDS
+        .iter()
+        .any(|&(w, bit)| pairs & bit != 0 && holds_at_component_end(name, w))
+}
+
+/// [`assignment_may_redact`] as it was before session 7: the reference of the tests.
+#[cfg(test)]
+fn assignment_may_redact_reference(line: &str) -> bool {
+    let b = line.as_bytes();
+    let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
+    b.iter().enumerate().any(|(k, &c)| {
+        if c != b'=' && c != b':' {
+            return false;
+        }
+        let mut end = k;
+        if c == b'=' {
+            for _ in 0..2 {
+                if matches!(before(end), Some(b'?' | b'+' | b'|')) {
+                    end -= 1;
+                }
+            }
+        }
+        while matches!(before(end), Some(b' ' | b'\t')) {
+            end -= 1;
+        }
+        let mut start = end;
+        while before(start).is_some_and(|p| p != b':' && qualified_name_byte(p)) {
+            start -= 1;
+        }
+        may_be_secret_name_reference(b.get(start..end).unwrap_or(&[]))
+    })
+}
+
+/// [`may_be_secret_name`] as it was before session 7 (every word of the three lists).
+#[cfg(test)]
+fn may_be_secret_name_reference(name: &[u8]) -> bool {
+    if name.len() < 2 {
+        return false;
+    }
     let pairs = name.windows(2).fold(0u64, |m, w| {
         m | pair_bit(w.first().copied(), w.get(1).copied())
     });
@@ -3741,6 +3829,79 @@ mod tests {
             }
             assert_keyed_rules_are_the_reference(&r, &text);
             assert_keyed_rules_are_the_reference(&r, &r.redact(&text));
+        }
+    }
+
+    #[test]
+    fn the_name_end_words_are_the_name_words_that_end_no_other() {
+        let all: Vec<&[u8]> = SECRET_SUFFIXES
+            .iter()
+            .chain(SECRET_WORDS.iter())
+            .map(|w| w.as_bytes())
+            .chain(ASSIGNED_NAME_WORDS)
+            .collect();
+        let mut minimal: Vec<&[u8]> = all
+            .iter()
+            .copied()
+            .filter(|w| !all.iter().any(|u| u.len() < w.len() && w.ends_with(u)))
+            .collect();
+        minimal.sort();
+        minimal.dedup();
+        let mut words: Vec<&[u8]> = NAME_END_WORDS.iter().map(|(w, _)| *w).collect();
+        words.sort();
+        assert_eq!(words, minimal);
+        for (w, bit) in NAME_END_WORDS {
+            assert_eq!(bit, pair_bit(w.first().copied(), w.get(1).copied()));
+        }
+    }
+
+    #[test]
+    fn assignment_may_redact_is_its_reference_over_every_corpus_line() {
+        let mut lines = 0;
+        for text in every_corpus_text() {
+            for line in text.split_inclusive('\n') {
+                assert_eq!(
+                    assignment_may_redact(line),
+                    assignment_may_redact_reference(line),
+                    "{line:?}"
+                );
+                lines += usize::from(assignment_may_redact(line));
+            }
+        }
+        assert!(lines > 500, "{lines}");
+    }
+
+    proptest::proptest! {
+        /// Names made of secret words, look-alikes and separators, in either case.
+        #[test]
+        fn assignment_may_redact_is_its_reference_on_generated_lines(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(
+                        SECRET_SUFFIXES
+                            .iter()
+                            .chain(SECRET_WORDS.iter())
+                            .chain(["keys", "key", "phrase", "auth", "Pass", "TOKEN", "path", "tokenizer"].iter())
+                            .map(|w| (*w).to_owned())
+                            .collect::<Vec<_>>()
+                    ),
+                    "[=: \t?+|._\\-\\[\\]'\"/]{1,3}",
+                    "[A-Za-z0-9]{0,4}",
+                ],
+                0..12,
+            )
+        ) {
+            let line = pieces.concat();
+            proptest::prop_assert_eq!(
+                assignment_may_redact(&line),
+                assignment_may_redact_reference(&line),
+                "{:?}",
+                line
+            );
+            proptest::prop_assert_eq!(
+                may_be_secret_name(line.as_bytes()),
+                may_be_secret_name_reference(line.as_bytes())
+            );
         }
     }
 
