@@ -3137,7 +3137,8 @@ fn apply_lines(
 /// Words one of which a name the assignment rule redacts for holds (ASCII case-insensitively),
 /// each ending a component: [`is_secret_name`] needs a component that ends with a
 /// [`SECRET_SUFFIXES`] entry, is a [`SECRET_WORDS`] entry, or is `key`/`keys`/`phrase` after a
-/// qualifier; [`is_auth_name`] a last component `auth`.
+/// qualifier; [`is_auth_name`] a last component `auth`. (Looked for as [`NAME_END_WORDS`].)
+#[cfg(test)]
 const ASSIGNED_NAME_WORDS: [&[u8]; 4] = [b"key", b"keys", b"phrase", b"auth"];
 
 /// Longest qualified name (see [`qualified_start`]) read back from a name: the bytes before
@@ -3233,50 +3234,45 @@ fn assignment_may_redact(line: &str) -> bool {
 }
 
 /// The words [`may_be_secret_name`] looks for: those of [`SECRET_SUFFIXES`],
-/// [`SECRET_WORDS`] and [`ASSIGNED_NAME_WORDS`] that do not end with another of them (a name
+/// [`SECRET_WORDS`] and `ASSIGNED_NAME_WORDS` that do not end with another of them (a name
 /// holding `storepass` at a component's end holds `pass` there: the same end, so the same
 /// test after it), each with its [`pair_bit`]. A test derives the list from those three.
-const NAME_END_WORDS: [(&[u8], u64); 23] = {
-    const WORDS: [&[u8]; 23] = [
-        b"password",
-        b"passwd",
-        b"token",
-        b"secret",
-        b"credentials",
-        b"pass",
-        b"pw",
-        b"pwd",
-        b"otp",
-        b"passcode",
-        b"sig",
-        b"signature",
-        b"cookie",
-        b"creds",
-        b"credential",
-        b"pat",
-        b"psk",
-        b"mnemonic",
-        b"bearer",
-        b"key",
-        b"keys",
-        b"phrase",
-        b"auth",
-    ];
-    let mut out: [(&[u8], u64); 23] = [(b"", 0); 23];
-    let mut i = 0;
-    while i < WORDS.len() {
-        let w = WORDS[i];
-        out[i] = (w, pair_bit_const(w[0], w[1]));
-        i += 1;
-    }
-    out
-};
+const NAME_END_WORDS: [(&[u8], u64); 23] = [
+    (b"password", first_pair_bit(b"password")),
+    (b"passwd", first_pair_bit(b"passwd")),
+    (b"token", first_pair_bit(b"token")),
+    (b"secret", first_pair_bit(b"secret")),
+    (b"credentials", first_pair_bit(b"credentials")),
+    (b"pass", first_pair_bit(b"pass")),
+    (b"pw", first_pair_bit(b"pw")),
+    (b"pwd", first_pair_bit(b"pwd")),
+    (b"otp", first_pair_bit(b"otp")),
+    (b"passcode", first_pair_bit(b"passcode")),
+    (b"sig", first_pair_bit(b"sig")),
+    (b"signature", first_pair_bit(b"signature")),
+    (b"cookie", first_pair_bit(b"cookie")),
+    (b"creds", first_pair_bit(b"creds")),
+    (b"credential", first_pair_bit(b"credential")),
+    (b"pat", first_pair_bit(b"pat")),
+    (b"psk", first_pair_bit(b"psk")),
+    (b"mnemonic", first_pair_bit(b"mnemonic")),
+    (b"bearer", first_pair_bit(b"bearer")),
+    (b"key", first_pair_bit(b"key")),
+    (b"keys", first_pair_bit(b"keys")),
+    (b"phrase", first_pair_bit(b"phrase")),
+    (b"auth", first_pair_bit(b"auth")),
+];
 
-/// [`pair_bit`] of two bytes, for constants.
-const fn pair_bit_const(a: u8, b: u8) -> u64 {
-    let a = a.to_ascii_lowercase() as u32;
-    let b = b.to_ascii_lowercase() as u32;
-    1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
+/// [`pair_bit`] of the first two bytes of `w`, for constants (0 for a shorter `w`).
+const fn first_pair_bit(w: &[u8]) -> u64 {
+    match w {
+        [a, b, ..] => {
+            let a = a.to_ascii_lowercase() as u32;
+            let b = b.to_ascii_lowercase() as u32;
+            1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
+        }
+        _ => 0,
+    }
 }
 
 /// Whether `name` holds a word a secret name needs, at the end of a component: true for every
