@@ -2387,7 +2387,7 @@ impl Literals {
                 .get(usize::from(*b))
                 .is_some_and(|c| c & TOKEN_BYTE != 0)
         };
-        text.match_indices('.').any(|(dot, _)| {
+        memchr::memchr_iter(b'.', bytes).any(|dot| {
             dot.checked_sub(DOTTED_RUN)
                 .and_then(|start| bytes.get(start..dot))
                 .is_some_and(|run| run.iter().all(token))
@@ -2518,6 +2518,24 @@ fn triple_key(triple: u32) -> usize {
 
 /// Some line of `text` holds four `:` or more (the `.pgpass` shape).
 fn has_colon_line(text: &str) -> bool {
+    // (perf, session 7: the `:` and newlines found by `memchr2`; `has_colon_line_reference`
+    // is the body before.)
+    let bytes = text.as_bytes();
+    let mut colons = 0;
+    memchr::memchr2_iter(b':', b'\n', bytes).any(|i| {
+        if bytes.get(i) == Some(&b'\n') {
+            colons = 0;
+            false
+        } else {
+            colons += 1;
+            colons >= 4
+        }
+    })
+}
+
+/// [`has_colon_line`] as it was before session 7: the reference of the tests.
+#[cfg(test)]
+fn has_colon_line_reference(text: &str) -> bool {
     text.split('\n')
         .any(|line| line.bytes().filter(|&b| b == b':').count() >= 4)
 }
@@ -2921,7 +2939,7 @@ impl Redactor {
                 apply(rule, cur, Some(&present), fragments.as_deref_mut())
             } else if present.any_of(&rule.line_set) {
                 // A text of one line holds one of the rule's words: the scan just found it.
-                let one_line = !cur.contains('\n');
+                let one_line = memchr::memchr(b'\n', cur.as_bytes()).is_none();
                 apply_lines(rule, cur, one_line, fragments.as_deref_mut())
             } else {
                 // No line holds one of the rule's words.
@@ -3111,6 +3129,44 @@ fn apply_lines(
     words_known: bool,
     mut fragments: Option<&mut Vec<String>>,
 ) -> Option<String> {
+    // The text is copied only once a line changes (session 7; `apply_lines_reference` built
+    // the copy line by line).
+    let mut out: Option<String> = None;
+    // Where the current line starts, and how much of `text` is in `out`.
+    let (mut at, mut copied) = (0, 0);
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let hit = (!rule.needs_separator || assignment_may_redact(line))
+            && (words_known
+                || rule
+                    .per_line
+                    .iter()
+                    .any(|w| contains_lower(line.as_bytes(), w.as_bytes())));
+        if let Some(new) = hit
+            .then(|| apply(rule, line, None, fragments.as_deref_mut()))
+            .flatten()
+        {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+            o.push_str(text.get(copied..start).unwrap_or(""));
+            o.push_str(&new);
+            copied = at;
+        }
+    }
+    out.map(|mut o| {
+        o.push_str(text.get(copied..).unwrap_or(""));
+        o
+    })
+}
+
+/// [`apply_lines`] as it was before session 7: the reference of the tests.
+#[cfg(test)]
+fn apply_lines_reference(
+    rule: &Rule,
+    text: &str,
+    words_known: bool,
+    mut fragments: Option<&mut Vec<String>>,
+) -> Option<String> {
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
@@ -3236,43 +3292,51 @@ fn assignment_may_redact(line: &str) -> bool {
 /// The words [`may_be_secret_name`] looks for: those of [`SECRET_SUFFIXES`],
 /// [`SECRET_WORDS`] and `ASSIGNED_NAME_WORDS` that do not end with another of them (a name
 /// holding `storepass` at a component's end holds `pass` there: the same end, so the same
-/// test after it), each with its [`pair_bit`]. A test derives the list from those three.
+/// test after it), each with the [`pair_bit`]s of its first and last two bytes. A test
+/// derives the list from those three.
 const NAME_END_WORDS: [(&[u8], u64); 23] = [
-    (b"password", first_pair_bit(b"password")),
-    (b"passwd", first_pair_bit(b"passwd")),
-    (b"token", first_pair_bit(b"token")),
-    (b"secret", first_pair_bit(b"secret")),
-    (b"credentials", first_pair_bit(b"credentials")),
-    (b"pass", first_pair_bit(b"pass")),
-    (b"pw", first_pair_bit(b"pw")),
-    (b"pwd", first_pair_bit(b"pwd")),
-    (b"otp", first_pair_bit(b"otp")),
-    (b"passcode", first_pair_bit(b"passcode")),
-    (b"sig", first_pair_bit(b"sig")),
-    (b"signature", first_pair_bit(b"signature")),
-    (b"cookie", first_pair_bit(b"cookie")),
-    (b"creds", first_pair_bit(b"creds")),
-    (b"credential", first_pair_bit(b"credential")),
-    (b"pat", first_pair_bit(b"pat")),
-    (b"psk", first_pair_bit(b"psk")),
-    (b"mnemonic", first_pair_bit(b"mnemonic")),
-    (b"bearer", first_pair_bit(b"bearer")),
-    (b"key", first_pair_bit(b"key")),
-    (b"keys", first_pair_bit(b"keys")),
-    (b"phrase", first_pair_bit(b"phrase")),
-    (b"auth", first_pair_bit(b"auth")),
+    (b"password", pair_bits_of(b"password")),
+    (b"passwd", pair_bits_of(b"passwd")),
+    (b"token", pair_bits_of(b"token")),
+    (b"secret", pair_bits_of(b"secret")),
+    (b"credentials", pair_bits_of(b"credentials")),
+    (b"pass", pair_bits_of(b"pass")),
+    (b"pw", pair_bits_of(b"pw")),
+    (b"pwd", pair_bits_of(b"pwd")),
+    (b"otp", pair_bits_of(b"otp")),
+    (b"passcode", pair_bits_of(b"passcode")),
+    (b"sig", pair_bits_of(b"sig")),
+    (b"signature", pair_bits_of(b"signature")),
+    (b"cookie", pair_bits_of(b"cookie")),
+    (b"creds", pair_bits_of(b"creds")),
+    (b"credential", pair_bits_of(b"credential")),
+    (b"pat", pair_bits_of(b"pat")),
+    (b"psk", pair_bits_of(b"psk")),
+    (b"mnemonic", pair_bits_of(b"mnemonic")),
+    (b"bearer", pair_bits_of(b"bearer")),
+    (b"key", pair_bits_of(b"key")),
+    (b"keys", pair_bits_of(b"keys")),
+    (b"phrase", pair_bits_of(b"phrase")),
+    (b"auth", pair_bits_of(b"auth")),
 ];
 
-/// [`pair_bit`] of the first two bytes of `w`, for constants (0 for a shorter `w`).
-const fn first_pair_bit(w: &[u8]) -> u64 {
-    match w {
-        [a, b, ..] => {
-            let a = a.to_ascii_lowercase() as u32;
-            let b = b.to_ascii_lowercase() as u32;
-            1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
-        }
-        _ => 0,
+/// The [`pair_bit`]s of the first two and the last two bytes of `w`, for constants (0 for a
+/// shorter `w`): a name holding `w` holds both pairs.
+const fn pair_bits_of(w: &[u8]) -> u64 {
+    const fn bit(a: u8, b: u8) -> u64 {
+        let a = a.to_ascii_lowercase() as u32;
+        let b = b.to_ascii_lowercase() as u32;
+        1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
     }
+    let first = match w {
+        [a, b, ..] => bit(*a, *b),
+        _ => 0,
+    };
+    let last = match w {
+        [.., a, b] => bit(*a, *b),
+        _ => 0,
+    };
+    first | last
 }
 
 /// Whether `name` holds a word a secret name needs, at the end of a component: true for every
@@ -3289,7 +3353,7 @@ fn may_be_secret_name(name: &[u8]) -> bool {
     });
     NAME_END_WORDS
         .iter()
-        .any(|&(w, bit)| pairs & bit != 0 && holds_at_component_end(name, w))
+        .any(|&(w, bits)| pairs & bits == bits && holds_at_component_end(name, w))
 }
 
 /// [`assignment_may_redact`] as it was before session 7: the reference of the tests.
@@ -3846,8 +3910,13 @@ mod tests {
         let mut words: Vec<&[u8]> = NAME_END_WORDS.iter().map(|(w, _)| *w).collect();
         words.sort();
         assert_eq!(words, minimal);
-        for (w, bit) in NAME_END_WORDS {
-            assert_eq!(bit, pair_bit(w.first().copied(), w.get(1).copied()));
+        for (w, bits) in NAME_END_WORDS {
+            let n = w.len();
+            assert_eq!(
+                bits,
+                pair_bit(w.first().copied(), w.get(1).copied())
+                    | pair_bit(w.get(n - 2).copied(), w.last().copied())
+            );
         }
     }
 
@@ -3898,6 +3967,58 @@ mod tests {
                 may_be_secret_name(line.as_bytes()),
                 may_be_secret_name_reference(line.as_bytes())
             );
+        }
+    }
+
+    /// The line rules and the colon-line test against their references on `text`.
+    fn assert_line_helpers_are_their_references(r: &Redactor, text: &str) {
+        assert_eq!(
+            has_colon_line(text),
+            has_colon_line_reference(text),
+            "{text:?}"
+        );
+        for rule in r.rules.iter().filter(|x| !x.line_ids.is_empty()) {
+            for known in [false, true] {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                assert_eq!(
+                    apply_lines(rule, text, known, Some(&mut fast)),
+                    apply_lines_reference(rule, text, known, Some(&mut slow)),
+                    "{text:?}"
+                );
+                assert_eq!(fast, slow, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_line_helpers_are_their_references_over_every_corpus_text() {
+        let r = Redactor::new();
+        let mut colon_lines = 0;
+        for text in every_corpus_text() {
+            assert_line_helpers_are_their_references(&r, &text);
+            colon_lines += usize::from(has_colon_line(&text));
+        }
+        assert!(colon_lines > 20, "{colon_lines}");
+    }
+
+    proptest::proptest! {
+        /// Lines of names, separators, colons and values: the line helpers equal their
+        /// references.
+        #[test]
+        fn the_line_helpers_are_their_references_on_generated_text(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![
+                        "password", "TOKEN", "api_key", "--token", "secret", "pw", "name",
+                        "value", ":", "=", "\n", " ", "\"", "'", "h:5432:db:u:", "x",
+                    ]).prop_map(str::to_owned),
+                    "[A-Za-z0-9_./+-]{0,16}",
+                ],
+                0..16,
+            )
+        ) {
+            let r = Redactor::new();
+            assert_line_helpers_are_their_references(&r, &pieces.concat());
         }
     }
 
