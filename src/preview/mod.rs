@@ -87,14 +87,32 @@ impl Cleaner<'_> {
     /// [`Redactor::redact_cow`]; a text in `unchanged` is known to be its own redaction
     /// (redaction is a function of the text alone), so it is not scanned again.
     fn redact<'t>(&self, s: &'t str) -> Cow<'t, str> {
-        if self
-            .unchanged
-            .iter()
-            .any(|u| u.len() == s.len() && std::ptr::eq(u.as_ptr(), s.as_ptr()))
-        {
+        if self.is_unchanged(s) {
             return Cow::Borrowed(s);
         }
         self.redactor.redact_cow(s)
+    }
+
+    /// `s` is one of the `unchanged` strings (the very string).
+    fn is_unchanged(&self, s: &str) -> bool {
+        self.unchanged
+            .iter()
+            .any(|u| u.len() == s.len() && std::ptr::eq(u.as_ptr(), s.as_ptr()))
+    }
+
+    /// Appends [`one_line`] of [`Cleaner::clean_cow`]`(text, max)` to `out`. A text that
+    /// fits, needs no redaction (its own, or redaction is off) and is already on one line
+    /// (printable ASCII, which sanitizing keeps) is appended as it is, read once (session 7;
+    /// the general path reads it to sanitize and again to join its words).
+    fn push_one_line(&self, out: &mut String, text: &str, max: usize) {
+        if text.len() <= max
+            && (!self.cfg.redact_secrets || self.is_unchanged(text))
+            && is_one_line(text)
+        {
+            out.push_str(text);
+            return;
+        }
+        push_one_line(out, &self.clean_cow(text, max));
     }
 
     /// At most `max_lines` lines and `max_section_chars` characters of `text`.
@@ -140,12 +158,12 @@ pub fn render(
 
     // Reason and findings first: they say why a person is asked.
     let mut desc = String::with_capacity(max_desc + 64);
-    push_one_line(&mut desc, &c.clean_cow(reason, cfg.max_section_chars));
+    c.push_one_line(&mut desc, reason, cfg.max_section_chars);
     let mut ordered: Vec<&Finding> = findings.iter().collect();
     ordered.sort_by_key(|f| std::cmp::Reverse(f.severity));
     for f in ordered {
         desc.push_str("\n• ");
-        push_one_line(&mut desc, &c.clean_cow(&f.detail, 160));
+        c.push_one_line(&mut desc, &f.detail, 160);
     }
     if let Some(from) = &call.bridged_from {
         desc.push_str("\n(via ");
