@@ -331,7 +331,8 @@ impl Gate {
         preview::redact::with_memo(|| self.finish_memo(d, call))
     }
 
-    /// `redactor.redact_bounded_cow(text, max)`, from [`Gate::own_redaction`] when `text` is
+    /// `redactor.redact_bounded_cow(text, max)` (not kept in the redaction memo), from
+    /// [`Gate::own_redaction`] when `text` is
     /// there (such a text is short: `head` keeps it whole).
     fn redact_bounded<'t>(&self, text: &'t str, max: usize) -> std::borrow::Cow<'t, str> {
         if self
@@ -341,7 +342,8 @@ impl Gate {
         {
             return std::borrow::Cow::Borrowed(text);
         }
-        self.redactor.redact_bounded_cow(text, max)
+        // Redacted once per decision (the preview is told which came out unchanged).
+        self.redactor.redact_bounded_cow_once(text, max)
     }
 
     /// [`Gate::finish`] inside the redaction memo.

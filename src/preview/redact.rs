@@ -2837,7 +2837,7 @@ impl Redactor {
     /// [`Redactor::redact`], borrowing `text` when no rule can match it.
     pub fn redact_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
         if may_hold_secret(text) {
-            self.run_possible(text, None)
+            self.run_possible(text, None, true)
         } else {
             std::borrow::Cow::Borrowed(text)
         }
@@ -2849,15 +2849,18 @@ impl Redactor {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
-        self.run_possible(text, fragments).into_owned()
+        self.run_possible(text, fragments, true).into_owned()
     }
 
     /// [`Redactor::run`] for a text [`may_hold_secret`] let through, borrowing `text` when
     /// nothing is hidden.
+    /// `remember`: a text not in the memo is added to it (else it is only looked up: for
+    /// text redacted once per call, whose copy in the memo would only cost).
     fn run_possible<'t>(
         &self,
         text: &'t str,
         fragments: Option<&mut Vec<String>>,
+        remember: bool,
     ) -> std::borrow::Cow<'t, str> {
         use std::borrow::Cow;
         let done = |out: Option<String>| out.map_or(Cow::Borrowed(text), Cow::Owned);
@@ -2881,6 +2884,8 @@ impl Redactor {
                 }
                 done(out)
             }
+            // Not known, and not to be remembered: as without a memo.
+            Some(None) if !remember => done(self.run_rules(text, fragments)),
             Some(None) => {
                 let mut hidden = Vec::new();
                 let out = self.run_rules(text, Some(&mut hidden));
@@ -3049,7 +3054,7 @@ impl Redactor {
             return;
         }
         let mut raw = Vec::new();
-        self.run_possible(text, Some(&mut raw));
+        self.run_possible(text, Some(&mut raw), true);
         for secret in raw {
             for piece in secret
                 .split(|c: char| c.is_whitespace() || "\"'`,;".contains(c))
@@ -3088,6 +3093,23 @@ impl Redactor {
             return text;
         }
         std::borrow::Cow::Owned(self.scrub_some(&text, fragments))
+    }
+
+    /// [`Redactor::redact_bounded_cow`] (the same result), for a text redacted once in a
+    /// [`with_memo`] scope: looked up in the memo but not added to it. (Session 7: a finding's
+    /// detail and the reason are redacted once per decision, the preview told so; their copies
+    /// in the memo only cost.)
+    pub fn redact_bounded_cow_once<'t>(
+        &self,
+        text: &'t str,
+        max_chars: usize,
+    ) -> std::borrow::Cow<'t, str> {
+        let text = head(text, max_chars);
+        if may_hold_secret(text) {
+            self.run_possible(text, None, false)
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
     }
 
     /// [`Redactor::redact_bounded`] as a [`std::borrow::Cow`]: borrowed when nothing is hidden
@@ -4558,6 +4580,14 @@ mod tests {
             for max in [10, 400, 2000] {
                 let owned = r.redact_bounded(text, max);
                 assert_eq!(r.redact_bounded_cow(text, max), owned, "{text}");
+                assert_eq!(r.redact_bounded_cow_once(text, max), owned, "{text}");
+                // In a memo scope: the same, looked up but not added.
+                with_memo(|| {
+                    assert_eq!(r.redact_bounded_cow_once(text, max), owned, "{text}");
+                    assert!(MEMO.with(|m| m.borrow().as_ref().unwrap().is_empty()));
+                    assert_eq!(r.redact_bounded_cow(text, max), owned, "{text}");
+                    assert_eq!(r.redact_bounded_cow_once(text, max), owned, "{text}");
+                });
                 for frags in [&[][..], &fragments[..]] {
                     assert_eq!(
                         r.scrub_cow(r.redact_bounded_cow(text, max), frags),
