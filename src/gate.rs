@@ -430,7 +430,7 @@ impl Gate {
         // neither whole (redaction) nor as a piece cut from the context that marked it.
         let mut fragments = Vec::new();
         if let Some(call) = call {
-            collect_fragments(&self.redactor, &call.params, &mut fragments);
+            collect_fragments_reference(&self.redactor, &call.params, &mut fragments);
         }
         for f in &mut d.findings {
             let redacted = self.redactor.scrub_cow(
@@ -532,6 +532,51 @@ enum Reads {
 pub(crate) const FRAGMENT_HEAD_BYTES: usize = 2 * 1024;
 
 fn collect_fragments(
+    redactor: &Redactor,
+    params: &serde_json::Map<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let mut budget: usize = 8 * 1024;
+    if !params
+        .values()
+        .any(|v| matches!(v, Value::Array(_) | Value::Object(_)))
+    {
+        // No nested value: the stack below would be the values, popped last first.
+        for v in params.values().rev() {
+            fragments_of_string(redactor, v, &mut budget, out);
+        }
+        return;
+    }
+    let mut stack: Vec<(&Value, usize)> = params.values().map(|v| (v, 0)).collect();
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Array(items) if depth < 4 => stack.extend(items.iter().map(|x| (x, depth + 1))),
+            Value::Object(map) if depth < 4 => stack.extend(map.values().map(|x| (x, depth + 1))),
+            _ => fragments_of_string(redactor, v, &mut budget, out),
+        }
+    }
+}
+
+/// [`collect_fragments`] of one value: the fragments of a string's head, within `budget`
+/// (nothing for another value or once the budget is spent).
+fn fragments_of_string(redactor: &Redactor, v: &Value, budget: &mut usize, out: &mut Vec<String>) {
+    if let Value::String(s) = v {
+        if *budget > 0 {
+            let end = s.len().min(*budget).min(FRAGMENT_HEAD_BYTES);
+            let mut cut = end;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            redactor.secret_fragments(s.get(..cut).unwrap_or(""), out);
+            *budget = budget.saturating_sub(end);
+        }
+    }
+}
+
+/// [`collect_fragments`] as it was before session 7 (a stack even when no value is nested):
+/// the reference `Gate::finish_reference` collects with.
+#[cfg(test)]
+fn collect_fragments_reference(
     redactor: &Redactor,
     params: &serde_json::Map<String, Value>,
     out: &mut Vec<String>,
@@ -654,6 +699,34 @@ pub(crate) mod tests {
             out.push(serde_json::json!({"toolName": text, "params": {"q": text}}).to_string());
         }
         out
+    }
+
+    #[test]
+    fn collect_fragments_is_its_reference_over_every_corpus_request_and_secret() {
+        let redactor = Redactor::new();
+        let mut requests: Vec<String> = corpus_requests().into_iter().map(|(_, r)| r).collect();
+        requests.extend(secret_corpus_requests());
+        // Several string values and no nesting (the stackless path), in many orders.
+        for text in crate::testing::secret_texts().iter().take(40) {
+            requests.push(
+                serde_json::json!({"toolName": "exec", "params": {
+                    "a": text, "command": format!("x {text}"), "z": "y".repeat(3000), "n": 1
+                }})
+                .to_string(),
+            );
+        }
+        let mut with = 0;
+        for request in &requests {
+            let Ok(call) = Call::parse(request) else {
+                continue;
+            };
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            collect_fragments(&redactor, &call.params, &mut fast);
+            collect_fragments_reference(&redactor, &call.params, &mut slow);
+            assert_eq!(fast, slow, "{request}");
+            with += usize::from(!fast.is_empty());
+        }
+        assert!(with > 100, "{with}");
     }
 
     #[test]

@@ -153,17 +153,31 @@ pub fn render(
         Class::Block => "Blocked ",
         _ => "",
     };
-    let tool = one_line(&sanitize_cow(head(&call.tool_name, MAX_TITLE_CHARS)));
+    let tool_head = head(&call.tool_name, MAX_TITLE_CHARS);
+    // Printable ASCII on one line is its own sanitized `one_line` (no copy).
+    let tool: Cow<'_, str> = if is_one_line(tool_head) {
+        Cow::Borrowed(tool_head)
+    } else {
+        Cow::Owned(one_line(&sanitize_cow(tool_head)))
+    };
     let kind = Kind::of(call);
 
     // Reason and findings first: they say why a person is asked.
     let mut desc = String::with_capacity(max_desc + 64);
     c.push_one_line(&mut desc, reason, cfg.max_section_chars);
-    let mut ordered: Vec<&Finding> = findings.iter().collect();
-    ordered.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    for f in ordered {
-        desc.push_str("\n• ");
-        c.push_one_line(&mut desc, &f.detail, 160);
+    // Most severe first, in their order within a severity (a stable sort by severity,
+    // without sorting a copy: a decision has a few findings and fewer severities).
+    let mut level = findings.iter().map(|f| f.severity).max();
+    while let Some(severity) = level {
+        for f in findings.iter().filter(|f| f.severity == severity) {
+            desc.push_str("\n• ");
+            c.push_one_line(&mut desc, &f.detail, 160);
+        }
+        level = findings
+            .iter()
+            .map(|f| f.severity)
+            .filter(|s| *s < severity)
+            .max();
     }
     if let Some(from) = &call.bridged_from {
         desc.push_str("\n(via ");
