@@ -355,19 +355,19 @@ impl Gate {
         if let Some(call) = call {
             collect_fragments(&self.redactor, &call.params, &mut fragments);
         }
-        // Which details (by index) and whether the reason are their own redaction, whole: the
-        // preview, which redacts them again, is told so (`preview::render`'s `unchanged`).
-        let mut unchanged_details = Vec::with_capacity(d.findings.len());
-        for f in &mut d.findings {
+        // Which details (bit `i`: the `i`th, of the first 64) and whether the reason are their
+        // own redaction, whole: the preview, which redacts them again, is told so
+        // (`preview::render`'s `unchanged`; only a shortcut: a detail not told is redacted).
+        let mut unchanged_details = 0u64;
+        for (i, f) in d.findings.iter_mut().enumerate() {
             let redacted = self.redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
             let own = matches!(&redacted, Cow::Borrowed(r) if r.len() == f.detail.len());
             let redacted = self.redactor.scrub_cow(redacted, &fragments);
             if *redacted != *f.detail {
                 let redacted = redacted.into_owned();
                 f.set_detail_owned(redacted);
-                unchanged_details.push(false);
-            } else {
-                unchanged_details.push(own);
+            } else if own && i < 64 {
+                unchanged_details |= 1 << i;
             }
         }
         let reason = self.redact_bounded(&d.reason, 400);
@@ -380,15 +380,20 @@ impl Gate {
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
             Some(call) => {
-                let mut unchanged: Vec<&str> = d
+                // The texts told unchanged, on the stack (a decision has a few findings; one
+                // past the room is only not told).
+                let mut unchanged = [""; UNCHANGED_ROOM];
+                let mut n = 0;
+                let told = d
                     .findings
                     .iter()
-                    .zip(&unchanged_details)
-                    .filter(|(_, own)| **own)
-                    .map(|(f, _)| f.detail.as_str())
-                    .collect();
-                if reason_unchanged {
-                    unchanged.push(&d.reason);
+                    .enumerate()
+                    .filter(|(i, _)| *i < 64 && unchanged_details >> i & 1 == 1)
+                    .map(|(_, f)| f.detail.as_str())
+                    .chain(reason_unchanged.then_some(d.reason.as_str()));
+                for (slot, text) in unchanged.iter_mut().zip(told) {
+                    *slot = text;
+                    n += 1;
                 }
                 preview::render(
                     call,
@@ -397,7 +402,7 @@ impl Gate {
                     &d.findings,
                     &self.redactor,
                     &self.config.privacy.previews,
-                    &unchanged,
+                    unchanged.get(..n).unwrap_or(&[]),
                 )
             }
             None => Preview {
@@ -474,6 +479,10 @@ impl Gate {
         d
     }
 }
+
+/// How many texts `finish` tells the preview are their own redaction (see
+/// `preview::render`'s `unchanged`): more findings than that are only redacted again.
+const UNCHANGED_ROOM: usize = 16;
 
 /// Longest text kept in [`Gate::own_redaction`]: far below any `head` bound, so a text
 /// there is redacted whole.
