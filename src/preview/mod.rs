@@ -48,6 +48,19 @@ const SUMMARY_KEYS: [&str; 8] = [
     "query",
 ];
 const PATH_KEYS: [&str; 3] = ["path", "file_path", "filePath"];
+/// The parameters the write section shows (the path keys and `content`).
+const WRITE_KEYS: [&str; 4] = ["path", "file_path", "filePath", "content"];
+/// The parameters the edit section shows (the path keys and the replacements).
+const EDIT_KEYS: [&str; 8] = [
+    "path",
+    "file_path",
+    "filePath",
+    "edits",
+    "oldText",
+    "newText",
+    "old_string",
+    "new_string",
+];
 
 /// The text cleaner for one preview: sanitize, redact (unless configured off), cut.
 struct Cleaner<'a> {
@@ -196,7 +209,7 @@ pub fn render(
         Kind::Write => write_section(call, &c),
         Kind::Edit => edit_section(call, &c),
         Kind::Patch => patch_section(call, &c),
-        Kind::Other => (generic_summary(call, &c), String::new(), Vec::new()),
+        Kind::Other => (generic_summary(call, &c), String::new(), &[][..]),
     };
     let mut title = String::with_capacity(label.len() + tool.len() + what.len() + 2);
     title.push_str(label);
@@ -325,19 +338,19 @@ fn focus(text: &str, findings: &[Finding]) -> Option<usize> {
 }
 
 /// exec / Code Mode: the command or code, the dangerous part first when a finding quotes it.
-fn command_section<'a>(
-    call: &'a Call,
+fn command_section(
+    call: &Call,
     findings: &[Finding],
     c: &Cleaner<'_>,
     kind: Kind,
-) -> (String, String, Vec<&'a str>) {
+) -> (String, String, &'static [&'static str]) {
     let key = if kind == Kind::Code && call.params.get("code").is_some_and(Value::is_string) {
         "code"
     } else {
         "command"
     };
     let Some(text) = call.params.get(key).and_then(Value::as_str) else {
-        return (generic_summary(call, c), String::new(), Vec::new());
+        return (generic_summary(call, c), String::new(), &[]);
     };
     // Redact the command as a whole first, so the excerpt's start never cuts a secret from
     // the context that marks it.
@@ -360,7 +373,7 @@ fn command_section<'a>(
                     .get(..*at)
                     .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
         });
-    let lines = text.lines().count();
+    let lines = line_count(text);
     let label = if kind == Kind::Code {
         "code"
     } else {
@@ -395,11 +408,23 @@ fn command_section<'a>(
             one_line(&truncate_cow(Cow::Borrowed(&full), MAX_TITLE_CHARS))
         }
     };
-    (what, section, vec![key])
+    let keys: &'static [&'static str] = if key == "code" {
+        &["code"]
+    } else {
+        &["command"]
+    };
+    (what, section, keys)
+}
+
+/// `text.lines().count()`, its newlines found by `memchr`: one line per newline, and one more
+/// for a last line without one.
+fn line_count(text: &str) -> usize {
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// write: size, line count, the leading lines.
-fn write_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+fn write_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'static str]) {
     let path = path_of(call).unwrap_or("");
     let content = call
         .params
@@ -414,7 +439,7 @@ fn write_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'
         content.len(),
         c.excerpt(content)
     );
-    (what, section, [&PATH_KEYS[..], &["content"]].concat())
+    (what, section, &WRITE_KEYS)
 }
 
 /// The replacements of an edit call: `edits` (array or JSON string) or the legacy pair.
@@ -442,7 +467,7 @@ fn edits(call: &Call) -> Vec<(String, String)> {
 }
 
 /// edit: the first old → new and how many replacements there are.
-fn edit_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+fn edit_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'static str]) {
     let path = one_line(&c.clean(path_of(call).unwrap_or(""), 60));
     let all = edits(call);
     let n = all.len();
@@ -464,12 +489,7 @@ fn edit_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a
             half.excerpt(new).replace('\n', "\n+ ")
         ));
     }
-    let keys = [
-        &PATH_KEYS[..],
-        &["edits", "oldText", "newText", "old_string", "new_string"],
-    ]
-    .concat();
-    (what, section, keys)
+    (what, section, &EDIT_KEYS)
 }
 
 /// One file of a patch: what happens to it and its line counts.
@@ -506,7 +526,7 @@ pub(crate) fn hide_patch_fragments(
 }
 
 /// apply_patch: the files with line counts, then the first changed lines.
-fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+fn patch_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'static str]) {
     let input = call
         .params
         .get("input")
@@ -588,7 +608,7 @@ fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'
             c.cfg.redact_secrets,
         ));
     }
-    (what, section, vec!["input", "patch"])
+    (what, section, &["input", "patch"])
 }
 
 /// The title part of a tool without a section: its most telling string parameter.
@@ -722,6 +742,37 @@ mod tests {
                     assert_eq!(is_one_line(&s), is_one_line_reference(&s), "{s:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_shown_keys_are_the_path_keys_and_the_section_keys() {
+        assert_eq!(WRITE_KEYS[..], [&PATH_KEYS[..], &["content"]].concat()[..]);
+        assert_eq!(
+            EDIT_KEYS[..],
+            [
+                &PATH_KEYS[..],
+                &["edits", "oldText", "newText", "old_string", "new_string"]
+            ]
+            .concat()[..]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn line_count_is_lines_count(s in "[a\n\r ]{0,12}|\\PC{0,20}") {
+            proptest::prop_assert_eq!(line_count(&s), s.lines().count());
+        }
+    }
+
+    #[test]
+    fn line_count_is_lines_count_over_the_corpora() {
+        for text in crate::testing::secret_texts()
+            .into_iter()
+            .chain(crate::testing::corpus_request_strings())
+            .chain(["", "\n", "\n\n", "a\n", "a\r\n", "\r"].map(str::to_owned))
+        {
+            assert_eq!(line_count(&text), text.lines().count(), "{text:?}");
         }
     }
 
