@@ -331,7 +331,8 @@ impl Gate {
         preview::redact::with_memo(|| self.finish_memo(d, call))
     }
 
-    /// `redactor.redact_bounded_cow(text, max)`, from [`Gate::own_redaction`] when `text` is
+    /// `redactor.redact_bounded_cow(text, max)` (not kept in the redaction memo), from
+    /// [`Gate::own_redaction`] when `text` is
     /// there (such a text is short: `head` keeps it whole).
     fn redact_bounded<'t>(&self, text: &'t str, max: usize) -> std::borrow::Cow<'t, str> {
         if self
@@ -341,7 +342,8 @@ impl Gate {
         {
             return std::borrow::Cow::Borrowed(text);
         }
-        self.redactor.redact_bounded_cow(text, max)
+        // Redacted once per decision (the preview is told which came out unchanged).
+        self.redactor.redact_bounded_cow_once(text, max)
     }
 
     /// [`Gate::finish`] inside the redaction memo.
@@ -353,19 +355,19 @@ impl Gate {
         if let Some(call) = call {
             collect_fragments(&self.redactor, &call.params, &mut fragments);
         }
-        // Which details (by index) and whether the reason are their own redaction, whole: the
-        // preview, which redacts them again, is told so (`preview::render`'s `unchanged`).
-        let mut unchanged_details = Vec::with_capacity(d.findings.len());
-        for f in &mut d.findings {
+        // Which details (bit `i`: the `i`th, of the first 64) and whether the reason are their
+        // own redaction, whole: the preview, which redacts them again, is told so
+        // (`preview::render`'s `unchanged`; only a shortcut: a detail not told is redacted).
+        let mut unchanged_details = 0u64;
+        for (i, f) in d.findings.iter_mut().enumerate() {
             let redacted = self.redact_bounded(&f.detail, crate::finding::MAX_DETAIL_CHARS);
             let own = matches!(&redacted, Cow::Borrowed(r) if r.len() == f.detail.len());
             let redacted = self.redactor.scrub_cow(redacted, &fragments);
             if *redacted != *f.detail {
                 let redacted = redacted.into_owned();
                 f.set_detail_owned(redacted);
-                unchanged_details.push(false);
-            } else {
-                unchanged_details.push(own);
+            } else if own && i < 64 {
+                unchanged_details |= 1 << i;
             }
         }
         let reason = self.redact_bounded(&d.reason, 400);
@@ -378,15 +380,20 @@ impl Gate {
         d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
         d.preview = match call {
             Some(call) => {
-                let mut unchanged: Vec<&str> = d
+                // The texts told unchanged, on the stack (a decision has a few findings; one
+                // past the room is only not told).
+                let mut unchanged = [""; UNCHANGED_ROOM];
+                let mut n = 0;
+                let told = d
                     .findings
                     .iter()
-                    .zip(&unchanged_details)
-                    .filter(|(_, own)| **own)
-                    .map(|(f, _)| f.detail.as_str())
-                    .collect();
-                if reason_unchanged {
-                    unchanged.push(&d.reason);
+                    .enumerate()
+                    .filter(|(i, _)| *i < 64 && unchanged_details >> i & 1 == 1)
+                    .map(|(_, f)| f.detail.as_str())
+                    .chain(reason_unchanged.then_some(d.reason.as_str()));
+                for (slot, text) in unchanged.iter_mut().zip(told) {
+                    *slot = text;
+                    n += 1;
                 }
                 preview::render(
                     call,
@@ -395,7 +402,7 @@ impl Gate {
                     &d.findings,
                     &self.redactor,
                     &self.config.privacy.previews,
-                    &unchanged,
+                    unchanged.get(..n).unwrap_or(&[]),
                 )
             }
             None => Preview {
@@ -428,7 +435,7 @@ impl Gate {
         // neither whole (redaction) nor as a piece cut from the context that marked it.
         let mut fragments = Vec::new();
         if let Some(call) = call {
-            collect_fragments(&self.redactor, &call.params, &mut fragments);
+            collect_fragments_reference(&self.redactor, &call.params, &mut fragments);
         }
         for f in &mut d.findings {
             let redacted = self.redactor.scrub_cow(
@@ -472,6 +479,10 @@ impl Gate {
         d
     }
 }
+
+/// How many texts `finish` tells the preview are their own redaction (see
+/// `preview::render`'s `unchanged`): more findings than that are only redacted again.
+const UNCHANGED_ROOM: usize = 16;
 
 /// Longest text kept in [`Gate::own_redaction`]: far below any `head` bound, so a text
 /// there is redacted whole.
@@ -530,6 +541,51 @@ enum Reads {
 pub(crate) const FRAGMENT_HEAD_BYTES: usize = 2 * 1024;
 
 fn collect_fragments(
+    redactor: &Redactor,
+    params: &serde_json::Map<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let mut budget: usize = 8 * 1024;
+    if !params
+        .values()
+        .any(|v| matches!(v, Value::Array(_) | Value::Object(_)))
+    {
+        // No nested value: the stack below would be the values, popped last first.
+        for v in params.values().rev() {
+            fragments_of_string(redactor, v, &mut budget, out);
+        }
+        return;
+    }
+    let mut stack: Vec<(&Value, usize)> = params.values().map(|v| (v, 0)).collect();
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Array(items) if depth < 4 => stack.extend(items.iter().map(|x| (x, depth + 1))),
+            Value::Object(map) if depth < 4 => stack.extend(map.values().map(|x| (x, depth + 1))),
+            _ => fragments_of_string(redactor, v, &mut budget, out),
+        }
+    }
+}
+
+/// [`collect_fragments`] of one value: the fragments of a string's head, within `budget`
+/// (nothing for another value or once the budget is spent).
+fn fragments_of_string(redactor: &Redactor, v: &Value, budget: &mut usize, out: &mut Vec<String>) {
+    if let Value::String(s) = v {
+        if *budget > 0 {
+            let end = s.len().min(*budget).min(FRAGMENT_HEAD_BYTES);
+            let mut cut = end;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            redactor.secret_fragments(s.get(..cut).unwrap_or(""), out);
+            *budget = budget.saturating_sub(end);
+        }
+    }
+}
+
+/// [`collect_fragments`] as it was before session 7 (a stack even when no value is nested):
+/// the reference `Gate::finish_reference` collects with.
+#[cfg(test)]
+fn collect_fragments_reference(
     redactor: &Redactor,
     params: &serde_json::Map<String, Value>,
     out: &mut Vec<String>,
@@ -652,6 +708,34 @@ pub(crate) mod tests {
             out.push(serde_json::json!({"toolName": text, "params": {"q": text}}).to_string());
         }
         out
+    }
+
+    #[test]
+    fn collect_fragments_is_its_reference_over_every_corpus_request_and_secret() {
+        let redactor = Redactor::new();
+        let mut requests: Vec<String> = corpus_requests().into_iter().map(|(_, r)| r).collect();
+        requests.extend(secret_corpus_requests());
+        // Several string values and no nesting (the stackless path), in many orders.
+        for text in crate::testing::secret_texts().iter().take(40) {
+            requests.push(
+                serde_json::json!({"toolName": "exec", "params": {
+                    "a": text, "command": format!("x {text}"), "z": "y".repeat(3000), "n": 1
+                }})
+                .to_string(),
+            );
+        }
+        let mut with = 0;
+        for request in &requests {
+            let Ok(call) = Call::parse(request) else {
+                continue;
+            };
+            let (mut fast, mut slow) = (Vec::new(), Vec::new());
+            collect_fragments(&redactor, &call.params, &mut fast);
+            collect_fragments_reference(&redactor, &call.params, &mut slow);
+            assert_eq!(fast, slow, "{request}");
+            with += usize::from(!fast.is_empty());
+        }
+        assert!(with > 100, "{with}");
     }
 
     #[test]

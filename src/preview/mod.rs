@@ -48,6 +48,19 @@ const SUMMARY_KEYS: [&str; 8] = [
     "query",
 ];
 const PATH_KEYS: [&str; 3] = ["path", "file_path", "filePath"];
+/// The parameters the write section shows (the path keys and `content`).
+const WRITE_KEYS: [&str; 4] = ["path", "file_path", "filePath", "content"];
+/// The parameters the edit section shows (the path keys and the replacements).
+const EDIT_KEYS: [&str; 8] = [
+    "path",
+    "file_path",
+    "filePath",
+    "edits",
+    "oldText",
+    "newText",
+    "old_string",
+    "new_string",
+];
 
 /// The text cleaner for one preview: sanitize, redact (unless configured off), cut.
 struct Cleaner<'a> {
@@ -87,14 +100,32 @@ impl Cleaner<'_> {
     /// [`Redactor::redact_cow`]; a text in `unchanged` is known to be its own redaction
     /// (redaction is a function of the text alone), so it is not scanned again.
     fn redact<'t>(&self, s: &'t str) -> Cow<'t, str> {
-        if self
-            .unchanged
-            .iter()
-            .any(|u| u.len() == s.len() && std::ptr::eq(u.as_ptr(), s.as_ptr()))
-        {
+        if self.is_unchanged(s) {
             return Cow::Borrowed(s);
         }
         self.redactor.redact_cow(s)
+    }
+
+    /// `s` is one of the `unchanged` strings (the very string).
+    fn is_unchanged(&self, s: &str) -> bool {
+        self.unchanged
+            .iter()
+            .any(|u| u.len() == s.len() && std::ptr::eq(u.as_ptr(), s.as_ptr()))
+    }
+
+    /// Appends [`one_line`] of [`Cleaner::clean_cow`]`(text, max)` to `out`. A text that
+    /// fits, needs no redaction (its own, or redaction is off) and is already on one line
+    /// (printable ASCII, which sanitizing keeps) is appended as it is, read once (session 7;
+    /// the general path reads it to sanitize and again to join its words).
+    fn push_one_line(&self, out: &mut String, text: &str, max: usize) {
+        if text.len() <= max
+            && (!self.cfg.redact_secrets || self.is_unchanged(text))
+            && is_one_line(text)
+        {
+            out.push_str(text);
+            return;
+        }
+        push_one_line(out, &self.clean_cow(text, max));
     }
 
     /// At most `max_lines` lines and `max_section_chars` characters of `text`.
@@ -135,17 +166,31 @@ pub fn render(
         Class::Block => "Blocked ",
         _ => "",
     };
-    let tool = one_line(&sanitize_cow(head(&call.tool_name, MAX_TITLE_CHARS)));
+    let tool_head = head(&call.tool_name, MAX_TITLE_CHARS);
+    // Printable ASCII on one line is its own sanitized `one_line` (no copy).
+    let tool: Cow<'_, str> = if is_one_line(tool_head) {
+        Cow::Borrowed(tool_head)
+    } else {
+        Cow::Owned(one_line(&sanitize_cow(tool_head)))
+    };
     let kind = Kind::of(call);
 
     // Reason and findings first: they say why a person is asked.
     let mut desc = String::with_capacity(max_desc + 64);
-    push_one_line(&mut desc, &c.clean_cow(reason, cfg.max_section_chars));
-    let mut ordered: Vec<&Finding> = findings.iter().collect();
-    ordered.sort_by_key(|f| std::cmp::Reverse(f.severity));
-    for f in ordered {
-        desc.push_str("\n• ");
-        push_one_line(&mut desc, &c.clean_cow(&f.detail, 160));
+    c.push_one_line(&mut desc, reason, cfg.max_section_chars);
+    // Most severe first, in their order within a severity (a stable sort by severity,
+    // without sorting a copy: a decision has a few findings and fewer severities).
+    let mut level = findings.iter().map(|f| f.severity).max();
+    while let Some(severity) = level {
+        for f in findings.iter().filter(|f| f.severity == severity) {
+            desc.push_str("\n• ");
+            c.push_one_line(&mut desc, &f.detail, 160);
+        }
+        level = findings
+            .iter()
+            .map(|f| f.severity)
+            .filter(|s| *s < severity)
+            .max();
     }
     if let Some(from) = &call.bridged_from {
         desc.push_str("\n(via ");
@@ -164,7 +209,7 @@ pub fn render(
         Kind::Write => write_section(call, &c),
         Kind::Edit => edit_section(call, &c),
         Kind::Patch => patch_section(call, &c),
-        Kind::Other => (generic_summary(call, &c), String::new(), Vec::new()),
+        Kind::Other => (generic_summary(call, &c), String::new(), &[][..]),
     };
     let mut title = String::with_capacity(label.len() + tool.len() + what.len() + 2);
     title.push_str(label);
@@ -293,19 +338,19 @@ fn focus(text: &str, findings: &[Finding]) -> Option<usize> {
 }
 
 /// exec / Code Mode: the command or code, the dangerous part first when a finding quotes it.
-fn command_section<'a>(
-    call: &'a Call,
+fn command_section(
+    call: &Call,
     findings: &[Finding],
     c: &Cleaner<'_>,
     kind: Kind,
-) -> (String, String, Vec<&'a str>) {
+) -> (String, String, &'static [&'static str]) {
     let key = if kind == Kind::Code && call.params.get("code").is_some_and(Value::is_string) {
         "code"
     } else {
         "command"
     };
     let Some(text) = call.params.get(key).and_then(Value::as_str) else {
-        return (generic_summary(call, c), String::new(), Vec::new());
+        return (generic_summary(call, c), String::new(), &[]);
     };
     // Redact the command as a whole first, so the excerpt's start never cuts a secret from
     // the context that marks it.
@@ -328,7 +373,7 @@ fn command_section<'a>(
                     .get(..*at)
                     .is_some_and(|s| s.matches('\n').count() >= c.cfg.max_lines)
         });
-    let lines = text.lines().count();
+    let lines = line_count(text);
     let label = if kind == Kind::Code {
         "code"
     } else {
@@ -363,11 +408,23 @@ fn command_section<'a>(
             one_line(&truncate_cow(Cow::Borrowed(&full), MAX_TITLE_CHARS))
         }
     };
-    (what, section, vec![key])
+    let keys: &'static [&'static str] = if key == "code" {
+        &["code"]
+    } else {
+        &["command"]
+    };
+    (what, section, keys)
+}
+
+/// `text.lines().count()`, its newlines found by `memchr`: one line per newline, and one more
+/// for a last line without one.
+fn line_count(text: &str) -> usize {
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    newlines + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// write: size, line count, the leading lines.
-fn write_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+fn write_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'static str]) {
     let path = path_of(call).unwrap_or("");
     let content = call
         .params
@@ -382,7 +439,7 @@ fn write_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'
         content.len(),
         c.excerpt(content)
     );
-    (what, section, [&PATH_KEYS[..], &["content"]].concat())
+    (what, section, &WRITE_KEYS)
 }
 
 /// The replacements of an edit call: `edits` (array or JSON string) or the legacy pair.
@@ -410,7 +467,7 @@ fn edits(call: &Call) -> Vec<(String, String)> {
 }
 
 /// edit: the first old → new and how many replacements there are.
-fn edit_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+fn edit_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'static str]) {
     let path = one_line(&c.clean(path_of(call).unwrap_or(""), 60));
     let all = edits(call);
     let n = all.len();
@@ -432,12 +489,7 @@ fn edit_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a
             half.excerpt(new).replace('\n', "\n+ ")
         ));
     }
-    let keys = [
-        &PATH_KEYS[..],
-        &["edits", "oldText", "newText", "old_string", "new_string"],
-    ]
-    .concat();
-    (what, section, keys)
+    (what, section, &EDIT_KEYS)
 }
 
 /// One file of a patch: what happens to it and its line counts.
@@ -474,7 +526,7 @@ pub(crate) fn hide_patch_fragments(
 }
 
 /// apply_patch: the files with line counts, then the first changed lines.
-fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'a str>) {
+fn patch_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'static str]) {
     let input = call
         .params
         .get("input")
@@ -556,7 +608,7 @@ fn patch_section<'a>(call: &'a Call, c: &Cleaner<'_>) -> (String, String, Vec<&'
             c.cfg.redact_secrets,
         ));
     }
-    (what, section, vec!["input", "patch"])
+    (what, section, &["input", "patch"])
 }
 
 /// The title part of a tool without a section: its most telling string parameter.
@@ -690,6 +742,37 @@ mod tests {
                     assert_eq!(is_one_line(&s), is_one_line_reference(&s), "{s:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_shown_keys_are_the_path_keys_and_the_section_keys() {
+        assert_eq!(WRITE_KEYS[..], [&PATH_KEYS[..], &["content"]].concat()[..]);
+        assert_eq!(
+            EDIT_KEYS[..],
+            [
+                &PATH_KEYS[..],
+                &["edits", "oldText", "newText", "old_string", "new_string"]
+            ]
+            .concat()[..]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn line_count_is_lines_count(s in "[a\n\r ]{0,12}|\\PC{0,20}") {
+            proptest::prop_assert_eq!(line_count(&s), s.lines().count());
+        }
+    }
+
+    #[test]
+    fn line_count_is_lines_count_over_the_corpora() {
+        for text in crate::testing::secret_texts()
+            .into_iter()
+            .chain(crate::testing::corpus_request_strings())
+            .chain(["", "\n", "\n\n", "a\n", "a\r\n", "\r"].map(str::to_owned))
+        {
+            assert_eq!(line_count(&text), text.lines().count(), "{text:?}");
         }
     }
 

@@ -32,7 +32,9 @@ const REDACTED_KEY: &str = "[REDACTED PRIVATE KEY]";
 
 /// Parameter names whose values are secrets whatever they look like.
 pub fn is_secret_key(key: &str) -> bool {
-    is_secret_name(key)
+    // Every secret name holds a secret word at a component's end (`may_be_secret_name`, a
+    // pass without allocating), which most keys (`path`, `content`) do not (session 7).
+    may_be_secret_name(key.as_bytes()) && is_secret_name(key)
 }
 
 /// How a rule's match is turned into a redaction.
@@ -1664,9 +1666,9 @@ impl ShapeAlt {
             return true;
         }
         let bytes = text.as_bytes();
-        let rest = text.get(pos..).unwrap_or("");
+        let rest = bytes.get(pos..).unwrap_or(&[]);
         self.exact.iter().any(|exact| {
-            rest.match_indices(exact.as_str()).any(|(at, _)| {
+            find_each(rest, exact.as_bytes(), |at| {
                 let at = pos + at;
                 !self.boundary
                     || at
@@ -2044,6 +2046,33 @@ impl ShapeSplit {
 
 /// Run of token characters before a `.` that the Discord token shape needs (`[MNO]` plus at
 /// least 23).
+/// Whether `found` holds at some occurrence of `needle` in `hay`, looking at the leftmost
+/// occurrences that do not overlap, in order (those `str::match_indices` gives), each found
+/// by a `memchr` of its first byte (session 7: the two-way searcher `match_indices` sets up
+/// per call cost more than the search of a short text).
+fn find_each(hay: &[u8], needle: &[u8], mut found: impl FnMut(usize) -> bool) -> bool {
+    let Some(&first) = needle.first() else {
+        // The empty needle (no shape literal is): `match_indices` gives every char boundary
+        // (`hay` is UTF-8 from one: a boundary is where no continuation byte is).
+        return (0..=hay.len())
+            .filter(|&i| hay.get(i).is_none_or(|&b| b & 0xC0 != 0x80))
+            .any(found);
+    };
+    let mut from = 0;
+    while let Some(off) = hay.get(from..).and_then(|h| memchr::memchr(first, h)) {
+        let at = from + off;
+        if hay.get(at..).is_some_and(|h| h.starts_with(needle)) {
+            if found(at) {
+                return true;
+            }
+            from = at + needle.len();
+        } else {
+            from = at + 1;
+        }
+    }
+    false
+}
+
 const DOTTED_RUN: usize = 24;
 
 /// Every literal of every rule's `pre` and `per_line`, found in one pass over a text
@@ -2124,6 +2153,20 @@ impl LitSet {
 
     fn intersects(&self, other: &LitSet) -> bool {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    }
+
+    /// The ids in the set, in increasing order.
+    fn ids(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let id = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    id
+                })
+            })
+        })
     }
 }
 
@@ -2373,7 +2416,7 @@ impl Literals {
                 .get(usize::from(*b))
                 .is_some_and(|c| c & TOKEN_BYTE != 0)
         };
-        text.match_indices('.').any(|(dot, _)| {
+        memchr::memchr_iter(b'.', bytes).any(|dot| {
             dot.checked_sub(DOTTED_RUN)
                 .and_then(|start| bytes.get(start..dot))
                 .is_some_and(|run| run.iter().all(token))
@@ -2504,6 +2547,24 @@ fn triple_key(triple: u32) -> usize {
 
 /// Some line of `text` holds four `:` or more (the `.pgpass` shape).
 fn has_colon_line(text: &str) -> bool {
+    // (perf, session 7: the `:` and newlines found by `memchr2`; `has_colon_line_reference`
+    // is the body before.)
+    let bytes = text.as_bytes();
+    let mut colons = 0;
+    memchr::memchr2_iter(b':', b'\n', bytes).any(|i| {
+        if bytes.get(i) == Some(&b'\n') {
+            colons = 0;
+            false
+        } else {
+            colons += 1;
+            colons >= 4
+        }
+    })
+}
+
+/// [`has_colon_line`] as it was before session 7: the reference of the tests.
+#[cfg(test)]
+fn has_colon_line_reference(text: &str) -> bool {
     text.split('\n')
         .any(|line| line.bytes().filter(|&b| b == b':').count() >= 4)
 }
@@ -2575,6 +2636,36 @@ pub struct Redactor {
     /// What some rule needs before it runs (see [`RuleGate`]); `None`: some rule needs
     /// nothing the scan tells.
     any_pre: Option<RuleGate>,
+    /// Per literal id: the rules (bit `i`: `rules[i]`) that need one of a set of literals
+    /// holding it, their key (see [`key_set`]); and the rules without such a set. A rule whose
+    /// key no literal of a text is in cannot run on it: [`Redactor::run_rules_given`] looks
+    /// only at the others.
+    key_rules: Vec<u64>,
+    keyless_rules: u64,
+}
+
+// The rules are indexed by the bits of a `u64` (see `Redactor::key_rules`).
+const _: () = assert!(RULES.len() <= 64);
+
+/// The literal set a rule is keyed by in [`Redactor::key_rules`]: one of those it cannot run
+/// without (`pre`, `also`, the pair rules' name words, a line rule's words), preferring a set
+/// without one-byte literals (`-`, `:`, `(` are in most texts), then the smallest.
+fn key_set(rule: &Rule, literals: &Literals) -> Option<LitSet> {
+    let line = if rule.line_ids.is_empty() {
+        None
+    } else {
+        rule.line_set
+    };
+    [rule.pre_set, rule.also_set, rule.name_words, line]
+        .into_iter()
+        .flatten()
+        .min_by_key(|set| {
+            let ids: Vec<usize> = set.ids().collect();
+            let one_byte = ids
+                .iter()
+                .any(|&id| literals.words.get(id).is_some_and(|w| w.len() <= 1));
+            (one_byte, ids.len())
+        })
 }
 
 /// A text runs some rule only if it holds one of `literals` (every rule's `pre`, or for a
@@ -2707,11 +2798,36 @@ impl Redactor {
             }
             Some(all)
         });
+        let mut key_rules = vec![0u64; literals.words.len()];
+        let mut keyless_rules = 0u64;
+        for (i, rule) in rules.iter().enumerate() {
+            let bit = 1u64 << i;
+            match key_set(rule, &literals) {
+                Some(set) => {
+                    for id in set.ids() {
+                        if let Some(mask) = key_rules.get_mut(id) {
+                            *mask |= bit;
+                        }
+                    }
+                }
+                None => keyless_rules |= bit,
+            }
+        }
         Redactor {
             rules,
             literals,
             any_pre,
+            key_rules,
+            keyless_rules,
         }
+    }
+
+    /// The rules that may run on a text holding the literals `present` (see
+    /// [`Redactor::key_rules`]), one bit each.
+    fn candidate_rules(&self, present: &Presence) -> u64 {
+        present.hit.ids().fold(self.keyless_rules, |m, id| {
+            m | self.key_rules.get(id).copied().unwrap_or(u64::MAX)
+        })
     }
 
     pub fn redact(&self, text: &str) -> String {
@@ -2721,7 +2837,7 @@ impl Redactor {
     /// [`Redactor::redact`], borrowing `text` when no rule can match it.
     pub fn redact_cow<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
         if may_hold_secret(text) {
-            self.run_possible(text, None)
+            self.run_possible(text, None, true)
         } else {
             std::borrow::Cow::Borrowed(text)
         }
@@ -2733,15 +2849,18 @@ impl Redactor {
         if !may_hold_secret(text) {
             return text.to_owned();
         }
-        self.run_possible(text, fragments).into_owned()
+        self.run_possible(text, fragments, true).into_owned()
     }
 
     /// [`Redactor::run`] for a text [`may_hold_secret`] let through, borrowing `text` when
     /// nothing is hidden.
+    /// `remember`: a text not in the memo is added to it (else it is only looked up: for
+    /// text redacted once per call, whose copy in the memo would only cost).
     fn run_possible<'t>(
         &self,
         text: &'t str,
         fragments: Option<&mut Vec<String>>,
+        remember: bool,
     ) -> std::borrow::Cow<'t, str> {
         use std::borrow::Cow;
         let done = |out: Option<String>| out.map_or(Cow::Borrowed(text), Cow::Owned);
@@ -2765,6 +2884,8 @@ impl Redactor {
                 }
                 done(out)
             }
+            // Not known, and not to be remembered: as without a memo.
+            Some(None) if !remember => done(self.run_rules(text, fragments)),
             Some(None) => {
                 let mut hidden = Vec::new();
                 let out = self.run_rules(text, Some(&mut hidden));
@@ -2826,7 +2947,15 @@ impl Redactor {
         mut fragments: Option<&mut Vec<String>>,
     ) -> Option<String> {
         let mut out: Option<String> = None;
-        for rule in &self.rules {
+        // The rules a literal of the text keys, in order: any other one would be passed over
+        // by its literal filters below (`run_rules_given_reference` looks at each).
+        let mut candidates = self.candidate_rules(&present);
+        while candidates != 0 {
+            let i = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            let Some(rule) = self.rules.get(i) else {
+                break;
+            };
             let cur = out.as_deref().unwrap_or(text);
             if !present.any_of(&rule.pre_set)
                 || !present.any_of(&rule.also_set)
@@ -2844,10 +2973,53 @@ impl Redactor {
                 apply(rule, cur, Some(&present), fragments.as_deref_mut())
             } else if present.any_of(&rule.line_set) {
                 // A text of one line holds one of the rule's words: the scan just found it.
-                let one_line = !cur.contains('\n');
+                let one_line = memchr::memchr(b'\n', cur.as_bytes()).is_none();
                 apply_lines(rule, cur, one_line, fragments.as_deref_mut())
             } else {
                 // No line holds one of the rule's words.
+                None
+            };
+            if let Some(changed) = changed {
+                present = self.literals.scan(&changed);
+                out = Some(changed);
+                // The rules after this one that the new text's literals key.
+                candidates = self.candidate_rules(&present)
+                    & u64::MAX.checked_shl(1 + i as u32).unwrap_or(0);
+            }
+        }
+        out
+    }
+
+    /// [`Redactor::run_rules_given`] as it was before [`Redactor::key_rules`] (session 7):
+    /// every rule in turn, each passed over by its own filters. The reference of the tests.
+    #[cfg(test)]
+    fn run_rules_given_reference(
+        &self,
+        text: &str,
+        mut present: Presence,
+        mut fragments: Option<&mut Vec<String>>,
+    ) -> Option<String> {
+        let mut out: Option<String> = None;
+        for rule in &self.rules {
+            let cur = out.as_deref().unwrap_or(text);
+            if !present.any_of(&rule.pre_set)
+                || !present.any_of(&rule.also_set)
+                || !present.any_of(&rule.name_words)
+            {
+                continue;
+            }
+            if rule.needs_long_dotted_run && !present.long_dotted_run
+                || rule.needs_colon_line && !has_colon_line(cur)
+                || rule.needs_hex_run && !has_hex_run(cur)
+            {
+                continue;
+            }
+            let changed = if rule.line_ids.is_empty() {
+                apply(rule, cur, Some(&present), fragments.as_deref_mut())
+            } else if present.any_of(&rule.line_set) {
+                let one_line = !cur.contains('\n');
+                apply_lines(rule, cur, one_line, fragments.as_deref_mut())
+            } else {
                 None
             };
             if let Some(changed) = changed {
@@ -2882,7 +3054,7 @@ impl Redactor {
             return;
         }
         let mut raw = Vec::new();
-        self.run_possible(text, Some(&mut raw));
+        self.run_possible(text, Some(&mut raw), true);
         for secret in raw {
             for piece in secret
                 .split(|c: char| c.is_whitespace() || "\"'`,;".contains(c))
@@ -2921,6 +3093,23 @@ impl Redactor {
             return text;
         }
         std::borrow::Cow::Owned(self.scrub_some(&text, fragments))
+    }
+
+    /// [`Redactor::redact_bounded_cow`] (the same result), for a text redacted once in a
+    /// [`with_memo`] scope: looked up in the memo but not added to it. (Session 7: a finding's
+    /// detail and the reason are redacted once per decision, the preview told so; their copies
+    /// in the memo only cost.)
+    pub fn redact_bounded_cow_once<'t>(
+        &self,
+        text: &'t str,
+        max_chars: usize,
+    ) -> std::borrow::Cow<'t, str> {
+        let text = head(text, max_chars);
+        if may_hold_secret(text) {
+            self.run_possible(text, None, false)
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        }
     }
 
     /// [`Redactor::redact_bounded`] as a [`std::borrow::Cow`]: borrowed when nothing is hidden
@@ -2991,6 +3180,44 @@ fn apply_lines(
     words_known: bool,
     mut fragments: Option<&mut Vec<String>>,
 ) -> Option<String> {
+    // The text is copied only once a line changes (session 7; `apply_lines_reference` built
+    // the copy line by line).
+    let mut out: Option<String> = None;
+    // Where the current line starts, and how much of `text` is in `out`.
+    let (mut at, mut copied) = (0, 0);
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let hit = (!rule.needs_separator || assignment_may_redact(line))
+            && (words_known
+                || rule
+                    .per_line
+                    .iter()
+                    .any(|w| contains_lower(line.as_bytes(), w.as_bytes())));
+        if let Some(new) = hit
+            .then(|| apply(rule, line, None, fragments.as_deref_mut()))
+            .flatten()
+        {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len() + 16));
+            o.push_str(text.get(copied..start).unwrap_or(""));
+            o.push_str(&new);
+            copied = at;
+        }
+    }
+    out.map(|mut o| {
+        o.push_str(text.get(copied..).unwrap_or(""));
+        o
+    })
+}
+
+/// [`apply_lines`] as it was before session 7: the reference of the tests.
+#[cfg(test)]
+fn apply_lines_reference(
+    rule: &Rule,
+    text: &str,
+    words_known: bool,
+    mut fragments: Option<&mut Vec<String>>,
+) -> Option<String> {
     let mut out = String::new();
     let mut changed = false;
     for line in text.split_inclusive('\n') {
@@ -3017,7 +3244,8 @@ fn apply_lines(
 /// Words one of which a name the assignment rule redacts for holds (ASCII case-insensitively),
 /// each ending a component: [`is_secret_name`] needs a component that ends with a
 /// [`SECRET_SUFFIXES`] entry, is a [`SECRET_WORDS`] entry, or is `key`/`keys`/`phrase` after a
-/// qualifier; [`is_auth_name`] a last component `auth`.
+/// qualifier; [`is_auth_name`] a last component `auth`. (Looked for as [`NAME_END_WORDS`].)
+#[cfg(test)]
 const ASSIGNED_NAME_WORDS: [&[u8]; 4] = [b"key", b"keys", b"phrase", b"auth"];
 
 /// Longest qualified name (see [`qualified_start`]) read back from a name: the bytes before
@@ -3087,15 +3315,14 @@ fn holds_at_component_end(name: &[u8], word: &[u8]) -> bool {
 /// between such bytes does. The `:` inside a run were candidates already, their names (the run
 /// before them) held none, so each candidate only reads back to the last `:`.
 fn assignment_may_redact(line: &str) -> bool {
+    // (perf, session 7: the candidates found by `memchr2`, the words of `NAME_END_WORDS`
+    // with their pair bits made once. `assignment_may_redact_reference` is the body before.)
     let b = line.as_bytes();
     let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
-    b.iter().enumerate().any(|(k, &c)| {
-        if c != b'=' && c != b':' {
-            return false;
-        }
+    memchr::memchr2_iter(b'=', b':', b).any(|k| {
         let mut end = k;
         // `?=` `??=` `+=` `||=` (`::=` and `:=` are candidates at their `:`).
-        if c == b'=' {
+        if b.get(k) == Some(&b'=') {
             for _ in 0..2 {
                 if matches!(before(end), Some(b'?' | b'+' | b'|')) {
                     end -= 1;
@@ -3113,6 +3340,56 @@ fn assignment_may_redact(line: &str) -> bool {
     })
 }
 
+/// The words [`may_be_secret_name`] looks for: those of [`SECRET_SUFFIXES`],
+/// [`SECRET_WORDS`] and `ASSIGNED_NAME_WORDS` that do not end with another of them (a name
+/// holding `storepass` at a component's end holds `pass` there: the same end, so the same
+/// test after it), each with the [`pair_bit`]s of its first and last two bytes. A test
+/// derives the list from those three.
+const NAME_END_WORDS: [(&[u8], u64); 23] = [
+    (b"password", pair_bits_of(b"password")),
+    (b"passwd", pair_bits_of(b"passwd")),
+    (b"token", pair_bits_of(b"token")),
+    (b"secret", pair_bits_of(b"secret")),
+    (b"credentials", pair_bits_of(b"credentials")),
+    (b"pass", pair_bits_of(b"pass")),
+    (b"pw", pair_bits_of(b"pw")),
+    (b"pwd", pair_bits_of(b"pwd")),
+    (b"otp", pair_bits_of(b"otp")),
+    (b"passcode", pair_bits_of(b"passcode")),
+    (b"sig", pair_bits_of(b"sig")),
+    (b"signature", pair_bits_of(b"signature")),
+    (b"cookie", pair_bits_of(b"cookie")),
+    (b"creds", pair_bits_of(b"creds")),
+    (b"credential", pair_bits_of(b"credential")),
+    (b"pat", pair_bits_of(b"pat")),
+    (b"psk", pair_bits_of(b"psk")),
+    (b"mnemonic", pair_bits_of(b"mnemonic")),
+    (b"bearer", pair_bits_of(b"bearer")),
+    (b"key", pair_bits_of(b"key")),
+    (b"keys", pair_bits_of(b"keys")),
+    (b"phrase", pair_bits_of(b"phrase")),
+    (b"auth", pair_bits_of(b"auth")),
+];
+
+/// The [`pair_bit`]s of the first two and the last two bytes of `w`, for constants (0 for a
+/// shorter `w`): a name holding `w` holds both pairs.
+const fn pair_bits_of(w: &[u8]) -> u64 {
+    const fn bit(a: u8, b: u8) -> u64 {
+        let a = a.to_ascii_lowercase() as u32;
+        let b = b.to_ascii_lowercase() as u32;
+        1u64 << ((a.wrapping_mul(31).wrapping_add(b)) % 64)
+    }
+    let first = match w {
+        [a, b, ..] => bit(*a, *b),
+        _ => 0,
+    };
+    let last = match w {
+        [.., a, b] => bit(*a, *b),
+        _ => 0,
+    };
+    first | last
+}
+
 /// Whether `name` holds a word a secret name needs, at the end of a component: true for every
 /// name [`is_secret_name`] or [`is_auth_name`] accepts (and for some others).
 fn may_be_secret_name(name: &[u8]) -> bool {
@@ -3122,6 +3399,48 @@ fn may_be_secret_name(name: &[u8]) -> bool {
     }
     // The name's lowercase byte pairs, hashed into 64 bits: a word whose first pair is not
     // there cannot be in the name (a hash collision only costs the full comparison).
+    let pairs = name.windows(2).fold(0u64, |m, w| {
+        m | pair_bit(w.first().copied(), w.get(1).copied())
+    });
+    NAME_END_WORDS
+        .iter()
+        .any(|&(w, bits)| pairs & bits == bits && holds_at_component_end(name, w))
+}
+
+/// [`assignment_may_redact`] as it was before session 7: the reference of the tests.
+#[cfg(test)]
+fn assignment_may_redact_reference(line: &str) -> bool {
+    let b = line.as_bytes();
+    let before = |i: usize| i.checked_sub(1).and_then(|j| b.get(j)).copied();
+    b.iter().enumerate().any(|(k, &c)| {
+        if c != b'=' && c != b':' {
+            return false;
+        }
+        let mut end = k;
+        if c == b'=' {
+            for _ in 0..2 {
+                if matches!(before(end), Some(b'?' | b'+' | b'|')) {
+                    end -= 1;
+                }
+            }
+        }
+        while matches!(before(end), Some(b' ' | b'\t')) {
+            end -= 1;
+        }
+        let mut start = end;
+        while before(start).is_some_and(|p| p != b':' && qualified_name_byte(p)) {
+            start -= 1;
+        }
+        may_be_secret_name_reference(b.get(start..end).unwrap_or(&[]))
+    })
+}
+
+/// [`may_be_secret_name`] as it was before session 7 (every word of the three lists).
+#[cfg(test)]
+fn may_be_secret_name_reference(name: &[u8]) -> bool {
+    if name.len() < 2 {
+        return false;
+    }
     let pairs = name.windows(2).fold(0u64, |m, w| {
         m | pair_bit(w.first().copied(), w.get(1).copied())
     });
@@ -3517,6 +3836,308 @@ mod tests {
             gated += usize::from(!r.any_pre.unwrap().passes(&r.literals.scan(text)));
         }
         assert!(gated > 100, "{gated}");
+    }
+
+    /// [`Redactor::run_rules_given`] (the rules its key literals select) and its reference
+    /// (every rule in turn) give the same text and fragments on `text`.
+    fn assert_keyed_rules_are_the_reference(r: &Redactor, text: &str) {
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        assert_eq!(
+            r.run_rules_given(text, r.literals.scan(text), Some(&mut fast)),
+            r.run_rules_given_reference(text, r.literals.scan(text), Some(&mut slow)),
+            "{text}"
+        );
+        assert_eq!(fast, slow, "{text}");
+    }
+
+    /// Every text of the corpora (secret texts, fuzz regressions, the requests of the bench and
+    /// decision corpora and each of their string values), each also redacted once (what a
+    /// second pass reads) and line by line.
+    fn every_corpus_text() -> Vec<String> {
+        let mut texts = shape_texts();
+        texts.extend(crate::testing::fuzz_regression_texts());
+        let mut requests: Vec<String> = crate::gate::tests::corpus_requests()
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        requests.extend(crate::testing::corpus_request_strings());
+        requests.extend(crate::gate::tests::secret_corpus_requests());
+        for request in requests {
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&request) {
+                let mut stack = vec![v];
+                while let Some(v) = stack.pop() {
+                    match v {
+                        serde_json::Value::String(s) => texts.push(s),
+                        serde_json::Value::Array(a) => stack.extend(a),
+                        serde_json::Value::Object(m) => stack.extend(m.into_iter().map(|(_, v)| v)),
+                        _ => {}
+                    }
+                }
+            }
+            texts.push(request);
+        }
+        let r = Redactor::new();
+        for text in texts.clone() {
+            texts.extend(text.lines().map(str::to_owned));
+            texts.push(r.redact(&text));
+        }
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    #[test]
+    fn the_keyed_rule_loop_is_its_reference_over_every_corpus_text() {
+        let r = Redactor::new();
+        let texts = every_corpus_text();
+        assert!(texts.len() > 5000, "{}", texts.len());
+        let mut changed = 0;
+        for text in &texts {
+            assert_keyed_rules_are_the_reference(&r, text);
+            changed += usize::from(r.run_rules_once(text, None).is_some());
+        }
+        assert!(changed > 500, "{changed}");
+        // Every rule is keyed but the Discord shape's (no literal), and no key holds a
+        // one-byte literal when the rule has a set without.
+        assert_eq!(r.keyless_rules.count_ones(), 1);
+        assert!(r
+            .rules
+            .iter()
+            .enumerate()
+            .all(|(i, rule)| rule.needs_long_dotted_run == (r.keyless_rules >> i & 1 == 1)));
+        let flag = r.rules.iter().position(|x| x.check == Check::Flag).unwrap();
+        let dash = r.literals.words.iter().position(|w| w == b"-").unwrap();
+        assert_eq!(r.key_rules[dash] >> flag & 1, 0);
+    }
+
+    proptest::proptest! {
+        /// Rule literals in either case glued to secret-looking values, separators, command
+        /// names and newlines: the keyed loop equals the reference.
+        #[test]
+        fn the_keyed_rule_loop_is_its_reference_on_generated_text(
+            parts in proptest::collection::vec(
+                (
+                    proptest::sample::select(Redactor::new().literals.words.clone()),
+                    proptest::bool::ANY,
+                    proptest::prop_oneof![
+                        "[=: ]{0,2}[A-Za-z0-9_./+-]{0,24}",
+                        proptest::sample::select(vec![
+                            " ", "=", ": ", "\n", "\"", "'", " -p", " --password ", "://u:",
+                            "@h ", " | ", "; ", "mysql ", "name: DB_PASSWORD\n  value: ",
+                        ]).prop_map(str::to_owned),
+                        "\\PC{0,6}",
+                    ],
+                ),
+                0..10,
+            )
+        ) {
+            let r = Redactor::new();
+            let mut text = String::new();
+            for (word, upper, glue) in parts {
+                let word = String::from_utf8(word).unwrap();
+                text.push_str(&if upper { word.to_ascii_uppercase() } else { word });
+                text.push_str(&glue);
+            }
+            assert_keyed_rules_are_the_reference(&r, &text);
+            assert_keyed_rules_are_the_reference(&r, &r.redact(&text));
+        }
+    }
+
+    #[test]
+    fn the_name_end_words_are_the_name_words_that_end_no_other() {
+        let all: Vec<&[u8]> = SECRET_SUFFIXES
+            .iter()
+            .chain(SECRET_WORDS.iter())
+            .map(|w| w.as_bytes())
+            .chain(ASSIGNED_NAME_WORDS)
+            .collect();
+        let mut minimal: Vec<&[u8]> = all
+            .iter()
+            .copied()
+            .filter(|w| !all.iter().any(|u| u.len() < w.len() && w.ends_with(u)))
+            .collect();
+        minimal.sort();
+        minimal.dedup();
+        let mut words: Vec<&[u8]> = NAME_END_WORDS.iter().map(|(w, _)| *w).collect();
+        words.sort();
+        assert_eq!(words, minimal);
+        for (w, bits) in NAME_END_WORDS {
+            let n = w.len();
+            assert_eq!(
+                bits,
+                pair_bit(w.first().copied(), w.get(1).copied())
+                    | pair_bit(w.get(n - 2).copied(), w.last().copied())
+            );
+        }
+    }
+
+    #[test]
+    fn assignment_may_redact_is_its_reference_over_every_corpus_line() {
+        let mut lines = 0;
+        for text in every_corpus_text() {
+            for line in text.split_inclusive('\n') {
+                assert_eq!(
+                    assignment_may_redact(line),
+                    assignment_may_redact_reference(line),
+                    "{line:?}"
+                );
+                lines += usize::from(assignment_may_redact(line));
+            }
+        }
+        assert!(lines > 500, "{lines}");
+    }
+
+    proptest::proptest! {
+        /// Names made of secret words, look-alikes and separators, in either case.
+        #[test]
+        fn assignment_may_redact_is_its_reference_on_generated_lines(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(
+                        SECRET_SUFFIXES
+                            .iter()
+                            .chain(SECRET_WORDS.iter())
+                            .chain(["keys", "key", "phrase", "auth", "Pass", "TOKEN", "path", "tokenizer"].iter())
+                            .map(|w| (*w).to_owned())
+                            .collect::<Vec<_>>()
+                    ),
+                    "[=: \t?+|._\\-\\[\\]'\"/]{1,3}",
+                    "[A-Za-z0-9]{0,4}",
+                ],
+                0..12,
+            )
+        ) {
+            let line = pieces.concat();
+            proptest::prop_assert_eq!(
+                assignment_may_redact(&line),
+                assignment_may_redact_reference(&line),
+                "{:?}",
+                line
+            );
+            proptest::prop_assert_eq!(
+                may_be_secret_name(line.as_bytes()),
+                may_be_secret_name_reference(line.as_bytes())
+            );
+        }
+    }
+
+    /// The line rules and the colon-line test against their references on `text`.
+    fn assert_line_helpers_are_their_references(r: &Redactor, text: &str) {
+        assert_eq!(
+            has_colon_line(text),
+            has_colon_line_reference(text),
+            "{text:?}"
+        );
+        for rule in r.rules.iter().filter(|x| !x.line_ids.is_empty()) {
+            for known in [false, true] {
+                let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                assert_eq!(
+                    apply_lines(rule, text, known, Some(&mut fast)),
+                    apply_lines_reference(rule, text, known, Some(&mut slow)),
+                    "{text:?}"
+                );
+                assert_eq!(fast, slow, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_line_helpers_are_their_references_over_every_corpus_text() {
+        let r = Redactor::new();
+        let mut colon_lines = 0;
+        for text in every_corpus_text() {
+            assert_line_helpers_are_their_references(&r, &text);
+            colon_lines += usize::from(has_colon_line(&text));
+        }
+        assert!(colon_lines > 20, "{colon_lines}");
+    }
+
+    proptest::proptest! {
+        /// Lines of names, separators, colons and values: the line helpers equal their
+        /// references.
+        #[test]
+        fn the_line_helpers_are_their_references_on_generated_text(
+            pieces in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![
+                        "password", "TOKEN", "api_key", "--token", "secret", "pw", "name",
+                        "value", ":", "=", "\n", " ", "\"", "'", "h:5432:db:u:", "x",
+                    ]).prop_map(str::to_owned),
+                    "[A-Za-z0-9_./+-]{0,16}",
+                ],
+                0..16,
+            )
+        ) {
+            let r = Redactor::new();
+            assert_line_helpers_are_their_references(&r, &pieces.concat());
+        }
+    }
+
+    /// `find_each` visits the occurrences `str::match_indices` gives.
+    fn assert_find_each_is_match_indices(hay: &str, needle: &str) {
+        let mut seen = Vec::new();
+        find_each(hay.as_bytes(), needle.as_bytes(), |at| {
+            seen.push(at);
+            false
+        });
+        let want: Vec<usize> = hay.match_indices(needle).map(|(at, _)| at).collect();
+        assert_eq!(seen, want, "{hay:?} {needle:?}");
+    }
+
+    #[test]
+    fn find_each_visits_what_match_indices_gives() {
+        let r = Redactor::new();
+        let split = r.rules.iter().find_map(|x| x.split.as_ref()).unwrap();
+        let mut needles: Vec<String> = split.alts.iter().flat_map(|a| a.exact.clone()).collect();
+        needles.extend(["aa", "aba", "xox", "1//0", "é", "sk-", ""].map(str::to_owned));
+        for hay in shape_texts()
+            .into_iter()
+            .chain(["aaaa", "ababab", "xoxoxox", "1//01//0", "éé", ""].map(str::to_owned))
+        {
+            for needle in &needles {
+                assert_eq!(
+                    find_each(hay.as_bytes(), needle.as_bytes(), |_| true),
+                    hay.contains(needle.as_str())
+                );
+                assert_find_each_is_match_indices(&hay, needle);
+            }
+        }
+        assert!(find_each(b"", b"", |_| true));
+    }
+
+    proptest::proptest! {
+        /// Self-overlapping needles in text made of their pieces.
+        #[test]
+        fn find_each_visits_what_match_indices_gives_on_generated_text(
+            hay in "[ab\\-_.é]{0,24}",
+            needle in "[ab\\-_.é]{0,4}",
+        ) {
+            assert_find_each_is_match_indices(&hay, &needle);
+        }
+
+        /// A key the filter turns away is not a secret name.
+        #[test]
+        fn is_secret_key_is_is_secret_name(
+            pieces in proptest::collection::vec(proptest::sample::select(NAME_PIECES), 0..6),
+            raw in "\\PC{0,12}",
+        ) {
+            for n in [pieces.concat(), raw] {
+                proptest::prop_assert_eq!(is_secret_key(&n), is_secret_name(&n), "{:?}", n);
+            }
+        }
+    }
+
+    #[test]
+    fn is_secret_key_is_is_secret_name_over_every_corpus_text() {
+        let mut secret = 0;
+        for text in every_corpus_text() {
+            for name in std::iter::once(text.as_str()).chain(text.split([' ', '=', ':', '"', '\n']))
+            {
+                assert_eq!(is_secret_key(name), is_secret_name(name), "{name:?}");
+                secret += usize::from(is_secret_key(name));
+            }
+        }
+        assert!(secret > 300, "{secret}");
     }
 
     #[test]
@@ -3959,6 +4580,14 @@ mod tests {
             for max in [10, 400, 2000] {
                 let owned = r.redact_bounded(text, max);
                 assert_eq!(r.redact_bounded_cow(text, max), owned, "{text}");
+                assert_eq!(r.redact_bounded_cow_once(text, max), owned, "{text}");
+                // In a memo scope: the same, looked up but not added.
+                with_memo(|| {
+                    assert_eq!(r.redact_bounded_cow_once(text, max), owned, "{text}");
+                    assert!(MEMO.with(|m| m.borrow().as_ref().unwrap().is_empty()));
+                    assert_eq!(r.redact_bounded_cow(text, max), owned, "{text}");
+                    assert_eq!(r.redact_bounded_cow_once(text, max), owned, "{text}");
+                });
                 for frags in [&[][..], &fragments[..]] {
                     assert_eq!(
                         r.scrub_cow(r.redact_bounded_cow(text, max), frags),
