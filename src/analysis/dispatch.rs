@@ -270,7 +270,12 @@ mod tests {
             }
         }
         for c in ["a", "é", "€", "😀"] {
-            for n in [SUBJECT_CHARS - 1, SUBJECT_CHARS, SUBJECT_CHARS + 1, 3 * SUBJECT_CHARS] {
+            for n in [
+                SUBJECT_CHARS - 1,
+                SUBJECT_CHARS,
+                SUBJECT_CHARS + 1,
+                3 * SUBJECT_CHARS,
+            ] {
                 details.push(c.repeat(n));
                 details.push(format!("x{}", c.repeat(n)));
             }
