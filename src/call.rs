@@ -19,7 +19,7 @@ pub const DESTRUCTIVE_KINDS: [&str; 3] = ["exec", "apply_patch", "code_mode_exec
 const BRIDGE_TOOL: &str = "tool_call";
 
 /// The members a request may have, in the order they are checked.
-const FIELDS: [&str; 10] = [
+pub(crate) const FIELDS: [&str; 10] = [
     "toolName",
     "params",
     "toolKind",

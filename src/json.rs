@@ -754,19 +754,8 @@ mod tests {
         }
     }
 
-    /// The request's member names (`crate::call`'s).
-    const NAMES: [&str; 10] = [
-        "toolName",
-        "params",
-        "toolKind",
-        "toolInputKind",
-        "sessionKey",
-        "sessionId",
-        "runId",
-        "callId",
-        "derivedPaths",
-        "nowMs",
-    ];
+    /// The request's member names.
+    const NAMES: [&str; 10] = crate::call::FIELDS;
 
     /// What `read_known_fields` must give when it answers: `parse_strict_fields`'s values, and
     /// only for a text whose names are all known.
