@@ -51,6 +51,9 @@ pub struct Cmd<'w> {
     pub args_unknown: bool,
     /// A wrapper's options could not be understood (e.g. `env -S`): the effect is unknown.
     pub opaque: bool,
+    /// The directory a wrapper runs the command in (`env -C DIR`, `sudo -D DIR`,
+    /// `run0 --chdir=DIR`), as written: relative targets resolve against it like after `cd`.
+    pub chdir: Option<&'w str>,
 }
 
 impl<'w> Cmd<'w> {
@@ -137,7 +140,7 @@ pub struct Peeled<'w> {
 /// without its name here. Any other program is the effective command as it is: peeling stops
 /// without the step (and its copy of argv).
 #[cfg(test)]
-const WRAPPERS: [&str; 58] = [
+const WRAPPERS: [&str; 59] = [
     "builtin",
     "busybox",
     "caffeinate",
@@ -174,6 +177,7 @@ const WRAPPERS: [&str; 58] = [
     "s6-setuidgid",
     "script",
     "setsid",
+    "sg",
     "start",
     "start-stop-daemon",
     "stdbuf",
@@ -239,6 +243,7 @@ fn is_wrapper(program: &str) -> bool {
             | "s6-setuidgid"
             | "script"
             | "setsid"
+            | "sg"
             | "start"
             | "start-stop-daemon"
             | "stdbuf"
@@ -345,6 +350,7 @@ fn peel_with<'w>(
             .collect(),
         args_unknown: false,
         opaque: false,
+        chdir: None,
     };
     for _ in 0..MAX_PEEL_STEPS {
         let Some(first) = cmd.argv.first() else {
@@ -517,6 +523,33 @@ fn any_long_flag(argv: &[&Word], upto: usize, flags: &[&str]) -> bool {
 /// One peeling step over `cmd`, whose words before the step are `argv` (a copy the caller
 /// keeps: the step rewrites `cmd.argv` while reading them). `cmd.program` is lent out for the
 /// step and put back unless the step renamed the program (`sudo -e` → `sudoedit`).
+/// Records a wrapper's working-directory option among its options `argv[1..end]`
+/// (`-D DIR`, `-DDIR`, `--chdir DIR`, `--chdir=DIR`).
+fn set_chdir<'w>(cmd: &mut Cmd<'w>, argv: &[&'w Word], end: usize, short: &str, long: &str) {
+    let mut j = 1;
+    while j < end {
+        let Some(t) = argv.get(j).map(|w| w.text.as_str()) else {
+            break;
+        };
+        if t == short || t == long {
+            cmd.chdir = argv.get(j + 1).map(|w| w.text.as_str());
+            j += 2;
+            continue;
+        }
+        if let Some(d) = t
+            .strip_prefix(long)
+            .and_then(|r| r.strip_prefix('='))
+            .or_else(|| {
+                t.strip_prefix(short)
+                    .filter(|d| !d.is_empty() && !t.starts_with("--"))
+            })
+        {
+            cmd.chdir = Some(d);
+        }
+        j += 1;
+    }
+}
+
 fn step<'w>(cmd: &mut Cmd<'w>, out: &mut Peeled<'w>, argv: &[&'w Word]) -> Step {
     let program = std::mem::take(&mut cmd.program);
     let r = step_with(cmd, out, &program, argv);
@@ -552,6 +585,7 @@ fn step_with<'w>(
                 ],
             );
             cmd.elevated = true;
+            set_chdir(cmd, argv, i, "-D", "--chdir");
             if any_short_flag(argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
                 return Step::NoCommand;
             }
@@ -584,6 +618,7 @@ fn step_with<'w>(
                 ],
             );
             cmd.elevated = true;
+            set_chdir(cmd, argv, i, "-D", "--chdir");
             if argv.get(i).is_none() {
                 // A root shell.
                 return Step::Done;
@@ -655,6 +690,23 @@ fn step_with<'w>(
             };
             drop_front(cmd, i, "elevate")
         }
+        "sg" => {
+            // sg GROUP [-c] 'command': the command line runs through `/bin/sh -c`.
+            let at = if argv.get(2).is_some_and(|w| w.text == "-c") {
+                3
+            } else {
+                2
+            };
+            if let Some(w) = argv.get(at) {
+                out.payloads.push(Payload {
+                    dialect: Dialect::Posix,
+                    text: w.text.clone(),
+                    via: "sg",
+                    encoded: false,
+                });
+            }
+            Step::NoCommand
+        }
         "su" | "runuser" => {
             cmd.elevated = true;
             // su [opts] [user] -c 'command'
@@ -721,7 +773,18 @@ fn step_with<'w>(
                     return Step::NoCommand;
                 }
                 if matches!(t, "-u" | "--unset" | "-C" | "--chdir") {
+                    if matches!(t, "-C" | "--chdir") {
+                        cmd.chdir = argv.get(i + 1).map(|w| w.text.as_str());
+                    }
                     i += 2;
+                    continue;
+                }
+                if let Some(d) = t.strip_prefix("--chdir=").or_else(|| {
+                    t.strip_prefix("-C")
+                        .filter(|d| !d.is_empty() && !t.starts_with("--"))
+                }) {
+                    cmd.chdir = Some(d);
+                    i += 1;
                     continue;
                 }
                 if t.starts_with('-') && t.len() > 1 {
@@ -896,14 +959,34 @@ fn step_with<'w>(
             Step::NoCommand
         }
         "script" => {
-            if let Some(pos) = argv
-                .iter()
-                .position(|w| w.text == "-c" || w.text == "--command")
-            {
-                if let Some(w) = argv.get(pos + 1) {
+            // script [-aefq…] [-c CMD | -qcCMD | --command[=]CMD] [file]
+            for (pos, w) in argv.iter().enumerate().skip(1) {
+                let t = w.text.as_str();
+                let value = if let Some(long) = t.strip_prefix("--") {
+                    match long.split_once('=') {
+                        Some(("command", v)) => Some(Some(v.to_owned())),
+                        None if long == "command" => Some(None),
+                        _ => None,
+                    }
+                } else if let Some(cluster) = t.strip_prefix('-') {
+                    // The first letter taking a value ends the cluster.
+                    cluster
+                        .char_indices()
+                        .find(|(_, ch)| "cEIOBTmo".contains(*ch))
+                        .filter(|(_, ch)| *ch == 'c')
+                        .map(|(at, _)| {
+                            Some(cluster.get(at + 1..).unwrap_or("").to_owned())
+                                .filter(|v| !v.is_empty())
+                        })
+                } else {
+                    None
+                };
+                let Some(value) = value else { continue };
+                let text = value.or_else(|| argv.get(pos + 1).map(|w| w.text.clone()));
+                if let Some(text) = text {
                     out.payloads.push(Payload {
                         dialect: Dialect::Posix,
-                        text: w.text.clone(),
+                        text,
                         via: "script -c",
                         encoded: false,
                     });
@@ -946,10 +1029,30 @@ fn step_with<'w>(
                 .iter()
                 .position(|w| w.text == ":::" || w.text == "::::")
                 .unwrap_or(argv.len());
-            cmd.args_unknown = true;
             if end <= i {
+                // No command template: the arguments after `:::` are command lines, or, with
+                // none, the lines read from stdin are (the rules see `parallel` itself).
+                let lines: Vec<&'w Word> = argv
+                    .get(end + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .copied()
+                    .filter(|w| !w.text.starts_with(":::"))
+                    .collect();
+                if lines.is_empty() || argv.get(end).is_some_and(|w| w.text == "::::") {
+                    return Step::Done;
+                }
+                for w in lines {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text: w.text.clone(),
+                        via: "parallel",
+                        encoded: false,
+                    });
+                }
                 return Step::NoCommand;
             }
+            cmd.args_unknown = true;
             if end - i == 1 {
                 // parallel 'rm -rf {}' ::: … : a quoted command line.
                 if let Some(w) = argv.get(i) {

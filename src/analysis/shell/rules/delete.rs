@@ -217,10 +217,10 @@ fn path(
     }
 }
 
-/// The last path segment is only wildcards (`*`, `*.*`, `/*`, `C:\*`).
+/// The last path segment is only wildcards (`*`, `*.*`, `/*`, `C:\*`, `[a-z]*`).
 fn bare_glob(text: &str) -> bool {
     let last = text.rsplit(['/', '\\']).next().unwrap_or(text);
-    last.contains(['*', '?']) && last.chars().all(|c| matches!(c, '*' | '?' | '.'))
+    last.contains(['*', '?']) && crate::analysis::paths::only_wildcards(last, true)
 }
 
 /// A `Remove-Item` parameter (`-Recurse`, `-r`, `–Force`), matched without allocating.

@@ -163,6 +163,12 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             }
         }
         "cmd" => cmd_host(c, out),
+        // GNU `parallel` with no command template (the peeler keeps it then): every input
+        // line is a command line.
+        "parallel" => {
+            out.not_read_only();
+            out.effects().runs_stdin = true;
+        }
         "at" | "batch" => {
             out.effects().runs_stdin = true;
             if let Some(f) = super::parse(c.args, "fqm", &[]).value("f") {
@@ -381,6 +387,9 @@ fn posix_shell(c: &Call<'_, '_>, out: &mut Out) {
         let text = command.or_else(|| rest.first().map(|w| w.text.clone()));
         if let Some(text) = text {
             out.payload(Dialect::Posix, subst(c, &text), "sh -c", false);
+        } else if c.cmd.args_unknown {
+            // `… | xargs sh -c`: the command line itself is the first run-time argument.
+            out.payload(Dialect::Posix, "$FOUND".to_owned(), "sh -c", false);
         }
         return;
     }

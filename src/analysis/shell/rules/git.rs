@@ -273,9 +273,20 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             out.category(Category::SourceControl);
         }
         "submodule" => {
-            let p = plain(rest);
-            if p.first().is_some_and(|w| w.text == "foreach") {
-                let cmd: Vec<&str> = p.iter().skip(1).map(|w| w.text.as_str()).collect();
+            // `git submodule [--quiet] foreach [--recursive] CMD…`: git joins the words after
+            // its own options with spaces and runs them with `sh -c` (options of the command
+            // stay: `foreach git reset --hard`).
+            let at = rest.iter().position(|w| w.text == "foreach");
+            if let Some(at) = at.filter(|&i| {
+                rest.get(..i)
+                    .is_some_and(|o| o.iter().all(|w| w.text.starts_with('-')))
+            }) {
+                let cmd: Vec<&str> = rest
+                    .iter()
+                    .skip(at + 1)
+                    .skip_while(|w| matches!(w.text.as_str(), "--recursive" | "--quiet" | "-q"))
+                    .map(|w| w.text.as_str())
+                    .collect();
                 out.payload(
                     Dialect::Posix,
                     cmd.join(" "),

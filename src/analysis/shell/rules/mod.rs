@@ -220,6 +220,20 @@ fn check_with<'w>(
     depth: usize,
     buf: Vec<&'w Word>,
 ) -> (Verdict, Vec<&'w Word>) {
+    // A wrapper's working directory (`env -C DIR rm -rf x`) is a `cd DIR` for this command.
+    let joined;
+    let moved;
+    let ctx = match cmd.chdir {
+        Some(dir) => {
+            joined = join_dir(ctx.cwd, dir);
+            moved = Context {
+                cwd: Some(&joined),
+                ..*ctx
+            };
+            &moved
+        }
+        None => ctx,
+    };
     let call = Call::new(cmd, ctx, depth, buf);
     let mut out = Out::new();
     run(&call, &mut out);
@@ -1533,6 +1547,7 @@ pub(super) mod testing {
                     env: Vec::new(),
                     args_unknown: false,
                     opaque: false,
+                    chdir: None,
                 });
             }
             let mut next_cwd = None;
