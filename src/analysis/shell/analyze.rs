@@ -644,7 +644,6 @@ impl<'l> Walk<'l> {
                 env: Vec::new(),
                 args_unknown: false,
                 opaque: false,
-                chdir: None,
             };
             let mut v = rules::check(&empty, &ctx);
             self.take_verdict(&mut v, sc, stdin_text);

@@ -644,8 +644,8 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
         "tr" | "rev" | "zcat" | "gzcat" | "bzcat" | "xzcat" | "zstdcat" | "lz4cat" | "uudecode"
         | "uncompress" | "unxz" | "rot13" | "caesar" => out.effects().decodes = true,
         // Decompressing to stdout: with `-c`, or with no file operand (a filter).
-        "gunzip" | "bunzip2" | "unzstd" | "unlz4" | "unlzma" | "gzip" | "bzip2" | "xz" | "lzma"
-        | "zstd" | "brotli" | "lz4"
+        "gunzip" | "bunzip2" | "unzstd" | "unlz4" | "gzip" | "bzip2" | "xz" | "zstd" | "brotli"
+        | "lz4"
             if (c.prog.starts_with("un")
                 || c.prog == "gunzip"
                 || c.prog == "bunzip2"

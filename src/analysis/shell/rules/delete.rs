@@ -390,6 +390,11 @@ fn remove_item(c: &Call<'_, '_>, out: &mut Out) {
     for (text, dynamic, glob) in texts {
         for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let lower = part.to_ascii_lowercase();
+            if recursive && super::services::registry_broad(part) {
+                out.add_with(&finding::SYSTEM_LOCATION_WRITE, || {
+                    format!("`Remove-Item` deletes the registry branch {}", shown(part))
+                });
+            }
             if lower.contains("historysavepath") || lower.contains("consolehost_history") {
                 out.add(
                     &finding::HISTORY_TAMPERING,

@@ -240,8 +240,16 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             _ => out.category(Category::ReadOnly),
         },
         "update-ref" => {
+            let p = plain(rest);
             if has_short(rest, 'd') || has_long(rest, "delete", 1) {
                 destroy(out, "`git update-ref -d` deletes a ref");
+            } else if p.len() == 2
+                && p.first().is_some_and(|w| w.text.starts_with("refs/heads/"))
+                && !has_long(rest, "stdin", 3)
+            {
+                // Like `git branch -f`: the branch is moved, its commits left unreferenced (with
+                // the expected old value as a third word it is a guarded compare-and-swap).
+                destroy(out, "`git update-ref` moves a branch to another commit");
             } else {
                 out.category(Category::SourceControl);
             }

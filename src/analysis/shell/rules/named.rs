@@ -288,6 +288,8 @@ const ARMS: &[(u16, &[&str])] = &[
         &[
             "eval",
             "parallel",
+            "forfiles",
+            "sg",
             "source",
             ".",
             "cmd",
@@ -438,6 +440,7 @@ const ARMS: &[(u16, &[&str])] = &[
             "https",
             "xh",
             "xhs",
+            "aria2c",
             "fetch",
             "lynx",
             "w3m",

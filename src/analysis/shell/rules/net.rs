@@ -14,7 +14,7 @@ use super::needles::Needles;
 use super::{cluster, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out};
 use crate::analysis::paths;
 use crate::analysis::shell::command::Dialect;
-use crate::analysis::shell::model::RedirectKind;
+use crate::analysis::shell::model::{RedirectKind, Word};
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
@@ -715,6 +715,24 @@ const HOSTS: Needles<12> = Needles::exact([
     "instance-data",
 ]);
 
+/// A URL (`scheme://host/…`) of a cloud metadata service (`169.254.169.254`,
+/// `metadata.google.internal`, `http://metadata/…`), in any ASCII case.
+pub fn is_metadata_url(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    let Some((_, rest)) = lower.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority
+        .rsplit('@')
+        .next()
+        .unwrap_or(authority)
+        .split(':')
+        .next()
+        .unwrap_or("");
+    HOSTS.any_in(authority) || matches!(host, "metadata" | "metadata.")
+}
+
 fn metadata(c: &Call<'_, '_>, out: &mut Out) {
     const LOOPBACK: &[&str] = &[
         "localhost",
@@ -1146,6 +1164,22 @@ const NON_READING: &[&str] = &[
 ];
 
 /// Option names whose value is a credential used for authentication, not read out.
+/// Argument `w` names the file a download client writes: it is the value of an output option
+/// (`-o F`, `-oF`, `--output=F`, `-OutFile F`). Asked only of a credential-looking path.
+fn download_destination(c: &Call<'_, '_>, w: &Word) -> bool {
+    let Some(k) = c.args.iter().position(|a| std::ptr::eq(*a, w)) else {
+        return false;
+    };
+    let here = w.text.as_str();
+    let before = k
+        .checked_sub(1)
+        .and_then(|j| c.args.get(j))
+        .map(|w| w.text.as_str());
+    here.starts_with('-') && output_option(c.prog, c.ps(), here) == Some(false)
+        || before
+            .is_some_and(|b| b.starts_with('-') && output_option(c.prog, c.ps(), b) == Some(true))
+}
+
 /// An option of a download client whose value is a file it writes (`curl -o F`, `-sSLoF`,
 /// `wget -O F`, `--output-document=F`, `Invoke-WebRequest -OutFile F`): `Some(true)` when the
 /// value is the next word, `Some(false)` when it is in this one; `None` for other options.
@@ -1329,11 +1363,6 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
                 skip_next = !t.contains('=');
                 continue;
             }
-            if let Some(separate) = output_option(c.prog, c.ps(), t) {
-                // A download's destination (`curl -o .env URL`) is written, not read.
-                skip_next = separate;
-                continue;
-            }
             if long(t).is_none() && !t.contains('=') {
                 continue;
             }
@@ -1370,6 +1399,10 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
                 return;
             }
             if paths::is_credential_path(cand) {
+                if download_destination(c, w) {
+                    // `curl -o .env URL`: a download's destination is written, not read.
+                    continue;
+                }
                 out.effects().reads_secret = true;
                 out.not_read_only();
                 out.add(
