@@ -375,14 +375,16 @@ fn remove_item(c: &Call<'_, '_>, out: &mut Out) {
     for (name, v) in &p.named {
         if matches!(*name, "path" | "literalpath" | "pspath" | "lp") {
             if let Some(v) = v {
-                texts.push(((*v).to_owned(), v.contains('$'), v.contains(['*', '?'])));
+                // `$x`, `(Get-Location).Drive.Root`: a path only known at run time.
+                let dynamic = v.contains('$') || v.starts_with('(');
+                texts.push(((*v).to_owned(), dynamic, v.contains(['*', '?'])));
             }
         }
     }
     for w in &p.pos {
         texts.push((
             w.text.clone(),
-            w.dynamic,
+            w.dynamic || w.text.starts_with('('),
             w.glob || w.text.contains(['*', '?']),
         ));
     }
