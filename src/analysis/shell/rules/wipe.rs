@@ -304,8 +304,19 @@ fn recursive_perm(c: &Call<'_, '_>, out: &mut Out, who: &str, targets: &[&Word])
         }
         let n = paths::normalize(&c.resolve(&w.text));
         let top_level = (n.anchor == "/" || n.anchor.ends_with(':')) && n.segments.len() <= 1;
+        // An application tree three levels down (`/var/www/app`, `/srv/app/data`) is scoped for
+        // an ownership or mode change (it deletes nothing), outside the system's own trees.
+        let app_tree = n.anchor == "/"
+            && n.segments.len() >= 3
+            && !n.segments.first().is_some_and(|s| {
+                matches!(
+                    s.to_ascii_lowercase().as_str(),
+                    "etc" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "boot" | "root"
+                )
+            });
         let b = match c.breadth(&w.text, w.dynamic, w.glob) {
             Breadth::Scoped if top_level => Breadth::Broad("a top-level directory"),
+            Breadth::Broad(_) if app_tree && !w.dynamic && !w.glob => Breadth::Scoped,
             b => b,
         };
         if let Breadth::Broad(why) = b {
