@@ -1801,6 +1801,16 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
                 "`.constructor(…)` builds code from a string".to_owned(),
             );
         }
+        // `globalThis['ev' + 'al'](x)`, `window[name](x)`: a global called by a name only
+        // known at run time (a literal name was rewritten to `.name` by the lexer).
+        "globalThis" | "window" | "self" | "global"
+            if !after_dot && code.punct(i + 1, "[") && code.punct(code.step(i + 1), "(") =>
+        {
+            out.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                format!("`{name}[…](…)` calls a global chosen at run time"),
+            );
+        }
         "atob" => out.base64 = true,
         "env" if after_dot => env(code, out, i),
         "XMLHttpRequest" | "WebSocket" | "EventSource" | "axios" => {

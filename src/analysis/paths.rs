@@ -318,10 +318,9 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
         return Breadth::Broad("a target outside the working directory");
     }
     let first = p.segments.first().map(|s| s.to_ascii_lowercase());
-    let all_glob = |segs: &[&str]| {
-        segs.iter()
-            .all(|s| s.chars().all(|c| matches!(c, '*' | '?' | '.')))
-    };
+    // Segments that are only wildcards (`*`, `.*`, `?`), bracket classes counted as one
+    // wildcard when the word is a glob (`[a-z]*`, `.[!.]*`: everything, or every dot-file).
+    let all_glob = |segs: &[&str]| segs.iter().all(|s| only_wildcards(s, glob));
     match p.anchor {
         "/" => {
             if p.segments.is_empty() || all_glob(&p.segments) {
@@ -417,6 +416,21 @@ pub fn delete_breadth(raw: &str, dynamic: bool, glob: bool) -> Breadth {
             Breadth::Scoped
         }
     }
+}
+
+/// A path segment made only of `*`, `?`, `.` and (in a glob) `[…]` classes.
+pub(crate) fn only_wildcards(s: &str, glob: bool) -> bool {
+    let mut in_class = false;
+    for c in s.chars() {
+        match c {
+            '[' if glob && !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            _ if in_class => {}
+            '*' | '?' | '.' => {}
+            _ => return false,
+        }
+    }
+    !in_class
 }
 
 /// A URL (`scheme://…`, other than `file://`): a network address, never a local path.
@@ -758,12 +772,18 @@ pub fn is_self_protected(raw: &str) -> bool {
     lowered(raw, |p| self_protected_in(&p.segments))
 }
 
+/// `openclaw.json` or a copy OpenClaw or a person may restore (`openclaw.json.bak`,
+/// `openclaw.json.1`); not documentation of it (`openclaw.json.example`, `.sample`,
+/// `.template`, `.md`), which no gateway loads. `s` is lowercase.
+fn is_openclaw_json_name(s: &str) -> bool {
+    s == "openclaw.json"
+        || s.strip_prefix("openclaw.json.")
+            .is_some_and(|ext| !matches!(ext, "example" | "sample" | "template" | "md"))
+}
+
 /// [`is_self_protected`] of a normalized path with lowercase segments.
 pub(crate) fn self_protected_in(lower: &[&str]) -> bool {
-    if lower
-        .iter()
-        .any(|s| *s == "openclaw.json" || s.starts_with("openclaw.json."))
-    {
+    if lower.iter().any(|s| is_openclaw_json_name(s)) {
         return true;
     }
     if let Some(i) = lower.iter().position(|s| *s == ".openclaw") {
@@ -1151,9 +1171,14 @@ mod tests {
         }
         let p = normalize_oracle(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        let doc = |s: &str| {
+            ["example", "sample", "template", "md"]
+                .iter()
+                .any(|e| s == format!("openclaw.json.{e}"))
+        };
         if lower
             .iter()
-            .any(|s| s == "openclaw.json" || s.starts_with("openclaw.json."))
+            .any(|s| s == "openclaw.json" || s.starts_with("openclaw.json.") && !doc(s))
         {
             return true;
         }

@@ -33,12 +33,16 @@
 
 use crate::analysis::files::{self, Acc, PATH_KEYS};
 use crate::analysis::paths;
+use crate::analysis::shell::rules::is_metadata_url;
 use crate::analysis::Report;
 use crate::call::Call;
 use crate::decision::Severity;
 use crate::finding;
 use crate::policy::classifier::{classify, tokens, NameClass};
 use serde_json::Value;
+
+/// URL keys of read-only tools (`web_fetch {url}`).
+const URL_KEYS: [&str; 3] = ["url", "uri", "href"];
 
 /// Path-like keys of read-only tools beyond [`PATH_KEYS`].
 const EXTRA_KEYS: [&str; 1] = ["file"];
@@ -67,8 +71,27 @@ pub fn analyze(call: &Call) -> Option<Report> {
     let search = tokens(&call.tool_name)
         .iter()
         .any(|t| t == "grep" || t == "search");
-    if !is_read && found.is_empty() && !(search && params.contains_key("glob")) {
+    // A fetch tool (`web_fetch {url}`) aimed at the cloud metadata service reads instance
+    // credentials from the gateway's host (SSRF), like `curl 169.254.169.254` does.
+    let metadata: Vec<&str> = URL_KEYS
+        .iter()
+        .filter_map(|k| params.get(*k).and_then(Value::as_str))
+        .filter(|u| is_metadata_url(u))
+        .collect();
+    if !is_read
+        && found.is_empty()
+        && metadata.is_empty()
+        && !(search && params.contains_key("glob"))
+    {
         return None;
+    }
+    for url in metadata {
+        acc.note(
+            &finding::CLOUD_METADATA,
+            Severity::Warning,
+            "fetches the cloud metadata service",
+            files::quoted(url),
+        );
     }
     for raw in found.iter().filter(|s| !s.trim().is_empty()) {
         let forms = files::spellings(raw);

@@ -199,15 +199,18 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         )
     }
     let bytes = text.as_bytes();
+    let percent = memchr::memchr(b'%', bytes).is_some();
+    let backslash = memchr::memchr(b'\\', bytes);
     if has_literal(bytes, b":\\")
         || has_literal(bytes, b"$env:")
-        || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
+        || percent && rules::contains_ci(text, "%userprofile%")
+        || backslash.is_some_and(|from| hides_statement(bytes.get(from..).unwrap_or(&[]), bytes))
     {
         return true;
     }
     // A word holds a `%` only when the text does, or when an escape decodes to one (`\%`,
     // `$'\x25'`): without either, no word has the two of a `%VAR%` (no search per word).
-    let words_may_hold_percent = memchr::memchr2(b'%', b'\\', bytes).is_some();
+    let words_may_hold_percent = percent || backslash.is_some();
     let mut stack: Vec<&Script> = vec![posix];
     let mut seen = 0usize;
     let mut prog = String::new();
@@ -250,6 +253,91 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     false
 }
 
+/// A POSIX escape hides a PowerShell or CMD statement separator followed by a command
+/// (`echo a\;ri ~ -r -fo`, `cd \;Remove-Item * -Recurse`): the POSIX reading sees one
+/// harmless word, the other shells a second command. (`find … -exec cmd {} \;` is followed
+/// by nothing, an option or an operator, not a command.)
+/// `tail` is the end of `bytes` from its first backslash (the caller found it).
+fn hides_statement(tail: &[u8], bytes: &[u8]) -> bool {
+    let start = bytes.len() - tail.len();
+    memchr::memchr_iter(b'\\', tail)
+        .map(|i| start + i)
+        .any(|i| {
+            let next = |from: usize| {
+                bytes
+                    .get(from..)
+                    .and_then(|rest| rest.iter().position(|b| !matches!(b, b' ' | b'\t')))
+                    .map(|p| from + p)
+            };
+            match bytes.get(i + 1) {
+                Some(b';' | b'|' | b'&') => {
+                    next(i + 2).and_then(|at| bytes.get(at)).is_some_and(|b| {
+                        b.is_ascii_alphabetic() || matches!(b, b'.' | b'$' | b'(' | b'[')
+                    }) && !posix_quoted_at(bytes, i)
+                }
+                // A POSIX line continuation is a line break for PowerShell and CMD: a cmdlet or
+                // alias starting the next line (`echo a \<newline>ri ~ -r -fo`) runs there.
+                Some(b'\n' | b'\r') => {
+                    let line = if bytes.get(i + 1) == Some(&b'\r') {
+                        i + 3
+                    } else {
+                        i + 2
+                    };
+                    next(line).is_some_and(|at| {
+                        let rest = bytes.get(at..).unwrap_or(&[]);
+                        let end = rest
+                            .iter()
+                            .position(|b| {
+                                b.is_ascii_whitespace() || matches!(b, b';' | b'|' | b'&')
+                            })
+                            .unwrap_or(rest.len());
+                        // Only names no POSIX line would start with: `Verb-Noun` cmdlets and the
+                        // Windows-only aliases (`curl`, `rm`, `ls` start ordinary argument lines).
+                        std::str::from_utf8(rest.get(..end).unwrap_or(&[])).is_ok_and(|w| {
+                            w.contains('-') && pwsh::canonical_cmdlet(w).is_some()
+                                || matches!(
+                                    w.to_ascii_lowercase().as_str(),
+                                    "ri" | "rd"
+                                        | "del"
+                                        | "erase"
+                                        | "iex"
+                                        | "iwr"
+                                        | "irm"
+                                        | "gci"
+                                        | "saps"
+                                        | "icm"
+                                        | "sl"
+                                        | "cmd"
+                                        | "powershell"
+                                        | "pwsh"
+                                )
+                        })
+                    })
+                }
+                _ => false,
+            }
+        })
+}
+
+/// Byte `at` is inside POSIX quotes or escaped (`grep 'a\|b'` is a pattern, not an escape).
+/// Only asked for the rare escaped separator: a scan from the start is fine.
+fn posix_quoted_at(bytes: &[u8], at: usize) -> bool {
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    for &b in bytes.get(..at).unwrap_or(&[]) {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match b {
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            b'\\' if !single => escaped = true,
+            _ => {}
+        }
+    }
+    single || double || escaped
+}
+
 /// [`looks_windows`] searching every word for two `%` (the reference its precheck must equal).
 #[cfg(test)]
 fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
@@ -257,6 +345,7 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
     if has_literal(bytes, b":\\")
         || has_literal(bytes, b"$env:")
         || memchr::memchr(b'%', bytes).is_some() && rules::contains_ci(text, "%userprofile%")
+        || hides_statement(bytes, bytes)
     {
         return true;
     }

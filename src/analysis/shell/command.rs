@@ -514,6 +514,128 @@ fn any_long_flag(argv: &[&Word], upto: usize, flags: &[&str]) -> bool {
     })
 }
 
+/// GNU `parallel` with no command template: the arguments after `:::` are command lines
+/// (payloads), or, with none, the lines read from stdin are (`Step::Done`: the rules see
+/// `parallel` itself).
+#[inline(never)]
+fn parallel_lines(out: &mut Peeled<'_>, argv: &[&Word], end: usize) -> Step {
+    let lines: Vec<&Word> = argv
+        .get(end + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .copied()
+        .filter(|w| !w.text.starts_with(":::"))
+        .collect();
+    if lines.is_empty() || argv.get(end).is_some_and(|w| w.text == "::::") {
+        return Step::Done;
+    }
+    for w in lines {
+        out.payloads.push(Payload {
+            dialect: Dialect::Posix,
+            text: w.text.clone(),
+            via: "parallel",
+            encoded: false,
+        });
+    }
+    Step::NoCommand
+}
+
+/// `script [-aefq…] [-c CMD | -qcCMD | --command[=]CMD] [file]`: the command, as a payload.
+#[inline(never)]
+fn script(out: &mut Peeled<'_>, argv: &[&Word]) -> Step {
+    // script [-aefq…] [-c CMD | -qcCMD | --command[=]CMD] [file]
+    for (pos, w) in argv.iter().enumerate().skip(1) {
+        let t = w.text.as_str();
+        let value = if let Some(long) = t.strip_prefix("--") {
+            match long.split_once('=') {
+                Some(("command", v)) => Some(Some(v.to_owned())),
+                None if long == "command" => Some(None),
+                _ => None,
+            }
+        } else if let Some(cluster) = t.strip_prefix('-') {
+            // The first letter taking a value ends the cluster.
+            cluster
+                .char_indices()
+                .find(|(_, ch)| "cEIOBTmo".contains(*ch))
+                .filter(|(_, ch)| *ch == 'c')
+                .map(|(at, _)| {
+                    Some(cluster.get(at + 1..).unwrap_or("").to_owned()).filter(|v| !v.is_empty())
+                })
+        } else {
+            None
+        };
+        let Some(value) = value else { continue };
+        let text = value.or_else(|| argv.get(pos + 1).map(|w| w.text.clone()));
+        if let Some(text) = text {
+            out.payloads.push(Payload {
+                dialect: Dialect::Posix,
+                text,
+                via: "script -c",
+                encoded: false,
+            });
+        }
+        return Step::NoCommand;
+    }
+    Step::Done
+}
+
+/// A wrapper's working-directory option among its options `argv[1..end]` (`-D DIR`, `-DDIR`,
+/// `--chdir DIR`, `--chdir=DIR`), the last one given.
+#[inline(never)]
+fn chdir_option<'w>(argv: &[&'w Word], end: usize, short: &str, long: &str) -> Option<&'w str> {
+    let mut dir = None;
+    let mut j = 1;
+    while j < end {
+        let Some(t) = argv.get(j).map(|w| w.text.as_str()) else {
+            break;
+        };
+        if t == short || t == long {
+            dir = argv.get(j + 1).map(|w| w.text.as_str());
+            j += 2;
+            continue;
+        }
+        if let Some(d) = t
+            .strip_prefix(long)
+            .and_then(|r| r.strip_prefix('='))
+            .or_else(|| {
+                t.strip_prefix(short)
+                    .filter(|d| !d.is_empty() && !t.starts_with("--"))
+            })
+        {
+            dir = Some(d);
+        }
+        j += 1;
+    }
+    dir
+}
+
+/// A command a wrapper runs in another directory (`env -C DIR cmd…`, `sudo -D DIR cmd…`) is
+/// checked as the payload `cd DIR && cmd…`: relative targets resolve like after `cd`
+/// (`env -C / rm -rf x` deletes `/x`). Rare, so the text is only built then.
+#[cold]
+#[inline(never)]
+fn cd_payload(out: &mut Peeled<'_>, dir: &str, rest: &[&Word]) -> Step {
+    if rest.is_empty() {
+        return Step::NoCommand;
+    }
+    let dir_word = Word {
+        text: dir.to_owned(),
+        ..Word::default()
+    };
+    let text = format!(
+        "cd {} && {}",
+        super::rules::argv_text([&dir_word]),
+        super::rules::argv_text(rest.iter().copied())
+    );
+    out.payloads.push(Payload {
+        dialect: Dialect::Posix,
+        text,
+        via: "a wrapper's working directory",
+        encoded: false,
+    });
+    Step::NoCommand
+}
+
 /// One peeling step over `cmd`, whose words before the step are `argv` (a copy the caller
 /// keeps: the step rewrites `cmd.argv` while reading them). `cmd.program` is lent out for the
 /// step and put back unless the step renamed the program (`sudo -e` → `sudoedit`).
@@ -552,6 +674,9 @@ fn step_with<'w>(
                 ],
             );
             cmd.elevated = true;
+            if let Some(dir) = chdir_option(argv, i, "-D", "--chdir") {
+                return cd_payload(out, dir, argv.get(i..).unwrap_or(&[]));
+            }
             if any_short_flag(argv, i, &['l', 'v', 'V', 'k', 'K']) && argv.get(i).is_none() {
                 return Step::NoCommand;
             }
@@ -584,6 +709,9 @@ fn step_with<'w>(
                 ],
             );
             cmd.elevated = true;
+            if let Some(dir) = chdir_option(argv, i, "-D", "--chdir") {
+                return cd_payload(out, dir, argv.get(i..).unwrap_or(&[]));
+            }
             if argv.get(i).is_none() {
                 // A root shell.
                 return Step::Done;
@@ -688,6 +816,8 @@ fn step_with<'w>(
         }
         "env" => {
             let mut i = 1;
+            let mut chdir: Option<&str> = None;
+            let mut first_assignment: Option<usize> = None;
             while let Some(w) = argv.get(i) {
                 let t = w.text.as_str();
                 if t == "--" {
@@ -721,7 +851,18 @@ fn step_with<'w>(
                     return Step::NoCommand;
                 }
                 if matches!(t, "-u" | "--unset" | "-C" | "--chdir") {
+                    if matches!(t, "-C" | "--chdir") {
+                        chdir = argv.get(i + 1).map(|w| w.text.as_str());
+                    }
                     i += 2;
+                    continue;
+                }
+                if let Some(d) = t.strip_prefix("--chdir=").or_else(|| {
+                    t.strip_prefix("-C")
+                        .filter(|d| !d.is_empty() && !t.starts_with("--"))
+                }) {
+                    chdir = Some(d);
+                    i += 1;
                     continue;
                 }
                 if t.starts_with('-') && t.len() > 1 {
@@ -730,6 +871,7 @@ fn step_with<'w>(
                 }
                 if let Some((k, v)) = t.split_once('=') {
                     if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        first_assignment.get_or_insert(i);
                         cmd.env.push((k.to_owned(), v.to_owned()));
                         i += 1;
                         continue;
@@ -740,6 +882,10 @@ fn step_with<'w>(
             if i >= argv.len() {
                 // `env`, `env -i`, `env FOO=1`: prints the environment.
                 return Step::Done;
+            }
+            if let Some(dir) = chdir {
+                let from = first_assignment.unwrap_or(i);
+                return cd_payload(out, dir, argv.get(from..).unwrap_or(&[]));
             }
             drop_front(cmd, i, "env")
         }
@@ -895,23 +1041,7 @@ fn step_with<'w>(
             }
             Step::NoCommand
         }
-        "script" => {
-            if let Some(pos) = argv
-                .iter()
-                .position(|w| w.text == "-c" || w.text == "--command")
-            {
-                if let Some(w) = argv.get(pos + 1) {
-                    out.payloads.push(Payload {
-                        dialect: Dialect::Posix,
-                        text: w.text.clone(),
-                        via: "script -c",
-                        encoded: false,
-                    });
-                }
-                return Step::NoCommand;
-            }
-            Step::Done
-        }
+        "script" => script(out, argv),
         "xargs" => {
             let i = skip_options(
                 argv,
@@ -946,10 +1076,10 @@ fn step_with<'w>(
                 .iter()
                 .position(|w| w.text == ":::" || w.text == "::::")
                 .unwrap_or(argv.len());
-            cmd.args_unknown = true;
             if end <= i {
-                return Step::NoCommand;
+                return parallel_lines(out, argv, end);
             }
+            cmd.args_unknown = true;
             if end - i == 1 {
                 // parallel 'rm -rf {}' ::: … : a quoted command line.
                 if let Some(w) = argv.get(i) {
@@ -1215,7 +1345,13 @@ mod tests {
     #[test]
     fn peels_env_and_keeps_assignments() {
         assert_eq!(argv("env FOO=1 rm -rf /"), ["rm", "-rf", "/"]);
-        assert_eq!(argv("env -i -u PATH -C /tmp BAR=2 rm x"), ["rm", "x"]);
+        assert_eq!(argv("env -i -u PATH BAR=2 rm x"), ["rm", "x"]);
+        // A working directory makes the rest a `cd DIR && …` payload (assignments kept).
+        let (_, _, _, payloads, _) = peeled("env -i -u PATH -C /tmp BAR=2 rm x");
+        assert_eq!(payloads[0].text, "cd /tmp && BAR=2 rm x");
+        let (_, _, elevated, payloads, _) = peeled("sudo -D / rm -rf x");
+        assert!(elevated);
+        assert_eq!(payloads[0].text, "cd / && rm -rf x");
         assert_eq!(argv("env --help rm -rf /"), Vec::<String>::new());
         let (_, _, _, payloads, _) = peeled("env -S rm");
         assert_eq!(payloads[0].via, "env -S");

@@ -563,6 +563,12 @@ fn scripts(c: &Call<'_, '_>, out: &mut Out) {
                     format!("`{} run {}` runs a package script", c.prog, shown(name)),
                 );
             }
+            // `pnpm NAME …` / `yarn NAME …` / `bun NAME …` without `run` runs the script or,
+            // when there is none, the installed binary NAME: check that command too
+            // (`yarn rimraf /`, `pnpm openclaw plugins disable …`).
+            if c.prog != "npm" && c.arg(0) == Some(name) {
+                c.sub_check(out, c.args, false);
+            }
         }
     }
 }
@@ -637,10 +643,14 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
         "xxd" if has_opt(c.args, &['r'], &["revert"]) => out.effects().decodes = true,
         "tr" | "rev" | "zcat" | "gzcat" | "bzcat" | "xzcat" | "zstdcat" | "lz4cat" | "uudecode"
         | "uncompress" | "unxz" | "rot13" | "caesar" => out.effects().decodes = true,
-        "gunzip" | "gzip" | "bzip2" | "xz" | "zstd" | "brotli" | "lz4"
-            if (has_opt(c.args, &['d'], &["decompress"])
-                && has_opt(c.args, &['c'], &["stdout"]))
-                || (c.prog == "gunzip" && has_opt(c.args, &['c'], &["stdout"])) =>
+        // Decompressing to stdout: with `-c`, or with no file operand (a filter).
+        "gunzip" | "bunzip2" | "unzstd" | "unlz4" | "gzip" | "bzip2" | "xz" | "zstd" | "brotli"
+        | "lz4"
+            if (c.prog.starts_with("un")
+                || c.prog == "gunzip"
+                || c.prog == "bunzip2"
+                || has_opt(c.args, &['d'], &["decompress", "decode"]))
+                && (operands == 0 || has_opt(c.args, &['c'], &["stdout"])) =>
         {
             out.effects().decodes = true;
         }

@@ -55,6 +55,11 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     // Written into the details that name it (most subcommands make none): no copy up front.
     let who = Who(c.prog, sub);
     match sub {
+        // `podman system reset` deletes every container, image, volume and network.
+        "system" if second == "reset" => wipe(
+            out,
+            format!("{who} reset deletes all containers, images and volumes"),
+        ),
         "system" if second == "prune" => {
             if flag('a', "all") || rest.iter().any(|w| w.text == "--volumes") {
                 wipe(

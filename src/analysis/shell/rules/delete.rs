@@ -217,10 +217,10 @@ fn path(
     }
 }
 
-/// The last path segment is only wildcards (`*`, `*.*`, `/*`, `C:\*`).
+/// The last path segment is only wildcards (`*`, `*.*`, `/*`, `C:\*`, `[a-z]*`).
 fn bare_glob(text: &str) -> bool {
     let last = text.rsplit(['/', '\\']).next().unwrap_or(text);
-    last.contains(['*', '?']) && last.chars().all(|c| matches!(c, '*' | '?' | '.'))
+    last.contains(['*', '?']) && crate::analysis::paths::only_wildcards(last, true)
 }
 
 /// A `Remove-Item` parameter (`-Recurse`, `-r`, `–Force`), matched without allocating.
@@ -375,14 +375,16 @@ fn remove_item(c: &Call<'_, '_>, out: &mut Out) {
     for (name, v) in &p.named {
         if matches!(*name, "path" | "literalpath" | "pspath" | "lp") {
             if let Some(v) = v {
-                texts.push(((*v).to_owned(), v.contains('$'), v.contains(['*', '?'])));
+                // `$x`, `(Get-Location).Drive.Root`: a path only known at run time.
+                let dynamic = v.contains('$') || v.starts_with('(');
+                texts.push(((*v).to_owned(), dynamic, v.contains(['*', '?'])));
             }
         }
     }
     for w in &p.pos {
         texts.push((
             w.text.clone(),
-            w.dynamic,
+            w.dynamic || w.text.starts_with('('),
             w.glob || w.text.contains(['*', '?']),
         ));
     }
@@ -390,6 +392,11 @@ fn remove_item(c: &Call<'_, '_>, out: &mut Out) {
     for (text, dynamic, glob) in texts {
         for part in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let lower = part.to_ascii_lowercase();
+            if recursive && super::services::registry_broad(part) {
+                out.add_with(&finding::SYSTEM_LOCATION_WRITE, || {
+                    format!("`Remove-Item` deletes the registry branch {}", shown(part))
+                });
+            }
             if lower.contains("historysavepath") || lower.contains("consolehost_history") {
                 out.add(
                     &finding::HISTORY_TAMPERING,

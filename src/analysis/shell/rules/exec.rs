@@ -65,6 +65,11 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     }
     // `(…).Member(…)`: a PowerShell expression statement (a POSIX word never starts with `(`).
     if text.starts_with('(') {
+        // `& (gcm Remove-Item) …`, `& ('Remove'+'-Item') …`: a command computed in parentheses.
+        if computed_command(c, text) {
+            call_computed(c, out, w);
+            return true;
+        }
         powershell_expression(c, out);
         return true;
     }
@@ -119,6 +124,100 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     true
 }
 
+/// A parenthesized command word that names a command: `(gcm X)` / `(Get-Command X)`, or a
+/// string expression given arguments (`('Re'+'move-Item') -Recurse …`; an operator after it,
+/// `('a','b') -join ','`, makes it an expression).
+fn computed_command(c: &Call<'_, '_>, text: &str) -> bool {
+    let Some(inner) = text.strip_prefix('(').and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    let head = inner.split_ascii_whitespace().next().unwrap_or("");
+    if head.eq_ignore_ascii_case("gcm") || head.eq_ignore_ascii_case("get-command") {
+        return true;
+    }
+    const OPERATORS: &[&str] = &[
+        "join",
+        "split",
+        "replace",
+        "f",
+        "eq",
+        "ne",
+        "gt",
+        "ge",
+        "lt",
+        "le",
+        "like",
+        "notlike",
+        "match",
+        "notmatch",
+        "contains",
+        "notcontains",
+        "in",
+        "notin",
+        "as",
+        "is",
+        "isnot",
+        "band",
+        "bor",
+        "bxor",
+        "and",
+        "or",
+        "xor",
+        "creplace",
+        "ireplace",
+        "csplit",
+        "isplit",
+    ];
+    inner.starts_with(['\'', '"'])
+        && c.args.first().is_some_and(|a| {
+            let op = a.text.strip_prefix('-').unwrap_or("").to_ascii_lowercase();
+            !OPERATORS.contains(&op.as_str())
+        })
+}
+
+/// The PowerShell call operator on a parenthesized command: `(Get-Command NAME)` / `(gcm NAME)`
+/// with a plain name is that command (checked as such); anything else (`(gcm i*x)`,
+/// `('Remove'+'-Item')`) names a command only known at run time.
+fn call_computed(c: &Call<'_, '_>, out: &mut Out, first: &Word) {
+    out.not_read_only();
+    let inner = first
+        .text
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or("");
+    let mut words = inner.split_ascii_whitespace();
+    let head = words.next().unwrap_or("").to_ascii_lowercase();
+    let name = words
+        .next()
+        .filter(|_| words.next().is_none())
+        .map(|n| n.trim_matches(['\'', '"']));
+    let plain = name.filter(|n| {
+        !n.is_empty()
+            && n.chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.'))
+    });
+    match plain {
+        Some(n) if matches!(head.as_str(), "gcm" | "get-command") => {
+            let rest = c.args;
+            let line = super::argv_text(
+                std::iter::once(&Word {
+                    text: n.to_owned(),
+                    ..Word::default()
+                })
+                .chain(rest.iter().copied()),
+            );
+            out.payload(Dialect::PowerShell, line, "the call operator", false);
+        }
+        _ => out.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!(
+                "the call operator runs {}, a command computed at run time",
+                shown(&first.text)
+            ),
+        ),
+    }
+}
+
 /// `text` without `prefix` (lowercase ASCII) when it starts with it in any ASCII case.
 fn strip_prefix_ascii_ci<'t>(text: &'t str, prefix: &str) -> Option<&'t str> {
     let head = text.as_bytes().get(..prefix.len())?;
@@ -143,6 +242,17 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
 fn programs(c: &Call<'_, '_>, out: &mut Out) {
     let p = c.prog;
     match p {
+        "eval" if shell_setup(c.args).is_some() => {
+            // `eval "$(ssh-agent -s)"`: the text is the environment setup a local tool
+            // prints (the tool itself is walked as the substitution it is).
+            out.not_read_only();
+            out.add_with(&finding::DYNAMIC_EXPANSION, || {
+                format!(
+                    "`eval` runs the shell setup that {} prints",
+                    shown(shell_setup(c.args).unwrap_or(""))
+                )
+            });
+        }
         "eval" => {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -163,6 +273,21 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             }
         }
         "cmd" => cmd_host(c, out),
+        "forfiles" => forfiles(c, out),
+        "sg" => {
+            // sg GROUP [-c] 'command': the command line runs through `/bin/sh -c`.
+            let at = if c.arg(1) == Some("-c") { 2 } else { 1 };
+            if let Some(text) = c.arg(at) {
+                out.not_read_only();
+                out.payload(Dialect::Posix, text.to_owned(), "sg", false);
+            }
+        }
+        // GNU `parallel` with no command template (the peeler keeps it then): every input
+        // line is a command line.
+        "parallel" => {
+            out.not_read_only();
+            out.effects().runs_stdin = true;
+        }
         "at" | "batch" => {
             out.effects().runs_stdin = true;
             if let Some(f) = super::parse(c.args, "fqm", &[]).value("f") {
@@ -238,6 +363,104 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
     if let Some(lang) = interpreter(p) {
         run_interpreter(c, out, lang);
     }
+}
+
+/// `forfiles [/p DIR] [/s] [/m MASK] /c "CMD"`: CMD runs once per file found under DIR (every
+/// file of its tree with `/s`); `@path`/`@file`/`@fname` name it, checked as `DIR\*`.
+fn forfiles(c: &Call<'_, '_>, out: &mut Out) {
+    let mut dir = ".".to_owned();
+    let mut command: Option<&str> = None;
+    let mut i = 0;
+    while let Some(w) = c.args.get(i) {
+        let lower = w.text.to_ascii_lowercase();
+        let (key, inline) = match lower.split_once(':') {
+            Some((k, _)) => (k.to_owned(), w.text.split_once(':').map(|(_, v)| v)),
+            None => (lower.clone(), None),
+        };
+        let value = |i: usize| inline.or_else(|| c.arg(i + 1));
+        match key.as_str() {
+            "/p" | "-p" => {
+                if let Some(v) = value(i) {
+                    dir = v.trim_end_matches(['\\', '/']).to_owned();
+                }
+            }
+            "/c" | "-c" => command = value(i),
+            _ => {}
+        }
+        i += if inline.is_none()
+            && matches!(
+                key.as_str(),
+                "/p" | "-p" | "/c" | "-c" | "/m" | "-m" | "/d" | "-d"
+            ) {
+            2
+        } else {
+            1
+        };
+    }
+    out.not_read_only();
+    let each = format!("\"{}\\*\"", if dir.is_empty() { "" } else { &dir });
+    let text = command.unwrap_or("cmd /c echo @file");
+    let mut line = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('@') {
+        line.push_str(rest.get(..at).unwrap_or(""));
+        let after = rest.get(at + 1..).unwrap_or("");
+        let name_len = after
+            .find(|ch: char| !ch.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        let name = after.get(..name_len).unwrap_or("").to_ascii_lowercase();
+        if matches!(name.as_str(), "path" | "file" | "fname" | "relpath") {
+            line.push_str(&each);
+            rest = after.get(name_len..).unwrap_or("");
+        } else {
+            line.push('@');
+            rest = after;
+        }
+    }
+    line.push_str(rest);
+    out.payload(Dialect::Cmd, line, "forfiles /c", false);
+}
+
+/// The program of `eval "$(PROG ARGS)"` (or backticks) when that is a documented shell-setup
+/// form whose output is environment assignments and functions from a local tool
+/// (`ssh-agent -s`, `direnv hook bash`, `pyenv init -`, `brew shellenv`, `starship init zsh`,
+/// `conda shell.bash hook`); the inner text must be plain words, no operators or expansions.
+fn shell_setup<'a>(args: &[&'a Word]) -> Option<&'a str> {
+    let [w] = args else { return None };
+    let t = w.text.as_str();
+    let inner = t
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')))?;
+    let plain = inner
+        .chars()
+        .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, ' ' | '-' | '_' | '.' | '/'));
+    if !plain {
+        return None;
+    }
+    let mut words = inner.split_ascii_whitespace();
+    let prog_word = words.next()?;
+    let prog = prog_word.rsplit('/').next().unwrap_or(prog_word);
+    let sub = words.next().unwrap_or("");
+    let known = match prog {
+        "ssh-agent" => sub.is_empty() || matches!(sub, "-s" | "-c"),
+        "direnv" => matches!(sub, "hook" | "export"),
+        "pyenv" | "rbenv" | "nodenv" | "goenv" | "jenv" | "plenv" | "phpenv" | "scalaenv" => {
+            matches!(sub, "init" | "virtualenv-init")
+        }
+        "brew" => sub == "shellenv",
+        "starship" | "zoxide" | "atuin" | "mcfly" | "oh-my-posh" => sub == "init",
+        "mise" | "rtx" => matches!(sub, "activate" | "env"),
+        "fnm" | "opam" => sub == "env",
+        "conda" | "mamba" | "micromamba" => sub.starts_with("shell.") || sub == "shell",
+        "dircolors" => true,
+        "thefuck" => sub == "--alias",
+        "keychain" => sub == "--eval",
+        "docker-machine" => sub == "env",
+        "minikube" => sub == "docker-env",
+        _ => false,
+    };
+    known.then_some(prog)
 }
 
 /// `{}` in a payload run by `xargs -I{}` or `find -exec` is a path supplied at run time.
@@ -381,6 +604,9 @@ fn posix_shell(c: &Call<'_, '_>, out: &mut Out) {
         let text = command.or_else(|| rest.first().map(|w| w.text.clone()));
         if let Some(text) = text {
             out.payload(Dialect::Posix, subst(c, &text), "sh -c", false);
+        } else if c.cmd.args_unknown {
+            // `… | xargs sh -c`: the command line itself is the first run-time argument.
+            out.payload(Dialect::Posix, "$FOUND".to_owned(), "sh -c", false);
         }
         return;
     }

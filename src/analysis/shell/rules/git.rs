@@ -240,8 +240,16 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             _ => out.category(Category::ReadOnly),
         },
         "update-ref" => {
+            let p = plain(rest);
             if has_short(rest, 'd') || has_long(rest, "delete", 1) {
                 destroy(out, "`git update-ref -d` deletes a ref");
+            } else if p.len() == 2
+                && p.first().is_some_and(|w| w.text.starts_with("refs/heads/"))
+                && !has_long(rest, "stdin", 3)
+            {
+                // Like `git branch -f`: the branch is moved, its commits left unreferenced (with
+                // the expected old value as a third word it is a guarded compare-and-swap).
+                destroy(out, "`git update-ref` moves a branch to another commit");
             } else {
                 out.category(Category::SourceControl);
             }
@@ -273,9 +281,20 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             out.category(Category::SourceControl);
         }
         "submodule" => {
-            let p = plain(rest);
-            if p.first().is_some_and(|w| w.text == "foreach") {
-                let cmd: Vec<&str> = p.iter().skip(1).map(|w| w.text.as_str()).collect();
+            // `git submodule [--quiet] foreach [--recursive] CMD…`: git joins the words after
+            // its own options with spaces and runs them with `sh -c` (options of the command
+            // stay: `foreach git reset --hard`).
+            let at = rest.iter().position(|w| w.text == "foreach");
+            if let Some(at) = at.filter(|&i| {
+                rest.get(..i)
+                    .is_some_and(|o| o.iter().all(|w| w.text.starts_with('-')))
+            }) {
+                let cmd: Vec<&str> = rest
+                    .iter()
+                    .skip(at + 1)
+                    .skip_while(|w| matches!(w.text.as_str(), "--recursive" | "--quiet" | "-q"))
+                    .map(|w| w.text.as_str())
+                    .collect();
                 out.payload(
                     Dialect::Posix,
                     cmd.join(" "),

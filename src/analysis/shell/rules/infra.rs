@@ -12,7 +12,7 @@
 //! Containers are in `containers`, services and schedules in `services`, production
 //! deployment and publishing in `deploy`.
 
-use super::{cluster, parse, plain_words, Call, Category, Out};
+use super::{cluster, long, parse, plain_words, Call, Category, Out};
 use crate::analysis::shell::command::Dialect;
 use crate::analysis::shell::model::Word;
 use crate::finding;
@@ -26,6 +26,10 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "aws" => aws(c, out),
         "gsutil" => gsutil(c, out),
         "rclone" => rclone(c, out),
+        "s3cmd" | "mc" => object_store(c, out),
+        "vagrant" if c.plain().first().is_some_and(|w| w.text == "destroy") => {
+            destroy(out, "`vagrant destroy` deletes the machine and its disks");
+        }
         "gcloud" => gcloud(c, out),
         "docker" | "podman" | "nerdctl" | "finch" => super::containers::docker(c, out, c.args),
         "docker-compose" | "podman-compose" => super::containers::compose(c, out, c.args),
@@ -412,6 +416,35 @@ fn gsutil(c: &Call<'_, '_>, out: &mut Out) {
         }
         "ls" | "cat" | "du" | "stat" | "version" | "hash" => out.category(Category::ReadOnly),
         _ => {}
+    }
+}
+
+/// `s3cmd del|rm -r`, `s3cmd rb -r|--force`, `mc rm -r|--recursive`, `mc rb --force`: recursive
+/// object-store removal; other deletions delete objects.
+fn object_store(c: &Call<'_, '_>, out: &mut Out) {
+    let sub = c.plain().first().map(|w| w.text.as_str()).unwrap_or("");
+    let flag = |short: char, long_name: &str| {
+        c.args.iter().any(|w| {
+            cluster(&w.text).is_some_and(|cl| cl.contains(short))
+                || long(&w.text) == Some(long_name)
+        })
+    };
+    let deletes = matches!(sub, "del" | "rm" | "rb" | "deleteall" | "purge");
+    if !deletes {
+        return;
+    }
+    let recursive = flag('r', "recursive") || sub == "rb" && flag('f', "force") || sub == "purge";
+    if recursive {
+        destroy(
+            out,
+            format!("`{} {sub}` removes objects recursively", c.prog),
+        );
+    } else {
+        out.not_read_only();
+        out.add(
+            &finding::FILE_DELETE,
+            format!("`{} {sub}` deletes objects", c.prog),
+        );
     }
 }
 

@@ -80,6 +80,7 @@ mod wipe;
 
 pub use delete::find_roots;
 pub use env::is_loader_variable;
+pub use net::is_metadata_url;
 pub use wipe::is_fork_bomb;
 
 use super::command::{program_name, Cmd, Dialect, Payload};
@@ -728,10 +729,16 @@ fn is_help(c: &Call<'_, '_>) -> bool {
     if pass_through {
         return !c.args.is_empty() && c.args.len() <= 2 && c.args.iter().all(help);
     }
-    c.args
-        .iter()
-        .take_while(|w| w.text != "--")
-        .any(|w| matches!(w.text.as_str(), "--help" | "--version" | "/?"))
+    c.args.iter().take_while(|w| w.text != "--").any(|w| {
+        matches!(w.text.as_str(), "--help" | "--version" | "/?")
+                // Go-flag tools spell it with one dash (`terraform destroy -help`).
+                || w.text == "-help"
+                    && matches!(
+                        c.prog,
+                        "terraform" | "tofu" | "opentofu" | "terragrunt" | "packer" | "vault"
+                            | "consul" | "nomad"
+                    )
+    })
 }
 
 /// `dynamic-expansion`: an argument only known at run time, or a glob deciding what a

@@ -14,7 +14,7 @@ use super::needles::Needles;
 use super::{cluster, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out};
 use crate::analysis::paths;
 use crate::analysis::shell::command::Dialect;
-use crate::analysis::shell::model::RedirectKind;
+use crate::analysis::shell::model::{RedirectKind, Word};
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
@@ -35,6 +35,7 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         "curl" => curl(c, out),
         "wget" | "wget2" => wget(c, out),
         "http" | "https" | "xh" | "xhs" | "httpie" => httpie(c, out),
+        "fetch" | "lynx" | "w3m" | "links" | "elinks" => text_fetch(c, out),
         "nc" | "ncat" | "netcat" | "socat" | "telnet" | "cryptcat" | "pwncat" => sockets(c, out),
         "ssh" | "autossh" => ssh(c, out),
         "scp" | "sftp" | "ftp" | "lftp" | "tftp" | "mosh" | "rlogin" | "rsh" | "rcp" => {
@@ -237,6 +238,32 @@ fn download_to_stdout(c: &Call<'_, '_>, out: &mut Out) {
         Some(f) if f != "/dev/null" => out.effects().downloads_to.push(f.to_owned()),
         Some(_) => {}
         None => out.effects().downloads_to_stdout = true,
+    }
+}
+
+/// FreeBSD `fetch -o - URL` and text browsers dumping a page (`lynx -source URL`,
+/// `w3m -dump_source`, `links -dump`): a download to stdout.
+fn text_fetch(c: &Call<'_, '_>, out: &mut Out) {
+    let url = c.args.iter().any(|w| paths::is_url(&w.text));
+    let to_stdout = if c.prog == "fetch" {
+        c.args
+            .windows(2)
+            .any(|w| matches!(w, [o, v] if o.text == "-o" && v.text == "-"))
+            || c.args
+                .iter()
+                .any(|w| w.text == "-o-" || w.text == "--output=-")
+    } else {
+        c.args.iter().any(|w| {
+            let t = w.text.trim_start_matches('-');
+            w.text.starts_with('-') && (t.starts_with("source") || t.starts_with("dump"))
+        })
+    };
+    if url || to_stdout {
+        out.effects().network = true;
+        out.not_read_only();
+    }
+    if url && to_stdout {
+        download_to_stdout(c, out);
     }
 }
 
@@ -687,6 +714,24 @@ const HOSTS: Needles<12> = Needles::exact([
     "a9fe:a9fe",
     "instance-data",
 ]);
+
+/// A URL (`scheme://host/…`) of a cloud metadata service (`169.254.169.254`,
+/// `metadata.google.internal`, `http://metadata/…`), in any ASCII case.
+pub fn is_metadata_url(url: &str) -> bool {
+    let lower = url.trim().to_ascii_lowercase();
+    let Some((_, rest)) = lower.split_once("://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority
+        .rsplit('@')
+        .next()
+        .unwrap_or(authority)
+        .split(':')
+        .next()
+        .unwrap_or("");
+    HOSTS.any_in(authority) || matches!(host, "metadata" | "metadata.")
+}
 
 fn metadata(c: &Call<'_, '_>, out: &mut Out) {
     const LOOPBACK: &[&str] = &[
@@ -1150,6 +1195,90 @@ const NON_READING: &[&str] = &[
 ];
 
 /// Option names whose value is a credential used for authentication, not read out.
+/// Argument `w` names the file a download client writes: it is the value of an output option
+/// (`-o F`, `-oF`, `--output=F`, `-OutFile F`). Asked only of a credential-looking path.
+fn download_destination(c: &Call<'_, '_>, w: &Word) -> bool {
+    let Some(k) = c.args.iter().position(|a| std::ptr::eq(*a, w)) else {
+        return false;
+    };
+    let here = w.text.as_str();
+    let before = k
+        .checked_sub(1)
+        .and_then(|j| c.args.get(j))
+        .map(|w| w.text.as_str());
+    here.starts_with('-') && output_option(c.prog, c.ps(), here) == Some(false)
+        || before
+            .is_some_and(|b| b.starts_with('-') && output_option(c.prog, c.ps(), b) == Some(true))
+}
+
+/// An option of a download client whose value is a file it writes (`curl -o F`, `-sSLoF`,
+/// `wget -O F`, `--output-document=F`, `Invoke-WebRequest -OutFile F`): `Some(true)` when the
+/// value is the next word, `Some(false)` when it is in this one; `None` for other options.
+fn output_option(prog: &str, ps: &str, opt: &str) -> Option<bool> {
+    // (letters taking a value, of which those naming a written file, long names written)
+    let (valued, writes, longs): (&str, &str, &[&str]) = match prog {
+        "curl" => (
+            "dFTXHouAebcKxmwErzCYyUQtP",
+            "oDc",
+            &[
+                "output",
+                "dump-header",
+                "cookie-jar",
+                "trace",
+                "trace-ascii",
+                "stderr",
+                "libcurl",
+                "etag-save",
+                "output-dir",
+            ],
+        ),
+        "wget" | "wget2" => (
+            "OoaPiUetTwQlADRIXB",
+            "OoaP",
+            &[
+                "output-document",
+                "output-file",
+                "append-output",
+                "directory-prefix",
+                "save-cookies",
+            ],
+        ),
+        "http" | "https" | "xh" | "xhs" => ("aoA", "o", &["output", "download"]),
+        "aria2c" => ("odix", "od", &["out", "dir"]),
+        _ if matches!(ps, "invoke-webrequest" | "invoke-restmethod") => {
+            let o = opt.trim_start_matches('-').to_ascii_lowercase();
+            let (name, value) = match o.split_once(':') {
+                Some((n, v)) => (n.to_owned(), Some(v.to_owned())),
+                None => (o, None),
+            };
+            return (name.len() >= 2 && "outfile".starts_with(name.as_str()))
+                .then_some(value.is_none_or(|v| v.is_empty()));
+        }
+        _ => return None,
+    };
+    if let Some(long) = opt.strip_prefix("--") {
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        return longs.contains(&name).then_some(value.is_none());
+    }
+    // A short cluster: the first letter taking a value takes the rest of the word or the
+    // next word.
+    let cluster = opt.strip_prefix('-')?;
+    let (at, letter) = cluster
+        .char_indices()
+        .find(|(_, ch)| valued.contains(*ch))?;
+    if !writes.contains(letter) {
+        return None;
+    }
+    Some(
+        cluster
+            .get(at + letter.len_utf8()..)
+            .is_none_or(str::is_empty),
+    )
+}
+
 fn auth_option(prog: &str, opt: &str) -> bool {
     let o = opt.trim_start_matches('-').to_ascii_lowercase();
     let o = o.split('=').next().unwrap_or("");
@@ -1301,6 +1430,10 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
                 return;
             }
             if paths::is_credential_path(cand) {
+                if download_destination(c, w) {
+                    // `curl -o .env URL`: a download's destination is written, not read.
+                    continue;
+                }
                 out.effects().reads_secret = true;
                 out.not_read_only();
                 out.add(

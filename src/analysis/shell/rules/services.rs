@@ -319,8 +319,36 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             .then(|| "`hostname` renames the machine".to_owned()),
         "date" => (has("-s") || c.args.iter().any(|w| w.text.starts_with("--set")))
             .then(|| "`date -s` sets the clock".to_owned()),
-        "reg" => (!matches!(first, "query" | "export" | "compare" | ""))
-            .then(|| format!("`reg {first}` changes the registry")),
+        "reg" => {
+            let key = words.get(1).map(String::as_str).unwrap_or("");
+            let value_only = c
+                .args
+                .iter()
+                .any(|w| matches!(w.text.to_ascii_lowercase().as_str(), "/v" | "/va" | "/ve"));
+            if first == "delete" && !value_only && registry_broad(key) {
+                out.not_read_only();
+                out.add(
+                    &finding::SYSTEM_LOCATION_WRITE,
+                    format!(
+                        "`reg delete` deletes the registry branch {}",
+                        super::shown(key)
+                    ),
+                );
+            } else if matches!(first, "add" | "import" | "copy" | "restore" | "load")
+                && registry_autostart(key)
+            {
+                out.not_read_only();
+                out.add(
+                    &finding::SYSTEM_LOCATION_WRITE,
+                    format!(
+                        "`reg {first}` writes an autostart key {}",
+                        super::shown(key)
+                    ),
+                );
+            }
+            (!matches!(first, "query" | "export" | "compare" | ""))
+                .then(|| format!("`reg {first}` changes the registry"))
+        }
         "bcdedit" => (!c.args.is_empty() && !has("/enum"))
             .then(|| "`bcdedit` changes boot configuration".to_owned()),
         "apt" | "apt-get" | "yum" | "dnf" | "apk" | "zypper" | "brew" | "snap" | "choco"
@@ -416,6 +444,72 @@ fn has_list(c: &Call<'_, '_>) -> bool {
         cluster(&w.text).is_some_and(|cl| cl.contains(['L', 'S']))
             || matches!(long(&w.text), Some("list" | "list-rules"))
     })
+}
+
+/// The number of key components below the hive of a registry path (`HKLM\\Software` → 1,
+/// `HKEY_CURRENT_USER` → 0, `HKLM:\\Software\\X` → 2, `Registry::HKLM\\…`), or `None` when
+/// it is not one.
+pub(super) fn registry_branch(key: &str) -> Option<usize> {
+    let lower = key.trim_matches(['"', '\'']).to_ascii_lowercase();
+    let lower = lower.strip_prefix("registry::").unwrap_or(&lower);
+    let mut parts = lower.split(['\\', '/']).filter(|p| !p.is_empty());
+    let hive = parts.next()?.trim_end_matches(':');
+    let known = matches!(
+        hive,
+        "hklm"
+            | "hkcu"
+            | "hkcr"
+            | "hku"
+            | "hkcc"
+            | "hkey_local_machine"
+            | "hkey_current_user"
+            | "hkey_classes_root"
+            | "hkey_users"
+            | "hkey_current_config"
+    );
+    known.then(|| parts.count())
+}
+
+/// A hive, a top-level key (`HKLM\\Software`, `HKLM\\SYSTEM`) or a shared branch below one
+/// (`HKLM\\Software\\Microsoft`, `…\\Classes`, `…\\Policies`, `HKLM\\SYSTEM\\CurrentControlSet`):
+/// deleting it breaks the system or every application; an application's own key is not one.
+pub(super) fn registry_broad(key: &str) -> bool {
+    match registry_branch(key) {
+        Some(0 | 1) => true,
+        Some(2) => {
+            let lower = key.to_ascii_lowercase();
+            let second = lower
+                .split(['\\', '/'])
+                .filter(|p| !p.is_empty())
+                .nth(2)
+                .unwrap_or("")
+                .trim_matches(['"', '\'']);
+            matches!(
+                second,
+                "microsoft"
+                    | "classes"
+                    | "policies"
+                    | "wow6432node"
+                    | "currentcontrolset"
+                    | "controlset001"
+                    | "controlset002"
+                    | "select"
+                    | "setup"
+            )
+        }
+        _ => false,
+    }
+}
+
+/// Registry keys whose values run programs at logon or process start (persistence).
+fn registry_autostart(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    registry_branch(&lower).is_some()
+        && (lower.contains("\\currentversion\\run")
+            || lower.contains("\\winlogon")
+            || lower.contains("image file execution options")
+            || lower.contains("\\currentversion\\policies\\explorer\\run")
+            || lower.contains("\\environment"))
 }
 
 #[cfg(test)]

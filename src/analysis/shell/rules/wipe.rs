@@ -182,6 +182,13 @@ fn chmod(c: &Call<'_, '_>, out: &mut Out) {
                 format!("`chmod {mode}` opens the system file {}", shown(&w.text)),
             );
         }
+        if sets_id(mode) && paths::is_system_write_target(&c.resolve(&w.text)) {
+            // A setuid system binary (`chmod u+s /bin/bash`) is a root shell for anyone.
+            out.add(
+                &finding::SYSTEM_LOCATION_WRITE,
+                format!("`chmod {mode}` makes {} run as its owner", shown(&w.text)),
+            );
+        }
         if makes_exec(mode) {
             out.effects().makes_executable.push(w.text.clone());
         }
@@ -194,7 +201,28 @@ fn chmod(c: &Call<'_, '_>, out: &mut Out) {
     }
 }
 
+/// System configuration and binaries whose owner controls the machine (`/etc/…`, `/bin`,
+/// `/usr/bin`, `/boot`, …); not `/usr/local`, `/opt` or home, which users commonly own.
+fn owner_sensitive(path: &str) -> bool {
+    let n = paths::normalize(path);
+    let seg = |i: usize| n.segments.get(i).map(|s| s.to_ascii_lowercase());
+    n.anchor == "/"
+        && !n.escapes
+        && match seg(0).as_deref() {
+            Some("etc" | "bin" | "sbin" | "boot" | "lib" | "lib64") => true,
+            Some("usr") => matches!(seg(1).as_deref(), Some("bin" | "sbin" | "lib" | "libexec")),
+            _ => false,
+        }
+}
+
+/// `root`, `root:root`, `0`, `0:0`, `:root`, `root:wheel`: ownership stays with root.
+fn is_root_owner(t: &str) -> bool {
+    let user = t.split([':', '.']).next().unwrap_or("");
+    matches!(user, "root" | "0") || user.is_empty() && !t.is_empty()
+}
+
 fn chown(c: &Call<'_, '_>, out: &mut Out) {
+    let mut to_root = false;
     let mut recursive = false;
     let mut reference = false;
     let mut owner_seen = false;
@@ -212,6 +240,7 @@ fn chown(c: &Call<'_, '_>, out: &mut Out) {
         }
         if !owner_seen && !reference {
             owner_seen = true;
+            to_root = is_root_owner(t);
         } else {
             targets.push(w);
         }
@@ -219,6 +248,22 @@ fn chown(c: &Call<'_, '_>, out: &mut Out) {
     out.not_read_only();
     if recursive {
         recursive_perm(c, out, &format!("`{} -R`", c.prog), &targets);
+    }
+    if !to_root {
+        // `chown u /etc/sudoers`: the new owner may rewrite a system or credential file.
+        if let Some(w) = targets
+            .iter()
+            .find(|w| owner_sensitive(&c.resolve(&w.text)))
+        {
+            out.add(
+                &finding::SYSTEM_LOCATION_WRITE,
+                format!(
+                    "`{}` hands the system file {} to another owner",
+                    c.prog,
+                    shown(&w.text)
+                ),
+            );
+        }
     }
     under_find_roots(c, out, &format!("`{}`", c.prog), true);
 }
@@ -259,8 +304,19 @@ fn recursive_perm(c: &Call<'_, '_>, out: &mut Out, who: &str, targets: &[&Word])
         }
         let n = paths::normalize(&c.resolve(&w.text));
         let top_level = (n.anchor == "/" || n.anchor.ends_with(':')) && n.segments.len() <= 1;
+        // An application tree three levels down (`/var/www/app`, `/srv/app/data`) is scoped for
+        // an ownership or mode change (it deletes nothing), outside the system's own trees.
+        let app_tree = n.anchor == "/"
+            && n.segments.len() >= 3
+            && !n.segments.first().is_some_and(|s| {
+                matches!(
+                    s.to_ascii_lowercase().as_str(),
+                    "etc" | "usr" | "bin" | "sbin" | "lib" | "lib64" | "boot" | "root"
+                )
+            });
         let b = match c.breadth(&w.text, w.dynamic, w.glob) {
             Breadth::Scoped if top_level => Breadth::Broad("a top-level directory"),
+            Breadth::Broad(_) if app_tree && !w.dynamic && !w.glob => Breadth::Scoped,
             b => b,
         };
         if let Breadth::Broad(why) = b {
