@@ -591,6 +591,8 @@ struct Walk<'l> {
     payloads: Vec<Payload>,
     /// Some command in this script writes downloaded content to stdout.
     downloads_to_stdout: bool,
+    /// What the script's last command writes to stdout (what a `<(…)` of it feeds).
+    out: Piped,
 }
 
 impl<'l> Walk<'l> {
@@ -622,6 +624,7 @@ impl<'l> Walk<'l> {
             run_words: Vec::new(),
             payloads: Vec::new(),
             downloads_to_stdout: false,
+            out: Piped::default(),
         }
     }
 
@@ -639,6 +642,7 @@ impl<'l> Walk<'l> {
             let effects = self.simple(sc, prev.as_ref(), nest, &mut state, &mut peeled);
             prev = Some(effects);
         }
+        self.out = prev.unwrap_or_default();
     }
 
     /// Analyses one simple command; returns the effects of its last effective command (what a
@@ -699,6 +703,8 @@ impl<'l> Walk<'l> {
         // that may run it (which ones is a matter of cost alone: a look-up finds only equal
         // scripts).
         let mut runs_an_argument: Option<bool> = None;
+        // What the `<(…)` of this command write: a program they feed runs it (below).
+        let mut proc_fed: Option<Piped> = None;
         for n in &sc.nested {
             let record = n.in_word.is_some_and(|i| i > 0)
                 && *runs_an_argument.get_or_insert_with(|| {
@@ -708,7 +714,15 @@ impl<'l> Walk<'l> {
                             .iter()
                             .any(|c| runs_its_argument(&c.program))
                 });
-            let sub = self.nested(&n.script, nest, record);
+            let mut sub = self.nested(&n.script, nest, record);
+            if n.kind == NestedKind::ProcessSubstitutionIn {
+                let out = std::mem::take(&mut sub.out);
+                let f = proc_fed.get_or_insert_with(Piped::default);
+                f.decodes |= out.decodes;
+                if f.prints.is_none() {
+                    f.prints = out.prints;
+                }
+            }
             if matches!(
                 n.kind,
                 NestedKind::CommandSubstitution | NestedKind::ProcessSubstitutionIn
@@ -822,6 +836,27 @@ impl<'l> Walk<'l> {
                     &finding::REMOTE_SCRIPT_EXECUTION,
                     format!("{} runs downloaded content", cmd.program),
                 );
+            }
+            // `bash <(echo …)`, `source <(…)`, `sh < <(base64 -d …)`: what a process
+            // substitution writes is read as program text, as if piped in.
+            if let Some(p) = proc_fed.as_ref().filter(|_| runs_code) {
+                if p.decodes {
+                    self.add(
+                        &finding::DYNAMIC_CODE_EXECUTION,
+                        format!(
+                            "decoded data fed to {} by process substitution",
+                            cmd.program
+                        ),
+                    );
+                }
+                if let (Some(text), Some(dialect)) = (&p.prints, stdin_dialect(cmd)) {
+                    self.payloads.push(Payload {
+                        dialect,
+                        text: text.clone(),
+                        via: "text fed to a shell by process substitution",
+                        encoded: false,
+                    });
+                }
             }
             if effects.runs_stdin {
                 if piped_in {
@@ -998,6 +1033,7 @@ impl<'l> Walk<'l> {
             executes: self.executes,
             run_words: self.run_words,
             downloads_to_stdout: self.downloads_to_stdout,
+            out: self.out,
         }
     }
 
@@ -1125,6 +1161,8 @@ struct Absorbed {
     executes: Vec<String>,
     run_words: Vec<String>,
     downloads_to_stdout: bool,
+    /// What the script's last command writes to stdout.
+    out: Piped,
 }
 
 /// Walks of nested scripts made for one command line, kept where a command has a payload:
@@ -1434,7 +1472,7 @@ fn hard_depth_cap(limits: &Limits) -> usize {
 /// What one command hands to a following `|`: the flags of its [`rules::Effects`] that the walk
 /// reads across a pipe, and the text it prints (the file lists stay with the verdict: no pipe
 /// reads them). Small, so that passing it from command to command costs no large copies.
-#[derive(Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct Piped {
     network: bool,
     downloads_to_stdout: bool,
