@@ -192,11 +192,14 @@ export function auditDecision(configJson, log, requestJson, decision, latencyMs)
 /**
  * Records one decision whose record the core built in the decision's own call
  * (`decideForHook`): the record is `head + latencyMs + tail`. Returns the record JSON or null.
+ * `own` is a log of the caller's (`privateDecisionLog`: the warm-up's) instead of the
+ * config's; the config's is looked up either way, so the code that runs is the same.
  */
-export function auditDecisionParts(configJson, log, head, tail, latencyMs) {
+export function auditDecisionParts(configJson, log, head, tail, latencyMs, own = null) {
   try {
     const record = head + latencyJson(latencyMs) + tail;
-    appendRecord(configJson, log, record);
+    const live = decisionLogFor(configJson);
+    appendRecordTo(own === null ? live : own, log, record);
     return record;
   } catch {
     return null;

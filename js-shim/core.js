@@ -340,11 +340,15 @@ export function splitHookAnswer(raw) {
 
 /**
  * Never throws: `decideForHook`, or the fail-closed approval with the reason and no record
- * parts. Returns `{ decision, error, recordHead, recordTail }`.
+ * parts. Returns `{ decision, error, recordHead, recordTail }`. With `own` (an engine of the
+ * loaded core: the warm-up's), decides on it: the process engine is then only looked up,
+ * never built, so the code that runs is the same either way (index.js hookIo).
  */
-export function decideForHookOrFailClosed(configJson, requestJson, toolName) {
+export function decideForHookOrFailClosed(configJson, requestJson, toolName, own = null) {
   try {
-    const answer = decideForHook(configJson, requestJson);
+    const live = acquireEngine(configJson, own !== null);
+    const liveEngine = live.engine;
+    const answer = decideForHookWith(own === null ? liveEngine : own, live.state, configJson, requestJson);
     answer.error = null;
     return answer;
   } catch (err) {

@@ -15,18 +15,17 @@ import { types } from "node:util";
 import {
   acquireEngine,
   boundText,
-  decideForHookWith,
+  decideForHookOrFailClosed,
   describeError,
   DESCRIPTION_MAX,
   failClosedDecision,
-  latencyJson,
   processState,
   renderAsk,
   sanitizeLine,
   TITLE_MAX,
 } from "./core.js";
 import { addSessionFields, registerSession, resolutionFeedback } from "./session.js";
-import { appendRecordTo, auditDecision, auditResolution, decisionLogFor, privateDecisionLog } from "./audit.js";
+import { auditDecision, auditDecisionParts, auditResolution, privateDecisionLog } from "./audit.js";
 import { registerOutputGuard } from "./guard.js";
 import { startWarmup } from "./warmup.js";
 
@@ -331,36 +330,6 @@ function hookIo(engine, seals, decisionLog) {
 }
 const LIVE_IO = hookIo(null, null, null);
 
-/** The core's answer for one gate call: `{ decision, error, recordHead, recordTail }`. Never throws. */
-function hookDecide(io, configJson, requestJson, toolName) {
-  let answer;
-  try {
-    // The live engine is looked up in both cases (a warm-up never builds one), so every
-    // property read here has run before the first live call.
-    const live = acquireEngine(configJson, io.engine !== null);
-    const liveEngine = live.engine;
-    const engine = io.engine === null ? liveEngine : io.engine;
-    answer = decideForHookWith(engine, live.state, configJson, requestJson);
-    answer.error = null;
-  } catch (err) {
-    answer = { decision: failClosedDecision(toolName, describeError(err)), error: err, recordHead: null, recordTail: null };
-  }
-  io.last = answer;
-  return answer;
-}
-
-/** Stores the record of a decision whose record the core built (`head + latency + tail`). */
-function hookRecord(io, configJson, log, head, tail, latencyMs) {
-  try {
-    const record = head + latencyJson(latencyMs) + tail;
-    const live = decisionLogFor(configJson);
-    appendRecordTo(io.decisionLog === null ? live : io.decisionLog, log, record);
-    return record;
-  } catch {
-    return null;
-  }
-}
-
 function sealStore(io) {
   const live = processState().seals;
   return io.seals === null ? live : io.seals;
@@ -414,7 +383,8 @@ function makeGate(configJson, log, io = LIVE_IO) {
         log.error(`human-gate: could not evaluate ${sanitizeLine(toolName)}: ${decision.findings[0].detail}`);
       }
       if (decision === undefined) {
-        const answer = hookDecide(io, configJson, requestJson, toolName);
+        const answer = decideForHookOrFailClosed(configJson, requestJson, toolName, io.engine);
+        io.last = answer;
         decision = answer.decision;
         recordHead = answer.recordHead;
         recordTail = answer.recordTail;
@@ -423,7 +393,7 @@ function makeGate(configJson, log, io = LIVE_IO) {
       const latencyMs = performance.now() - started;
       const record =
         recordHead !== null
-          ? hookRecord(io, configJson, log, recordHead, recordTail, latencyMs)
+          ? auditDecisionParts(configJson, log, recordHead, recordTail, latencyMs, io.decisionLog)
           : io.decisionLog === null
             ? auditDecision(configJson, log, requestJson, decision, latencyMs)
             : null;

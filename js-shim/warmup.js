@@ -126,35 +126,29 @@ function warmupCall(n) {
     sessionKey: extra?.sessionKey ?? "agent:human-gate-warmup:main",
     sessionId: "human-gate-warmup",
   };
-  return SHAPES[Math.floor(n / WARMUP_CALLS.length) % SHAPES.length](f);
+  const [eventOrder, ctxOrder] = SHAPES[Math.floor(n / WARMUP_CALLS.length) % SHAPES.length];
+  return { event: shaped(f, eventOrder), ctx: shaped(f, ctxOrder) };
 }
 
+/** `[event fields, ctx fields]` in the order each shape has them; `extra` is the call's own. */
 const SHAPES = [
-  (f) => ({
-    event: { toolName: f.toolName, params: f.params, runId: f.runId, toolCallId: f.toolCallId, ...f.extra },
-    ctx: { toolName: f.toolName, agentId: f.agentId, sessionKey: f.sessionKey, sessionId: f.sessionId, runId: f.runId, toolCallId: f.toolCallId, ...f.extra },
-  }),
-  (f) => ({
-    event: { ...f.extra, params: f.params, toolName: f.toolName, toolCallId: f.toolCallId, runId: f.runId },
-    ctx: { ...f.extra, sessionKey: f.sessionKey, toolName: f.toolName, toolCallId: f.toolCallId, sessionId: f.sessionId, runId: f.runId, agentId: f.agentId },
-  }),
-  (f) => ({
-    event: { toolCallId: f.toolCallId, runId: f.runId, toolName: f.toolName, params: f.params, ...f.extra },
-    ctx: { agentId: f.agentId, toolCallId: f.toolCallId, runId: f.runId, sessionId: f.sessionId, sessionKey: f.sessionKey, toolName: f.toolName, ...f.extra },
-  }),
-  (f) => ({
-    event: { runId: f.runId, params: f.params, ...f.extra, toolName: f.toolName, toolCallId: f.toolCallId },
-    ctx: { runId: f.runId, sessionId: f.sessionId, agentId: f.agentId, ...f.extra, toolName: f.toolName, sessionKey: f.sessionKey, toolCallId: f.toolCallId },
-  }),
-  (f) => ({
-    event: { toolName: f.toolName, toolCallId: f.toolCallId, params: f.params, ...f.extra, runId: f.runId },
-    ctx: { toolName: f.toolName, sessionId: f.sessionId, toolCallId: f.toolCallId, sessionKey: f.sessionKey, ...f.extra, agentId: f.agentId, runId: f.runId },
-  }),
-  (f) => ({
-    event: { params: f.params, runId: f.runId, ...f.extra, toolCallId: f.toolCallId, toolName: f.toolName },
-    ctx: { sessionKey: f.sessionKey, runId: f.runId, toolCallId: f.toolCallId, agentId: f.agentId, ...f.extra, sessionId: f.sessionId, toolName: f.toolName },
-  }),
+  [["toolName", "params", "runId", "toolCallId", "extra"], ["toolName", "agentId", "sessionKey", "sessionId", "runId", "toolCallId", "extra"]],
+  [["extra", "params", "toolName", "toolCallId", "runId"], ["extra", "sessionKey", "toolName", "toolCallId", "sessionId", "runId", "agentId"]],
+  [["toolCallId", "runId", "toolName", "params", "extra"], ["agentId", "toolCallId", "runId", "sessionId", "sessionKey", "toolName", "extra"]],
+  [["runId", "params", "extra", "toolName", "toolCallId"], ["runId", "sessionId", "agentId", "extra", "toolName", "sessionKey", "toolCallId"]],
+  [["toolName", "toolCallId", "params", "extra", "runId"], ["toolName", "sessionId", "toolCallId", "sessionKey", "extra", "agentId", "runId"]],
+  [["params", "runId", "extra", "toolCallId", "toolName"], ["sessionKey", "runId", "toolCallId", "agentId", "extra", "sessionId", "toolName"]],
 ];
+
+/** An object of `f`'s fields in `order` (a later field wins, as in an object literal). */
+function shaped(f, order) {
+  const o = {};
+  for (const k of order) {
+    if (k === "extra") Object.assign(o, f.extra);
+    else o[k] = f[k];
+  }
+  return o;
+}
 
 /**
  * Starts the warm-up run for the loaded core (at most one per core instance) and returns its
