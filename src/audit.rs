@@ -275,6 +275,23 @@ pub fn session_digest(key: &str) -> String {
 
 /// `nowMs` as an ISO-8601 UTC time (`2026-11-29T19:30:00.123Z`); `None` when out of range.
 pub fn iso_time(now_ms: f64) -> Option<String> {
+    iso_stamp(now_ms).map(|s| s.as_str().to_owned())
+}
+
+/// [`iso_time`]'s text, on the stack (the decision record writes it without a copy of its
+/// own: one record per decision).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IsoStamp([u8; 24]);
+
+impl IsoStamp {
+    /// The time's text: digits and `-T:.Z`, ASCII by construction.
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or("")
+    }
+}
+
+/// [`iso_time`] without the allocation.
+pub(crate) fn iso_stamp(now_ms: f64) -> Option<IsoStamp> {
     if !now_ms.is_finite() || !(0.0..=253_402_300_799_999.0).contains(&now_ms) {
         return None;
     }
@@ -304,7 +321,7 @@ pub fn iso_time(now_ms: f64) -> Option<String> {
     ] {
         put_digits(&mut out, value, end, width);
     }
-    std::str::from_utf8(&out).ok().map(str::to_owned)
+    Some(IsoStamp(out))
 }
 
 /// `value` (0 ≤ value < 10^width) as exactly `width` decimal digits, ending before `end`.
@@ -442,8 +459,8 @@ enum Field<'a> {
     /// A string of printable ASCII without `"` or `\\` (at most 64 bytes: its own [`short`]
     /// form), written between quotes as it is.
     Plain(&'a str),
-    /// As [`Field::Plain`], owned (the record's time).
-    PlainOwned(String),
+    /// As [`Field::Plain`], the record's time (on the stack).
+    Stamp(IsoStamp),
 }
 
 impl From<Value> for Field<'_> {
@@ -474,9 +491,9 @@ impl Field<'_> {
                 out.push_str(s);
                 out.push('"');
             }
-            Field::PlainOwned(s) => {
+            Field::Stamp(s) => {
                 out.push('"');
-                out.push_str(s);
+                out.push_str(s.as_str());
                 out.push('"');
             }
         }
@@ -703,9 +720,9 @@ impl DecisionRecord<'_> {
         Some(DecisionRecord {
             time: call
                 .now_ms
-                .and_then(iso_time)
+                .and_then(iso_stamp)
                 // Digits and `-T:.Z`, hex digits: plain by construction (tests).
-                .map_or(Field::NULL, Field::PlainOwned),
+                .map_or(Field::NULL, Field::Stamp),
             session: call
                 .session_key
                 .as_deref()
@@ -1256,6 +1273,7 @@ mod tests {
                         req.insert("sessionKey".into(), json!(key));
                         req.insert("sessionId".into(), json!("sid"));
                         req.insert("callId".into(), json!(format!("c{i}")));
+                        req.insert("runId".into(), json!(format!("r{}", i % 3)));
                         req.insert("nowMs".into(), json!(1_795_982_400_000_u64 + i as u64));
                     }
                     let text = Value::Object(req).to_string();
@@ -1267,7 +1285,13 @@ mod tests {
                     *by_class.entry(class["decision"].to_string()).or_insert(0) += 1;
                 }
             }
+            // The session state too (the hook moves the call's ids into it, the full path
+            // copies them): now and then, and at the end.
+            if i % 97 == 0 {
+                assert_eq!(format!("{fast_sessions:?}"), format!("{slow_sessions:?}"));
+            }
         }
+        assert_eq!(format!("{fast_sessions:?}"), format!("{slow_sessions:?}"));
         // Every class is exercised, the shortcut's (auto, block) many times.
         for class in ["\"auto\"", "\"block\"", "\"approval\"", "\"critical\""] {
             assert!(

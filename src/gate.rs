@@ -207,7 +207,7 @@ impl Gate {
         request_json: &str,
         reads: Reads,
     ) -> (Decision, Option<Call>) {
-        let Ok(call) = Call::parse(request_json) else {
+        let Ok(mut call) = Call::parse(request_json) else {
             return (self.decide(request_json), None);
         };
         let (mut d, analysis) = self.assess(&call);
@@ -217,10 +217,17 @@ impl Gate {
             Reads::HostView if !matches!(d.decision, Class::Approval | Class::Critical) => {
                 self.finish_unshown(d, &call)
             }
-            _ => self.finish(d, Some(&call)),
+            Reads::HostView => self.finish_for_host(d, &call),
+            Reads::All => self.finish(d, Some(&call)),
         };
         // Session memory acts on asks only (`Sessions::record` returns at once otherwise).
-        sessions.record(&self.config.session, &call, &mut d, scope);
+        match reads {
+            Reads::All => sessions.record(&self.config.session, &call, &mut d, scope),
+            // The host view and the record read neither id: they move into the session.
+            Reads::HostView => {
+                sessions.record_taking_ids(&self.config.session, &mut call, &mut d, scope)
+            }
+        }
         (d, Some(call))
     }
 
@@ -248,7 +255,9 @@ impl Gate {
             (Mode::RequireApproval, Severity::Critical) => Class::Critical,
             (Mode::RequireApproval, _) => Class::Approval,
         };
-        let mut findings = vec![verdict.finding];
+        // Room for the findings analysis adds to most asks (no regrowth per push).
+        let mut findings = Vec::with_capacity(FINDINGS_ROOM);
+        findings.push(verdict.finding);
         if let Some(from) = &call.bridged_from {
             findings.push(Finding::new(
                 &finding::TOOL_BRIDGE,
@@ -306,8 +315,9 @@ impl Gate {
     }
 
     /// [`Gate::finish`] of a decision that does not ask, for a caller that reads only its host
-    /// view and record fields: the class invariants and risk as `finish` makes them, and for a
-    /// block its reason, redacted and scrubbed as `finish` does; no preview, details untouched.
+    /// view and record fields: the class invariants and risk as `finish` makes them (without
+    /// the evidence, which neither shows), and for a block its reason, redacted and scrubbed
+    /// as `finish` does; no preview, details untouched.
     fn finish_unshown(&self, mut d: Decision, call: &Call) -> Decision {
         d.normalize();
         if d.decision == Class::Block {
@@ -322,13 +332,20 @@ impl Gate {
                 }
             });
         }
-        d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+        d.risk = Risk::assess_without_evidence(d.decision, d.severity, d.source, &d.findings);
         d
     }
 
     /// Re-checks the class invariants, then attaches risk and preview.
     fn finish(&self, d: Decision, call: Option<&Call>) -> Decision {
-        preview::redact::with_memo(|| self.finish_memo(d, call))
+        preview::redact::with_memo(|| self.finish_memo(d, call, Reads::All))
+    }
+
+    /// [`Gate::finish`] of an ask for a caller that reads only its host view and record
+    /// fields (see [`Gate::decide_in_read_for_host`]): the same decision, except that its
+    /// risk evidence, which neither shows, is left empty.
+    fn finish_for_host(&self, d: Decision, call: &Call) -> Decision {
+        preview::redact::with_memo(|| self.finish_memo(d, Some(call), Reads::HostView))
     }
 
     /// `redactor.redact_bounded_cow(text, max)` (not kept in the redaction memo), from
@@ -346,8 +363,8 @@ impl Gate {
         self.redactor.redact_bounded_cow_once(text, max)
     }
 
-    /// [`Gate::finish`] inside the redaction memo.
-    fn finish_memo(&self, mut d: Decision, call: Option<&Call>) -> Decision {
+    /// [`Gate::finish`] inside the redaction memo (with `Reads::HostView`, no risk evidence).
+    fn finish_memo(&self, mut d: Decision, call: Option<&Call>, reads: Reads) -> Decision {
         d.normalize();
         // Details and the reason quote the call: no secret may leave the core through them,
         // neither whole (redaction) nor as a piece cut from the context that marked it.
@@ -377,7 +394,12 @@ impl Gate {
             d.reason = reason.into_owned();
             reason_unchanged = false;
         }
-        d.risk = Risk::assess(d.decision, d.severity, d.source, &d.findings);
+        d.risk = match reads {
+            Reads::All => Risk::assess(d.decision, d.severity, d.source, &d.findings),
+            Reads::HostView => {
+                Risk::assess_without_evidence(d.decision, d.severity, d.source, &d.findings)
+            }
+        };
         d.preview = match call {
             Some(call) => {
                 // The texts told unchanged, on the stack (a decision has a few findings; one
@@ -479,6 +501,10 @@ impl Gate {
         d
     }
 }
+
+/// Findings a decision starts with room for: the policy's, and those analysis adds to most
+/// asks (a shell command with a few dangerous parts).
+const FINDINGS_ROOM: usize = 8;
 
 /// How many texts `finish` tells the preview are their own redaction (see
 /// `preview::render`'s `unchanged`): more findings than that are only redacted again.

@@ -98,6 +98,21 @@ impl Risk {
             .filter(|f| f.severity > Severity::Info || findings.len() == 1)
             .map(|f| f.id)
             .collect();
+        Risk {
+            evidence,
+            ..Risk::assess_without_evidence(class, severity, source, findings)
+        }
+    }
+
+    /// [`Risk::assess`] with no evidence: level, confidence and recommendation (for a caller
+    /// that reads only those: the gate hook's host view and record).
+    pub fn assess_without_evidence(
+        class: Class,
+        severity: Severity,
+        source: Source,
+        findings: &[Finding],
+    ) -> Risk {
+        let evidence = Vec::new();
         let from_findings = findings.iter().map(level_of).max().unwrap_or(Level::Low);
         let floor = match (class, severity) {
             (Class::Block, _) | (Class::Critical, _) | (_, Severity::Critical) => Level::Critical,

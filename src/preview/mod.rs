@@ -204,24 +204,31 @@ pub fn render(
         };
     }
 
-    let (what, section, shown_keys) = match kind {
-        Kind::Exec | Kind::Code => command_section(call, findings, &c, kind),
-        Kind::Write => write_section(call, &c),
-        Kind::Edit => edit_section(call, &c),
-        Kind::Patch => patch_section(call, &c),
-        Kind::Other => (generic_summary(call, &c), String::new(), &[][..]),
-    };
-    let mut title = String::with_capacity(label.len() + tool.len() + what.len() + 2);
+    // The title: label, tool, then `: ` and what the section says the call does (if
+    // anything); the section follows the description's lines after a line break.
+    let mut title = String::with_capacity(label.len() + tool.len() + 2 + MAX_TITLE_CHARS + 2);
     title.push_str(label);
     title.push_str(&tool);
-    if !what.is_empty() {
-        title.push_str(": ");
-        title.push_str(&what);
-    }
-    if !section.is_empty() {
-        desc.push('\n');
-        desc.push_str(&section);
-    }
+    let shown_keys = match kind {
+        // Written in place (no section or summary text of its own).
+        Kind::Exec | Kind::Code => {
+            command_section_into(call, findings, &c, kind, &mut title, &mut desc)
+        }
+        Kind::Write | Kind::Edit | Kind::Patch | Kind::Other => {
+            let (what, section, keys) = match kind {
+                Kind::Write => write_section(call, &c),
+                Kind::Edit => edit_section(call, &c),
+                Kind::Patch => patch_section(call, &c),
+                _ => (generic_summary(call, &c), String::new(), &[][..]),
+            };
+            push_what(&mut title, &what);
+            if !section.is_empty() {
+                desc.push('\n');
+                desc.push_str(&section);
+            }
+            keys
+        }
+    };
     let rest: Vec<(&String, &Value)> = call
         .params
         .iter()
@@ -338,19 +345,43 @@ fn focus(text: &str, findings: &[Finding]) -> Option<usize> {
 }
 
 /// exec / Code Mode: the command or code, the dangerous part first when a finding quotes it.
-fn command_section(
+/// Appends `: ` and `what` to a title, when there is something to say.
+fn push_what(title: &mut String, what: &str) {
+    if !what.is_empty() {
+        title.push_str(": ");
+        title.push_str(what);
+    }
+}
+
+/// [`push_what`] of [`one_line`]`(s)`, without making it first.
+fn push_what_one_line(title: &mut String, s: &str) {
+    title.push_str(": ");
+    let at = title.len();
+    push_one_line(title, s);
+    if title.len() == at {
+        title.truncate(at - 2);
+    }
+}
+
+/// The exec / Code Mode section written in place: what the call does (its summary) after
+/// `: ` on the `title`, and the section after a line break on `desc`. Returns the keys the
+/// section shows.
+fn command_section_into(
     call: &Call,
     findings: &[Finding],
     c: &Cleaner<'_>,
     kind: Kind,
-) -> (String, String, &'static [&'static str]) {
+    title: &mut String,
+    desc: &mut String,
+) -> &'static [&'static str] {
     let key = if kind == Kind::Code && call.params.get("code").is_some_and(Value::is_string) {
         "code"
     } else {
         "command"
     };
     let Some(text) = call.params.get(key).and_then(Value::as_str) else {
-        return (generic_summary(call, c), String::new(), &[]);
+        push_what(title, &generic_summary(call, c));
+        return &[];
     };
     // Redact the command as a whole first, so the excerpt's start never cuts a secret from
     // the context that marks it.
@@ -380,40 +411,43 @@ fn command_section(
         "command"
     };
     // The section: `command (N lines):` then the body.
-    let mut section = String::with_capacity(max.min(full.len()) + 32);
-    section.push_str(label);
+    desc.reserve(max.min(full.len()) + 33);
+    desc.push('\n');
+    desc.push_str(label);
     if lines > 1 {
-        section.push_str(" (");
-        section.push_str(&lines.to_string());
-        section.push_str(" lines)");
+        desc.push_str(" (");
+        crate::json::push_u64(desc, lines as u64);
+        desc.push_str(" lines)");
     }
-    section.push_str(":\n");
-    let what = match start {
+    desc.push_str(":\n");
+    match start {
         Some(at) => {
             let tail = full.get(at..).unwrap_or("");
-            section.push('…');
+            desc.push('…');
             push_lines_cut(
-                &mut section,
+                desc,
                 &truncate_cow(Cow::Borrowed(tail), max.saturating_sub(1)),
                 c.cfg.max_lines,
             );
-            one_line(&truncate_chars(&format!("…{tail}"), MAX_TITLE_CHARS))
+            push_what(
+                title,
+                &one_line(&truncate_chars(&format!("…{tail}"), MAX_TITLE_CHARS)),
+            );
         }
         None => {
             push_lines_cut(
-                &mut section,
+                desc,
                 &truncate_cow(Cow::Borrowed(&full), max),
                 c.cfg.max_lines,
             );
-            one_line(&truncate_cow(Cow::Borrowed(&full), MAX_TITLE_CHARS))
+            push_what_one_line(title, &truncate_cow(Cow::Borrowed(&full), MAX_TITLE_CHARS));
         }
-    };
-    let keys: &'static [&'static str] = if key == "code" {
+    }
+    if key == "code" {
         &["code"]
     } else {
         &["command"]
-    };
-    (what, section, keys)
+    }
 }
 
 /// `text.lines().count()`, its newlines found by `memchr`: one line per newline, and one more

@@ -50,6 +50,7 @@ use adaptive::Adaptive;
 use config::{AdaptiveMode, EnvelopeMode, SessionConfig, WindowMode, WindowScope};
 use envelope::Envelope;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, VecDeque};
 
 pub const MAX_SESSIONS: usize = 256;
@@ -395,6 +396,43 @@ impl Sessions {
     /// After the decision is finished: remembers an ask as pending under the shim's call id,
     /// and adds the flood hint to the prompt.
     pub fn record(&mut self, cfg: &SessionConfig, call: &Call, d: &mut Decision, scope: Scope) {
+        let ids = Ids {
+            call_id: call.call_id.as_deref().map(Cow::Borrowed),
+            run_id: call.run_id.as_deref().map(Cow::Borrowed),
+        };
+        self.record_ids(cfg, call, ids, d, scope);
+    }
+
+    /// [`Sessions::record`] for a caller that reads the call's id and run id no more
+    /// (`Gate::decide_in_read_for_host`): they are moved into the pending entry instead of
+    /// copied, and the call is left without them. Everything else is what `record` does.
+    pub(crate) fn record_taking_ids(
+        &mut self,
+        cfg: &SessionConfig,
+        call: &mut Call,
+        d: &mut Decision,
+        scope: Scope,
+    ) {
+        if !matches!(d.decision, Class::Approval | Class::Critical) {
+            return;
+        }
+        let ids = Ids {
+            call_id: call.call_id.take().map(Cow::Owned),
+            run_id: call.run_id.take().map(Cow::Owned),
+        };
+        self.record_ids(cfg, call, ids, d, scope);
+    }
+
+    /// [`Sessions::record`] with the call's id and run id as `ids` says (the call's own are
+    /// not read).
+    fn record_ids(
+        &mut self,
+        cfg: &SessionConfig,
+        call: &Call,
+        ids: Ids<'_>,
+        d: &mut Decision,
+        scope: Scope,
+    ) {
         if !matches!(d.decision, Class::Approval | Class::Critical) {
             return;
         }
@@ -407,7 +445,7 @@ impl Sessions {
         let keepable = cfg.remember_allow_always
             && d.decision == Class::Approval
             && (scope.path.is_some() || scope.exact_reusable)
-            && call
+            && ids
                 .call_id
                 .as_deref()
                 .is_some_and(|id| !id.is_empty() && within_id_limit(id));
@@ -415,11 +453,11 @@ impl Sessions {
             d.allowed_decisions
                 .retain(|r| *r != Resolution::AllowAlways);
         }
-        if let Some(call_id) = call.call_id.as_deref() {
-            if !call_id.is_empty() && within_id_limit(call_id) {
+        if let Some(call_id) = ids.call_id {
+            if !call_id.is_empty() && within_id_limit(&call_id) {
                 // A call decided again replaces its pending entry; most calls have none, and
                 // ids mostly differ in their last character (a sequence number).
-                if s.pending.iter().any(|p| same_id(&p.call_id, call_id)) {
+                if s.pending.iter().any(|p| same_id(&p.call_id, &call_id)) {
                     s.pending.retain(|p| p.call_id != call_id);
                 }
                 let capability = envelope::is_request(call)
@@ -428,10 +466,10 @@ impl Sessions {
                 push_bounded(
                     &mut s.pending,
                     Pending {
-                        call_id: call_id.to_owned(),
+                        call_id: call_id.into_owned(),
                         scope,
                         class: d.decision,
-                        run_id: call.run_id.clone(),
+                        run_id: ids.run_id.map(Cow::into_owned),
                         capability,
                         at: t,
                     },
@@ -444,23 +482,26 @@ impl Sessions {
                 .iter()
                 .any(|f| f.id == finding::ADAPTIVE_LEASE_CANDIDATE.id)
         {
-            d.preview.description = crate::preview::sanitize::truncate_chars(
-                &format!("{}{}", adaptive::SUGGEST_HINT, d.preview.description),
-                crate::preview::MAX_DESCRIPTION_CHARS,
-            );
+            prepend_hint(&mut d.preview.description, &[adaptive::SUGGEST_HINT]);
         }
         if cfg.flood.enabled {
             push_bounded(&mut s.asks, t, MAX_ASKS);
             let window = cfg.flood.window_ms as f64;
             let n = asks_within(&s.asks, t, window);
             if n >= cfg.flood.threshold as usize {
-                let hint = format!(
-                    "⚠ {n} approval requests in {} s in this session. Check each one: nothing is approved automatically.\n",
-                    cfg.flood.window_ms / 1000
-                );
-                d.preview.description = crate::preview::sanitize::truncate_chars(
-                    &format!("{hint}{}", d.preview.description),
-                    crate::preview::MAX_DESCRIPTION_CHARS,
+                let mut count = String::new();
+                crate::json::push_u64(&mut count, n as u64);
+                let mut secs = String::new();
+                crate::json::push_u64(&mut secs, cfg.flood.window_ms / 1000);
+                prepend_hint(
+                    &mut d.preview.description,
+                    &[
+                        "⚠ ",
+                        &count,
+                        " approval requests in ",
+                        &secs,
+                        " s in this session. Check each one: nothing is approved automatically.\n",
+                    ],
                 );
             }
         }
@@ -675,6 +716,46 @@ impl Sessions {
             command::Command::Status => Ok((None, "exec lease off".to_owned())),
         }
     }
+}
+
+/// A call's id and run id as [`Sessions::record_ids`] reads them: borrowed from the call, or
+/// handed over.
+struct Ids<'a> {
+    call_id: Option<Cow<'a, str>>,
+    run_id: Option<Cow<'a, str>>,
+}
+
+/// `hint` (its parts one after another) put before the prompt's `description`, the whole cut
+/// to [`crate::preview::MAX_DESCRIPTION_CHARS`]: one text made, not three.
+fn prepend_hint(description: &mut String, hint: &[&str]) {
+    let len = hint.iter().map(|p| p.len()).sum::<usize>() + description.len();
+    let mut text = String::with_capacity(len);
+    for part in hint {
+        text.push_str(part);
+    }
+    text.push_str(description);
+    cut_chars_in_place(&mut text, crate::preview::MAX_DESCRIPTION_CHARS);
+    *description = text;
+}
+
+/// `crate::preview::sanitize::truncate_chars(text, max)`, cutting `text` itself: the first
+/// `max - 1` characters and `…` when more than `max` characters follow, else `text` as it is.
+fn cut_chars_in_place(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let cut = match max.checked_sub(1) {
+        None => 0,
+        Some(last) => {
+            let mut chars = text.char_indices();
+            match chars.nth(last) {
+                Some((at, _)) if chars.next().is_some() => at,
+                _ => return,
+            }
+        }
+    };
+    text.truncate(cut);
+    text.push('…');
 }
 
 /// Ordinary exec: the `exec` tool (not Code Mode), a plain approval, no self-protection finding.

@@ -1085,3 +1085,101 @@ proptest::proptest! {
         proptest::prop_assert_eq!(same_id(&a, &b), a == b);
     }
 }
+
+/// The flood hint as `Sessions::record` wrote it before session 8 (`format!` twice, then
+/// `truncate_chars`): the reference `prepend_hint` is held to.
+fn flood_hint_reference(description: &str, n: usize, window_ms: u64) -> String {
+    let hint = format!(
+        "⚠ {n} approval requests in {} s in this session. Check each one: nothing is approved automatically.\n",
+        window_ms / 1000
+    );
+    crate::preview::sanitize::truncate_chars(
+        &format!("{hint}{description}"),
+        crate::preview::MAX_DESCRIPTION_CHARS,
+    )
+}
+
+/// `prepend_hint` as `Sessions::record` calls it for the flood hint.
+fn flood_hint(description: &str, n: usize, window_ms: u64) -> String {
+    let mut out = description.to_owned();
+    let (mut count, mut secs) = (String::new(), String::new());
+    crate::json::push_u64(&mut count, n as u64);
+    crate::json::push_u64(&mut secs, window_ms / 1000);
+    prepend_hint(
+        &mut out,
+        &[
+            "⚠ ",
+            &count,
+            " approval requests in ",
+            &secs,
+            " s in this session. Check each one: nothing is approved automatically.\n",
+        ],
+    );
+    out
+}
+
+/// The adaptive-lease suggestion as `Sessions::record` wrote it before session 8.
+fn suggest_hint_reference(description: &str) -> String {
+    crate::preview::sanitize::truncate_chars(
+        &format!("{}{}", adaptive::SUGGEST_HINT, description),
+        crate::preview::MAX_DESCRIPTION_CHARS,
+    )
+}
+
+#[test]
+fn hints_are_their_references_over_every_corpus_text_and_preview() {
+    let mut texts = crate::testing::corpus_request_strings();
+    texts.extend(crate::testing::secret_texts());
+    texts.extend(crate::testing::fuzz_regression_texts());
+    // Real descriptions of every length a preview has.
+    let gate = Gate::new("{}");
+    for r in crate::testing::corpus_request_strings().iter().take(400) {
+        texts.push(gate.decide(r).preview.description);
+    }
+    for (i, text) in texts.iter().enumerate() {
+        // Around the bound, in characters and in bytes.
+        let mut cuts = vec![text.as_str()];
+        for end in [380, 400, 410, 420, 500, 512] {
+            let mut end = end.min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            cuts.push(&text[..end]);
+        }
+        for t in cuts {
+            let (n, window) = (i % 2000, (i as u64 * 7919) % 10_000_000);
+            assert_eq!(
+                flood_hint(t, n, window),
+                flood_hint_reference(t, n, window),
+                "{t:?}"
+            );
+            let mut out = t.to_owned();
+            prepend_hint(&mut out, &[adaptive::SUGGEST_HINT]);
+            assert_eq!(out, suggest_hint_reference(t), "{t:?}");
+        }
+    }
+}
+
+proptest::proptest! {
+    /// The hints agree with their references on any description (ASCII, wide characters,
+    /// around the bound) and any count and window.
+    #[test]
+    fn hints_agree_on_any_description(
+        d in "\\PC{0,600}|[ -~\n]{380,560}|[é•😀a]{100,520}",
+        n in 0usize..100_000,
+        window in 0u64..u64::MAX,
+    ) {
+        proptest::prop_assert_eq!(flood_hint(&d, n, window), flood_hint_reference(&d, n, window));
+        let mut out = d.clone();
+        prepend_hint(&mut out, &[adaptive::SUGGEST_HINT]);
+        proptest::prop_assert_eq!(out, suggest_hint_reference(&d));
+    }
+
+    /// Cutting in place is `truncate_chars`, for any bound.
+    #[test]
+    fn cutting_in_place_is_truncate_chars(d in "\\PC{0,80}|[a-z]{0,80}", max in 0usize..90) {
+        let mut out = d.clone();
+        cut_chars_in_place(&mut out, max);
+        proptest::prop_assert_eq!(out, crate::preview::sanitize::truncate_chars(&d, max));
+    }
+}
