@@ -246,8 +246,22 @@ impl Gate {
     }
 
     /// Policy and analyzers (raise-only): the decision before session authority, risk and
-    /// preview, with the analysis that raised it (its targets scope reuse).
+    /// preview, with the analysis that raised it (its targets scope reuse; its findings have
+    /// moved into the decision).
     pub fn assess(&self, call: &Call) -> (Decision, Option<CallAnalysis>) {
+        let (mut d, semantic) = self.assess_policy_only(call);
+        let mut analysis = None;
+        if semantic {
+            analysis = dispatch::analyze_call(call, &self.config.semantic_analysis.limits);
+            if let Some(analysis) = &mut analysis {
+                dispatch::reduce(&mut d, analysis, &self.config);
+            }
+        }
+        (d, analysis)
+    }
+
+    /// The policy's decision before the analyzers, and whether they are to run.
+    pub(crate) fn assess_policy_only(&self, call: &Call) -> (Decision, bool) {
         let verdict = policy::evaluate(&self.config, call);
         let class = match (verdict.mode, verdict.severity) {
             (Mode::Auto, _) => Class::Auto,
@@ -283,15 +297,7 @@ impl Gate {
             },
         };
         d.normalize();
-        let semantic = self.config.semantic_analysis;
-        let mut analysis = None;
-        if semantic.enabled {
-            analysis = dispatch::analyze_call(call, &semantic.limits);
-            if let Some(analysis) = &analysis {
-                dispatch::reduce(&mut d, analysis, &self.config);
-            }
-        }
-        (d, analysis)
+        (d, self.config.semantic_analysis.enabled)
     }
 
     fn fail_closed(&self, finding: Finding, reason: &str) -> Decision {

@@ -166,7 +166,61 @@ fn truncate(report: &mut Report, max: usize) {
 }
 
 /// Folds an analysis into a decision: raise only (see the module docs for the one exception).
-pub fn reduce(decision: &mut Decision, analysis: &CallAnalysis, config: &Config) {
+/// The report's findings move into the decision (the report is left without them: nothing
+/// reads them after this, and a copy of each detail is an allocation per finding).
+pub fn reduce(decision: &mut Decision, analysis: &mut CallAnalysis, config: &Config) {
+    let report = &mut analysis.report;
+    let base = decision.decision;
+    let explicit_auto = decision.source == Source::Rule && base == Class::Auto;
+    let mut top: Option<&Finding> = None;
+    for f in &report.findings {
+        match f.severity {
+            Severity::Critical => decision.raise(Class::Critical, Severity::Critical),
+            Severity::Warning if !explicit_auto => {
+                decision.raise(Class::Approval, Severity::Warning)
+            }
+            _ => {}
+        }
+        if f.severity > Severity::Info && top.is_none_or(|t| f.severity > t.severity) {
+            top = Some(f);
+        }
+    }
+    if !report.complete {
+        decision.raise(Class::Approval, Severity::Warning);
+    }
+    // What reads the findings is done before they move: the reason (the class is final
+    // here) and whether the analysis found only information.
+    let reason = match top {
+        Some(f) if decision.decision > base => {
+            let reason = finding::spec(f.id).map(|s| s.reason).unwrap_or("");
+            Some(verdict_reason(reason, &f.detail))
+        }
+        _ => None,
+    };
+    let clean = report.complete
+        && report.read_only
+        && report.findings.iter().all(|f| f.severity == Severity::Info);
+    decision.findings.append(&mut report.findings);
+    if let Some(reason) = reason {
+        decision.reason = reason;
+    }
+    if config.read_only_exec_auto
+        && analysis.exec
+        && clean
+        && decision.source == Source::ToolKind
+        && decision.decision == Class::Approval
+    {
+        decision.decision = Class::Auto;
+        decision.severity = Severity::Info;
+        decision.reason = "read-only command, completely analysed (readOnlyExec: auto)".to_owned();
+    }
+    decision.normalize();
+}
+
+/// [`reduce`] as it was before session 8 (the report's findings copied into the decision):
+/// the tests' reference.
+#[cfg(test)]
+pub(crate) fn reduce_reference(decision: &mut Decision, analysis: &CallAnalysis, config: &Config) {
     let report = &analysis.report;
     let base = decision.decision;
     let explicit_auto = decision.source == Source::Rule && base == Class::Auto;
@@ -296,6 +350,50 @@ mod tests {
                 verdict_reason_reference(reason, "d")
             );
         }
+    }
+
+    /// `reduce`, which moves the report's findings, gives the decision its reference (which
+    /// copies them) gives, over every corpus request under several configs and every policy
+    /// class it can start from.
+    #[test]
+    fn reduce_is_its_reference_over_every_corpus_request() {
+        let mut requests = crate::testing::corpus_request_strings();
+        requests.extend(crate::gate::tests::secret_corpus_requests());
+        let configs = [
+            "{}",
+            r#"{"readOnlyExec":"auto"}"#,
+            r#"{"rules":[{"id":"ok","toolNamePattern":".*","mode":"auto"}]}"#,
+            r#"{"rules":[{"id":"b","toolNamePattern":".*","mode":"block"}]}"#,
+            r#"{"defaultMode":"auto","useClassifiers":false}"#,
+        ];
+        let mut seen = (0, 0);
+        for config in configs {
+            let gate = crate::Gate::new(config);
+            assert!(gate.config_errors().is_empty(), "{config}");
+            for text in &requests {
+                let Ok(call) = Call::parse(text) else {
+                    continue;
+                };
+                let (base, _) = gate.assess_policy_only(&call);
+                let Some(analysis) = analyze_call(&call, &gate.config().semantic_analysis.limits)
+                else {
+                    continue;
+                };
+                let mut slow = base.clone();
+                reduce_reference(&mut slow, &analysis, gate.config());
+                let mut fast = base;
+                let mut moved = analysis.clone();
+                reduce(&mut fast, &mut moved, gate.config());
+                assert_eq!(fast, slow, "{config} {text}");
+                // Only the findings left the report.
+                let mut rest = analysis;
+                rest.report.findings.clear();
+                assert_eq!(moved, rest, "{config} {text}");
+                seen.0 += 1;
+                seen.1 += usize::from(fast.decision != Class::Auto);
+            }
+        }
+        assert!(seen.0 > 2000 && seen.1 > 1000, "{seen:?}");
     }
 
     proptest::proptest! {
