@@ -249,7 +249,7 @@ impl Gate {
     /// preview, with the analysis that raised it (its targets scope reuse; its findings have
     /// moved into the decision).
     pub fn assess(&self, call: &Call) -> (Decision, Option<CallAnalysis>) {
-        let (mut d, semantic) = self.assess_policy_only(call);
+        let (mut d, reason, semantic) = self.assess_policy_only(call);
         let mut analysis = None;
         if semantic {
             analysis = dispatch::analyze_call(call, &self.config.semantic_analysis.limits);
@@ -257,11 +257,21 @@ impl Gate {
                 dispatch::reduce(&mut d, analysis, &self.config);
             }
         }
+        // The policy's reason, unless the analysis gave its own (every reason is a non-empty
+        // text: an empty one is the policy's, not made yet).
+        if d.reason.is_empty() {
+            d.reason = reason.into_string();
+        }
         (d, analysis)
     }
 
-    /// The policy's decision before the analyzers, and whether they are to run.
-    pub(crate) fn assess_policy_only(&self, call: &Call) -> (Decision, bool) {
+    /// The policy's decision before the analyzers, whether they are to run, and the policy's
+    /// reason, not yet made: the decision's reason is empty until [`Gate::assess`] gives it
+    /// (nothing reads it before; the analysis replaces it on most asks).
+    pub(crate) fn assess_policy_only<'a>(
+        &'a self,
+        call: &'a Call,
+    ) -> (Decision, policy::Reason<'a>, bool) {
         let verdict = policy::evaluate(&self.config, call);
         let class = match (verdict.mode, verdict.severity) {
             (Mode::Auto, _) => Class::Auto,
@@ -281,7 +291,7 @@ impl Gate {
         let mut d = Decision {
             decision: class,
             severity: verdict.severity,
-            reason: verdict.reason,
+            reason: String::new(),
             source: verdict.source,
             rule_id: verdict.rule_id,
             findings,
@@ -297,7 +307,7 @@ impl Gate {
             },
         };
         d.normalize();
-        (d, self.config.semantic_analysis.enabled)
+        (d, verdict.reason, self.config.semantic_analysis.enabled)
     }
 
     fn fail_closed(&self, finding: Finding, reason: &str) -> Decision {
@@ -451,6 +461,53 @@ impl Gate {
 
 #[cfg(test)]
 impl Gate {
+    /// [`Gate::assess`] as it was before session 8 (the policy's reason made at once, the
+    /// report's findings copied into the decision): the oracle of the tests.
+    pub(crate) fn assess_reference(&self, call: &Call) -> (Decision, Option<CallAnalysis>) {
+        let verdict = policy::evaluate(&self.config, call);
+        let class = match (verdict.mode, verdict.severity) {
+            (Mode::Auto, _) => Class::Auto,
+            (Mode::Block, _) => Class::Block,
+            (Mode::RequireApproval, Severity::Critical) => Class::Critical,
+            (Mode::RequireApproval, _) => Class::Approval,
+        };
+        let mut findings = vec![verdict.finding];
+        if let Some(from) = &call.bridged_from {
+            findings.push(Finding::new(
+                &finding::TOOL_BRIDGE,
+                format!("{from} calling {}", call.tool_name),
+            ));
+        }
+        let mut d = Decision {
+            decision: class,
+            severity: verdict.severity,
+            reason: verdict.reason.into_string(),
+            source: verdict.source,
+            rule_id: verdict.rule_id,
+            findings,
+            reusable: false,
+            allowed_decisions: verdict
+                .allowed_decisions
+                .unwrap_or_else(|| Resolution::ALL.to_vec()),
+            timeout_ms: verdict.timeout_ms,
+            risk: Risk::unmatched(),
+            preview: Preview {
+                title: String::new(),
+                description: String::new(),
+            },
+        };
+        d.normalize();
+        let semantic = self.config.semantic_analysis;
+        let mut analysis = None;
+        if semantic.enabled {
+            analysis = dispatch::analyze_call(call, &semantic.limits);
+            if let Some(analysis) = &analysis {
+                dispatch::reduce_reference(&mut d, analysis, &self.config);
+            }
+        }
+        (d, analysis)
+    }
+
     /// [`Gate::finish`] as it was: the oracle of the tests.
     pub(crate) fn finish_reference(&self, d: Decision, call: Option<&Call>) -> Decision {
         preview::redact::with_memo(|| self.finish_memo_reference(d, call))
@@ -740,6 +797,51 @@ pub(crate) mod tests {
             out.push(serde_json::json!({"toolName": text, "params": {"q": text}}).to_string());
         }
         out
+    }
+
+    /// `assess` (the policy's reason made only when the analysis does not replace it, the
+    /// report's findings moved) gives the decision and analysis its reference gives, but for
+    /// the findings, which moved, over every corpus request and secret under configs that
+    /// reach every step of the policy order.
+    #[test]
+    fn assess_is_its_reference_over_every_corpus_request_and_secret() {
+        let mut requests: Vec<String> = corpus_requests().into_iter().map(|(_, r)| r).collect();
+        requests.extend(secret_corpus_requests());
+        requests.extend(crate::testing::fuzz_regression_texts());
+        let bench =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/bench/config.json"))
+                .unwrap();
+        let configs = [
+            "{}",
+            bench.as_str(),
+            r#"{"readOnlyExec":"auto"}"#,
+            r#"{"rules":[{"id":"ok","toolNamePattern":".*","mode":"auto"}]}"#,
+            r#"{"rules":[{"id":"b","toolNamePattern":".*","mode":"block","reason":"no: `rm -rf /`"}]}"#,
+            r#"{"defaultMode":"auto","useClassifiers":false}"#,
+            r#"{"defaultMode":"block","semanticAnalysis":{"enabled":false}}"#,
+        ];
+        let mut sources = std::collections::BTreeSet::new();
+        for config in configs {
+            let gate = Gate::new(config);
+            assert!(gate.config_errors().is_empty(), "{config}");
+            for text in &requests {
+                let Ok(call) = Call::parse(text) else {
+                    continue;
+                };
+                let (fast, fast_analysis) = gate.assess(&call);
+                let (slow, slow_analysis) = gate.assess_reference(&call);
+                assert_eq!(fast, slow, "{config} {text}");
+                let slow_analysis = slow_analysis.map(|mut a| {
+                    a.report.findings.clear();
+                    a
+                });
+                assert_eq!(fast_analysis, slow_analysis, "{config} {text}");
+                sources.insert(fast.source.as_str());
+            }
+        }
+        for source in ["rule", "tool-kind", "classifier", "default"] {
+            assert!(sources.contains(source), "{sources:?}");
+        }
     }
 
     #[test]

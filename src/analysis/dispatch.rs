@@ -374,7 +374,8 @@ mod tests {
                 let Ok(call) = Call::parse(text) else {
                     continue;
                 };
-                let (base, _) = gate.assess_policy_only(&call);
+                let (mut base, reason, _) = gate.assess_policy_only(&call);
+                base.reason = reason.into_string();
                 let Some(analysis) = analyze_call(&call, &gate.config().semantic_analysis.limits)
                 else {
                     continue;

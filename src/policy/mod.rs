@@ -13,22 +13,43 @@ use crate::config::{Config, Mode};
 use crate::decision::{Resolution, Severity, Source};
 use crate::finding::{self, Finding};
 use classifier::NameClass;
+use std::borrow::Cow;
 
 /// The base verdict of the policy order.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Verdict {
+pub struct Verdict<'a> {
     pub mode: Mode,
     pub severity: Severity,
     pub source: Source,
     pub rule_id: Option<String>,
-    pub reason: String,
+    pub reason: Reason<'a>,
     pub finding: Finding,
     pub allowed_decisions: Option<Vec<Resolution>>,
     pub timeout_ms: u32,
 }
 
+/// A verdict's reason, made only when read ([`Reason::into_string`]): the analysis replaces
+/// it on most asks, so most are never made.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reason<'a> {
+    /// Made already (a rule's own reason, a classifier's).
+    Text(Cow<'a, str>),
+    /// Its parts, one after another.
+    Parts([&'a str; 4]),
+}
+
+impl Reason<'_> {
+    /// The reason's text.
+    pub fn into_string(self) -> String {
+        match self {
+            Reason::Text(text) => text.into_owned(),
+            Reason::Parts(parts) => join(&parts),
+        }
+    }
+}
+
 /// Runs the policy order over one call.
-pub fn evaluate(config: &Config, call: &Call) -> Verdict {
+pub fn evaluate<'a>(config: &'a Config, call: &'a Call) -> Verdict<'a> {
     if let Some(rule) = config.rules.iter().find(|r| rules::matches(r, call)) {
         let severity = rule.severity.unwrap_or(match rule.mode {
             Mode::Block => Severity::Critical,
@@ -36,8 +57,8 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             Mode::RequireApproval => config.default_severity,
         });
         let reason = match &rule.reason {
-            Some(r) if !r.trim().is_empty() => r.clone(),
-            _ => join(&["rule \"", &rule.id, "\" matched ", &call.tool_name]),
+            Some(r) if !r.trim().is_empty() => Reason::Text(Cow::Borrowed(r)),
+            _ => Reason::Parts(["rule \"", &rule.id, "\" matched ", &call.tool_name]),
         };
         return Verdict {
             mode: rule.mode,
@@ -54,7 +75,7 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             timeout_ms: rule.timeout_ms.unwrap_or(config.default_timeout_ms),
         };
     }
-    let base = |mode, severity, source, finding, reason: String| Verdict {
+    let base = |mode, severity, source, finding, reason: Reason<'a>| Verdict {
         mode,
         severity,
         source,
@@ -70,7 +91,7 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             "apply_patch" => "changes files with a patch",
             _ => "runs Code Mode code",
         };
-        let reason = join(&[&call.tool_name, " ", what]);
+        let reason = Reason::Parts([&call.tool_name, " ", what, ""]);
         return base(
             Mode::RequireApproval,
             config.default_severity,
@@ -90,7 +111,12 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
                         &finding::NAME_TOKEN_DESTRUCTIVE,
                         join(&["name token \"", &token, "\""]),
                     ),
-                    join(&[&call.tool_name, " may change something (\"", &token, "\")"]),
+                    Reason::Text(Cow::Owned(join(&[
+                        &call.tool_name,
+                        " may change something (\"",
+                        &token,
+                        "\")",
+                    ]))),
                 )
             }
             NameClass::ReadOnly(token) => {
@@ -102,7 +128,12 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
                         &finding::NAME_TOKEN_READ_ONLY,
                         join(&["name token \"", &token, "\""]),
                     ),
-                    join(&[&call.tool_name, " only reads (\"", &token, "\")"]),
+                    Reason::Text(Cow::Owned(join(&[
+                        &call.tool_name,
+                        " only reads (\"",
+                        &token,
+                        "\")",
+                    ]))),
                 )
             }
             NameClass::Unknown => {}
@@ -126,10 +157,11 @@ pub fn evaluate(config: &Config, call: &Call) -> Verdict {
             &finding::TOOL_UNRECOGNIZED,
             join(&["defaultMode ", mode_name]),
         ),
-        join(&[
+        Reason::Parts([
             &call.tool_name,
             " is not a recognized tool; defaultMode is ",
             mode_name,
+            "",
         ]),
     )
 }
@@ -149,6 +181,22 @@ mod tests {
 
     fn call(json: &str) -> Call {
         Call::parse(json).unwrap()
+    }
+
+    /// [`super::evaluate`] with its reason made: a verdict that borrows neither the config
+    /// nor the call.
+    fn evaluate(config: &Config, call: &Call) -> Verdict<'static> {
+        let v = super::evaluate(config, call);
+        Verdict {
+            mode: v.mode,
+            severity: v.severity,
+            source: v.source,
+            rule_id: v.rule_id,
+            reason: Reason::Text(Cow::Owned(v.reason.into_string())),
+            finding: v.finding,
+            allowed_decisions: v.allowed_decisions,
+            timeout_ms: v.timeout_ms,
+        }
     }
     fn config(json: &str) -> Config {
         let (c, e) = Config::from_json(json);
@@ -220,7 +268,7 @@ mod tests {
         let v = evaluate(&c, &call(r#"{"toolName":"deploy","params":{}}"#));
         assert_eq!(v.severity, Severity::Critical);
         assert_eq!(v.timeout_ms, 30_000);
-        assert_eq!(v.reason, "Production deploy");
+        assert_eq!(v.reason.into_string(), "Production deploy");
         assert_eq!(
             v.allowed_decisions,
             Some(vec![Resolution::AllowOnce, Resolution::Deny])
@@ -247,7 +295,7 @@ mod tests {
         let rules = config(r#"{"rules":[{"id":"r \"1\" é","toolName":"deploy","mode":"block"}]}"#);
         let v = evaluate(&rules, &call(r#"{"toolName":"deploy","params":{}}"#));
         assert_eq!(
-            v.reason,
+            v.reason.clone().into_string(),
             format!("rule \"{}\" matched {}", "r \"1\" é", "deploy")
         );
         assert_eq!(
@@ -263,7 +311,7 @@ mod tests {
                 &c,
                 &call(&format!(r#"{{"toolName":"{tool}","params":{{}}}}"#)),
             );
-            assert_eq!(v.reason, format!("{tool} {what}"));
+            assert_eq!(v.reason.clone().into_string(), format!("{tool} {what}"));
             assert_eq!(v.finding.detail, format!("tool kind {kind}"));
         }
         for (tool, token, verb) in [
@@ -274,7 +322,10 @@ mod tests {
                 &c,
                 &call(&format!(r#"{{"toolName":"{tool}","params":{{}}}}"#)),
             );
-            assert_eq!(v.reason, format!("{tool} {verb} (\"{token}\")"));
+            assert_eq!(
+                v.reason.clone().into_string(),
+                format!("{tool} {verb} (\"{token}\")")
+            );
             assert_eq!(v.finding.detail, format!("name token \"{token}\""));
         }
         for (mode, json) in [
@@ -287,7 +338,7 @@ mod tests {
                 &call(r#"{"toolName":"frobnicate","params":{}}"#),
             );
             assert_eq!(
-                v.reason,
+                v.reason.clone().into_string(),
                 format!("frobnicate is not a recognized tool; defaultMode is {mode}")
             );
             assert_eq!(v.finding.detail, format!("defaultMode {mode}"));

@@ -676,8 +676,9 @@ fn push_lines_cut(out: &mut String, text: &str, max: usize) {
 }
 
 /// [`truncate_chars`] of a String the caller gives up: returned as it is when it fits.
-fn truncate_owned(s: String, max: usize) -> String {
-    truncate_cow(Cow::Owned(s), max).into_owned()
+fn truncate_owned(mut s: String, max: usize) -> String {
+    sanitize::truncate_in_place(&mut s, max);
+    s
 }
 
 /// A copy of `v` with every string cut to what can be shown and redacted, so a secret is

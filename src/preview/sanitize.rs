@@ -75,6 +75,34 @@ pub fn truncate_cow(s: std::borrow::Cow<'_, str>, max: usize) -> std::borrow::Co
     std::borrow::Cow::Owned(truncate_chars(&s, max))
 }
 
+/// [`truncate_chars`] of `text`, cutting `text` itself (no second text): the first `max - 1`
+/// characters and `…` when more than `max` characters follow, else `text` as it is.
+pub fn truncate_in_place(text: &mut String, max: usize) {
+    if text.len() <= max {
+        return;
+    }
+    let cut = if text.as_bytes().get(..max).is_some_and(<[u8]>::is_ascii) {
+        // An ASCII head: its `max` bytes are the first `max` characters, and more bytes are
+        // more characters.
+        max.saturating_sub(1)
+    } else {
+        // Counting is quicker than walking to the cut, and most texts fit.
+        if text.chars().count() <= max {
+            return;
+        }
+        // More than `max` characters: the `max`-th exists (and one after it).
+        match max.checked_sub(1) {
+            None => 0,
+            Some(last) => match text.char_indices().nth(last) {
+                Some((at, _)) => at,
+                None => return,
+            },
+        }
+    };
+    text.truncate(cut);
+    text.push('…');
+}
+
 /// Cuts `s` to at most `max` characters (code points), ending with `…` when cut.
 pub fn truncate_chars(s: &str, max: usize) -> String {
     // A string of at most `max` bytes has at most `max` characters.
@@ -111,6 +139,46 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Cutting in place is [`truncate_chars`], for any text and bound.
+        #[test]
+        fn truncating_in_place_is_truncate_chars(
+            d in "\\PC{0,80}|[a-z]{0,80}|[é•😀a]{0,60}",
+            max in 0usize..90,
+        ) {
+            let mut out = d.clone();
+            truncate_in_place(&mut out, max);
+            proptest::prop_assert_eq!(out, truncate_chars(&d, max));
+        }
+    }
+
+    #[test]
+    fn truncating_in_place_is_truncate_chars_over_every_corpus_text() {
+        let mut texts = crate::testing::corpus_request_strings();
+        texts.extend(crate::testing::secret_texts());
+        texts.extend(crate::testing::fuzz_regression_texts());
+        for t in &texts {
+            for max in [
+                0,
+                1,
+                2,
+                40,
+                79,
+                80,
+                81,
+                200,
+                511,
+                512,
+                513,
+                t.chars().count(),
+            ] {
+                let mut out = t.clone();
+                truncate_in_place(&mut out, max);
+                assert_eq!(out, truncate_chars(t, max), "{max} {t:?}");
+            }
+        }
+    }
 
     #[test]
     fn strips_ansi_and_controls() {

@@ -734,28 +734,8 @@ fn prepend_hint(description: &mut String, hint: &[&str]) {
         text.push_str(part);
     }
     text.push_str(description);
-    cut_chars_in_place(&mut text, crate::preview::MAX_DESCRIPTION_CHARS);
+    crate::preview::sanitize::truncate_in_place(&mut text, crate::preview::MAX_DESCRIPTION_CHARS);
     *description = text;
-}
-
-/// `crate::preview::sanitize::truncate_chars(text, max)`, cutting `text` itself: the first
-/// `max - 1` characters and `…` when more than `max` characters follow, else `text` as it is.
-fn cut_chars_in_place(text: &mut String, max: usize) {
-    if text.len() <= max {
-        return;
-    }
-    let cut = match max.checked_sub(1) {
-        None => 0,
-        Some(last) => {
-            let mut chars = text.char_indices();
-            match chars.nth(last) {
-                Some((at, _)) if chars.next().is_some() => at,
-                _ => return,
-            }
-        }
-    };
-    text.truncate(cut);
-    text.push('…');
 }
 
 /// Ordinary exec: the `exec` tool (not Code Mode), a plain approval, no self-protection finding.

@@ -1175,11 +1175,4 @@ proptest::proptest! {
         proptest::prop_assert_eq!(out, suggest_hint_reference(&d));
     }
 
-    /// Cutting in place is `truncate_chars`, for any bound.
-    #[test]
-    fn cutting_in_place_is_truncate_chars(d in "\\PC{0,80}|[a-z]{0,80}", max in 0usize..90) {
-        let mut out = d.clone();
-        cut_chars_in_place(&mut out, max);
-        proptest::prop_assert_eq!(out, crate::preview::sanitize::truncate_chars(&d, max));
-    }
 }
