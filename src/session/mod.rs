@@ -90,6 +90,8 @@ struct Cooldown {
 #[derive(Debug, Clone, PartialEq)]
 struct Pending {
     call_id: String,
+    /// [`id_tag`] of `call_id`.
+    id_tag: u64,
     scope: Scope,
     class: Class,
     run_id: Option<String>,
@@ -145,9 +147,18 @@ fn within_id_limit(text: &str) -> bool {
     text.len() <= MAX_ID_CHARS || text.chars().count() <= MAX_ID_CHARS
 }
 
-/// `a == b`, comparing the last bytes first.
-fn same_id(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().last() == b.as_bytes().last() && a == b
+/// A call id's tag: its length and its last eight bytes in one word. Equal ids have equal
+/// tags, so looking for an id among the pending approvals compares one word per entry (no
+/// read of each id's text: ids mostly differ in their last characters, a sequence number),
+/// and the texts only where the tags agree.
+fn id_tag(id: &str) -> u64 {
+    let bytes = id.as_bytes();
+    let tail = bytes.get(bytes.len().saturating_sub(8)..).unwrap_or(&[]);
+    let mut last = [0u8; 8];
+    if let Some(dst) = last.get_mut(..tail.len()) {
+        dst.copy_from_slice(tail);
+    }
+    u64::from_le_bytes(last) ^ (bytes.len() as u64).rotate_right(8)
 }
 
 fn push_bounded<T>(q: &mut VecDeque<T>, item: T, max: usize) {
@@ -455,9 +466,12 @@ impl Sessions {
         }
         if let Some(call_id) = ids.call_id {
             if !call_id.is_empty() && within_id_limit(&call_id) {
-                // A call decided again replaces its pending entry; most calls have none, and
-                // ids mostly differ in their last character (a sequence number).
-                if s.pending.iter().any(|p| same_id(&p.call_id, &call_id)) {
+                // A call decided again replaces its pending entry; most calls have none.
+                let tag = id_tag(&call_id);
+                if s.pending
+                    .iter()
+                    .any(|p| p.id_tag == tag && p.call_id == call_id)
+                {
                     s.pending.retain(|p| p.call_id != call_id);
                 }
                 let capability = envelope::is_request(call)
@@ -467,6 +481,7 @@ impl Sessions {
                     &mut s.pending,
                     Pending {
                         call_id: call_id.into_owned(),
+                        id_tag: tag,
                         scope,
                         class: d.decision,
                         run_id: ids.run_id.map(Cow::into_owned),

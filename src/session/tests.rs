@@ -1065,6 +1065,7 @@ proptest::proptest! {
             t += f64::from(*step);
             s.pending.push_back(Pending {
                 call_id: format!("call-{i}"),
+                id_tag: id_tag(&format!("call-{i}")),
                 scope: Scope::default(),
                 class: Class::Approval,
                 run_id: None,
@@ -1079,10 +1080,23 @@ proptest::proptest! {
         proptest::prop_assert_eq!(s.pending, scan);
     }
 
-    /// The id comparison that looks at the last byte first is plain equality.
+    /// Equal ids have equal tags (the tag is only a first look: the texts are compared
+    /// where tags agree), and looking for an id by tag and text finds what a scan of the texts
+    /// finds, among ids alike in length and endings.
     #[test]
-    fn same_id_is_equality(a in "[a-c0-2-]{0,6}", b in "[a-c0-2-]{0,6}") {
-        proptest::prop_assert_eq!(same_id(&a, &b), a == b);
+    fn looking_for_an_id_by_tag_is_a_scan_of_the_texts(
+        ids in proptest::collection::vec("[a-c0-2-]{0,10}|bench-[0-9]{1,3}|\\PC{0,12}", 0..70),
+        id in "[a-c0-2-]{0,10}|bench-[0-9]{1,3}|\\PC{0,12}",
+    ) {
+        let tagged: Vec<(u64, &String)> = ids.iter().map(|i| (id_tag(i), i)).collect();
+        let tag = id_tag(&id);
+        let by_tag = tagged.iter().any(|(t, i)| *t == tag && **i == id);
+        proptest::prop_assert_eq!(by_tag, ids.contains(&id));
+        for other in &ids {
+            if *other == id {
+                proptest::prop_assert_eq!(id_tag(other), tag);
+            }
+        }
     }
 }
 
