@@ -12,26 +12,58 @@ use crate::decision::{Class, Decision, Severity, Source};
 use crate::finding::{self, Finding};
 
 /// True when `session_key` names an unattended session: some pattern's segments appear as
-/// consecutive `:`-separated segments of the key. (Read in place: it runs on every call.)
+/// consecutive `:`-separated segments of the key. (Read in place, the key's segments once for
+/// all patterns: it runs on every call.)
 pub fn is_unattended(session_key: &str, cfg: &SessionConfig) -> bool {
+    let pats = &cfg.auto_pass_session_keys;
+    if pats.is_empty() {
+        return false;
+    }
+    // A run can start only at a segment equal to a pattern's first: lengths are compared
+    // before any bytes, so most segments cost no comparison. (Byte loops, not `str::find`:
+    // keys and segments are a few bytes, where the searcher's setup costs more than the scan.)
+    let bytes = session_key.as_bytes();
+    let mut start = 0;
+    loop {
+        let end = bytes
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|&b| b == b':'))
+            .map_or(bytes.len(), |i| start + i);
+        let segment = bytes.get(start..end).unwrap_or(&[]);
+        for pat in pats {
+            if pat.first().is_some_and(|first| first.as_bytes() == segment)
+                // A pattern segment holding `:` equals no segment of the key.
+                && !pat.iter().any(|p| p.bytes().any(|b| b == b':'))
+                && run_at(session_key.get(start..).unwrap_or(""), pat)
+            {
+                return true;
+            }
+        }
+        if end >= bytes.len() {
+            return false;
+        }
+        start = end + 1;
+    }
+}
+
+/// [`is_unattended`] as it was before session 8 (the key's segments read once per pattern):
+/// a reference of the tests.
+#[cfg(test)]
+fn is_unattended_per_pattern(session_key: &str, cfg: &SessionConfig) -> bool {
     cfg.auto_pass_session_keys
         .iter()
         .any(|pat| !pat.is_empty() && has_run(session_key, pat))
 }
 
 /// Whether `pat` is a run of consecutive segments of `key`, trying a run from each segment.
+#[cfg(test)]
 fn has_run(key: &str, pat: &[String]) -> bool {
-    // A pattern segment holding `:` equals no segment of the key.
-    // (Byte loops, not `str::find`: keys and segments are a few bytes, where the searcher's
-    // setup costs more than the scan.)
     if pat.iter().any(|p| p.bytes().any(|b| b == b':')) {
         return false;
     }
     let Some(first) = pat.first() else {
         return false;
     };
-    // A run can start only at a segment equal to the pattern's first: lengths are compared
-    // before any bytes, so most segments cost no comparison.
     let bytes = key.as_bytes();
     let mut start = 0;
     loop {
@@ -171,6 +203,11 @@ mod tests {
                     reference_is_unattended(&key, &cfg),
                     "{:?} {:?}", key, cfg.auto_pass_session_keys
                 );
+                proptest::prop_assert_eq!(
+                    is_unattended(&key, &cfg),
+                    is_unattended_per_pattern(&key, &cfg),
+                    "{:?} {:?}", key, cfg.auto_pass_session_keys
+                );
             }
         }
     }
@@ -193,12 +230,45 @@ mod tests {
             ]
             .map(str::to_owned),
         );
-        for key in &keys {
-            assert_eq!(
-                is_unattended(key, &cfg),
-                reference_is_unattended(key, &cfg),
-                "{key}"
-            );
+        keys.extend(crate::testing::corpus_request_strings());
+        keys.extend(
+            [
+                "agent:main:bench",
+                "agent:main:cron:job",
+                "agent:heartbeat",
+                "a:b:a:b:c",
+            ]
+            .map(str::to_owned),
+        );
+        let pattern_sets = [
+            cfg.auto_pass_session_keys.clone(),
+            vec![
+                vec!["a".to_owned(), "b".to_owned()],
+                vec!["main".to_owned()],
+            ],
+            vec![
+                vec![],
+                vec!["a:b".to_owned()],
+                vec!["b".to_owned(), "c".to_owned()],
+            ],
+        ];
+        for pats in pattern_sets {
+            let cfg = SessionConfig {
+                auto_pass_session_keys: pats,
+                ..SessionConfig::default()
+            };
+            for key in &keys {
+                assert_eq!(
+                    is_unattended(key, &cfg),
+                    reference_is_unattended(key, &cfg),
+                    "{key}"
+                );
+                assert_eq!(
+                    is_unattended(key, &cfg),
+                    is_unattended_per_pattern(key, &cfg),
+                    "{key}"
+                );
+            }
         }
     }
 }
