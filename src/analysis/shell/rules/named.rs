@@ -234,6 +234,9 @@ const ARMS: &[(u16, &[&str])] = &[
         ENV,
         &[
             "history",
+            "wevtutil",
+            "clear-eventlog",
+            "remove-eventlog",
             "unset",
             "set",
             "setopt",
