@@ -457,6 +457,36 @@ pub fn is_credential_path(raw: &str) -> bool {
     lowered(raw, |p| credential_in(p.anchor, &p.segments))
 }
 
+/// Shell and REPL history files: commands typed with tokens and passwords in them. Reading
+/// one hands those to the model (a read tool asks); writing or deleting one is history
+/// tampering, handled where files are written, not a credential write.
+pub fn is_history_file(raw: &str) -> bool {
+    if is_url(raw) {
+        return false;
+    }
+    lowered(raw, |p| {
+        matches!(
+            p.segments.last().copied().unwrap_or(""),
+            ".bash_history"
+                | ".zsh_history"
+                | ".zhistory"
+                | ".sh_history"
+                | ".ash_history"
+                | ".history"
+                | ".python_history"
+                | ".node_repl_history"
+                | ".psql_history"
+                | ".mysql_history"
+                | ".sqlite_history"
+                | ".rediscli_history"
+                | ".irb_history"
+                | ".lesshst"
+                | ".wget-hsts"
+                | "consolehost_history.txt"
+        )
+    })
+}
+
 /// [`is_credential_path`] of a normalized path with lowercase segments.
 pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
     let name = lower.last().copied().unwrap_or("");
