@@ -457,6 +457,36 @@ pub fn is_credential_path(raw: &str) -> bool {
     lowered(raw, |p| credential_in(p.anchor, &p.segments))
 }
 
+/// Shell and REPL history files: commands typed with tokens and passwords in them. Reading
+/// one hands those to the model (a read tool asks); writing or deleting one is history
+/// tampering, handled where files are written, not a credential write.
+pub fn is_history_file(raw: &str) -> bool {
+    if is_url(raw) {
+        return false;
+    }
+    lowered(raw, |p| {
+        matches!(
+            p.segments.last().copied().unwrap_or(""),
+            ".bash_history"
+                | ".zsh_history"
+                | ".zhistory"
+                | ".sh_history"
+                | ".ash_history"
+                | ".history"
+                | ".python_history"
+                | ".node_repl_history"
+                | ".psql_history"
+                | ".mysql_history"
+                | ".sqlite_history"
+                | ".rediscli_history"
+                | ".irb_history"
+                | ".lesshst"
+                | ".wget-hsts"
+                | "consolehost_history.txt"
+        )
+    })
+}
+
 /// [`is_credential_path`] of a normalized path with lowercase segments.
 pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
     let name = lower.last().copied().unwrap_or("");
@@ -531,7 +561,7 @@ pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
     if parent == ".ssh" && !name.ends_with(".pub") && name != "known_hosts" && name != "config" {
         return true;
     }
-    if is_cloud_credential(lower, name, parent) {
+    if is_cloud_credential(lower, name, parent) || is_local_secret_store(lower, name, parent) {
         return true;
     }
     if (parent == ".aws" && matches!(name, "credentials" | "config"))
@@ -555,6 +585,52 @@ pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
         return true;
     }
     is_openclaw_secret(lower)
+}
+
+/// Files on this machine that hold secrets though they are not credential files by name:
+/// Terraform state (resource passwords and keys in plain text), the macOS keychain, browsers'
+/// saved logins and cookies, and cryptocurrency wallets. `lower`: lowercase segments, `name`
+/// the last. (Shell histories hold typed secrets too, but writing them is history tampering,
+/// not a credential write: they are not here.)
+fn is_local_secret_store(lower: &[&str], name: &str, parent: &str) -> bool {
+    if name.ends_with(".tfstate") || name.ends_with(".tfstate.backup") {
+        return true;
+    }
+    if name == "wallet.dat" {
+        return true;
+    }
+    if parent == "keychains" || name.ends_with(".keychain") || name.ends_with(".keychain-db") {
+        return true;
+    }
+    let in_dir = |d: &str| lower.contains(&d);
+    let firefox = in_dir("firefox") || in_dir(".mozilla") || in_dir("mozilla");
+    if firefox
+        && matches!(
+            name,
+            "logins.json" | "key4.db" | "key3.db" | "cookies.sqlite"
+        )
+    {
+        return true;
+    }
+    let chromium = lower.iter().any(|s| {
+        matches!(
+            *s,
+            "google-chrome"
+                | "chrome"
+                | "chromium"
+                | "edge"
+                | "microsoft-edge"
+                | "bravesoftware"
+                | "brave-browser"
+                | "vivaldi"
+                | "opera"
+                | "com.operasoftware.opera"
+        )
+    });
+    if chromium && matches!(name, "login data" | "cookies" | "web data" | "local state") {
+        return true;
+    }
+    parent == "keystore" && in_dir(".ethereum")
 }
 
 /// Well-known cloud and CLI credential files: Azure CLI token caches, Terraform Cloud, OCI,
@@ -1045,7 +1121,10 @@ mod tests {
         {
             return true;
         }
-        if is_cloud_credential_oracle(&lower, name, parent) {
+        let segments: Vec<&str> = lower.iter().map(String::as_str).collect();
+        if is_cloud_credential_oracle(&lower, name, parent)
+            || is_local_secret_store(&segments, name, parent)
+        {
             return true;
         }
         if (parent == ".aws" && matches!(name, "credentials" | "config"))
@@ -1679,6 +1758,15 @@ mod tests {
             "~/.git-credentials",
             "~/.gnupg/private-keys-v1.d/x.key",
             "~/.npmrc",
+            "infra/terraform.tfstate",
+            "terraform.tfstate.backup",
+            "~/Library/Keychains/login.keychain-db",
+            "~/.mozilla/firefox/abc.default-release/logins.json",
+            "~/.mozilla/firefox/abc.default-release/key4.db",
+            "~/.config/google-chrome/Default/Login Data",
+            "~/Library/Application Support/Google/Chrome/Default/Cookies",
+            "~/.bitcoin/wallet.dat",
+            "~/.ethereum/keystore/UTC--2020-01-01--abc",
         ] {
             assert!(is_credential_path(p), "{p}");
         }
@@ -1690,6 +1778,12 @@ mod tests {
             "~/.ssh/known_hosts",
             "tokens.md",
             "config.json",
+            "main.tf",
+            "docs/history.md",
+            "src/keychain.rs",
+            "~/.mozilla/firefox/abc.default-release/prefs.js",
+            "~/.config/google-chrome/Default/Bookmarks",
+            "cookies.txt.example",
         ] {
             assert!(!is_credential_path(p), "{p}");
         }

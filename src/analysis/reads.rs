@@ -95,7 +95,10 @@ pub fn analyze(call: &Call) -> Option<Report> {
     }
     for raw in found.iter().filter(|s| !s.trim().is_empty()) {
         let forms = files::spellings(raw);
-        if forms.iter().any(|s| paths::is_credential_path(s)) {
+        if forms
+            .iter()
+            .any(|s| paths::is_credential_path(s) || paths::is_history_file(s))
+        {
             acc.note(
                 &finding::CREDENTIAL_READ,
                 Severity::Warning,
@@ -389,6 +392,21 @@ mod tests {
     fn tool_name_read_is_case_insensitive() {
         let r = analyze(&call("Read", serde_json::json!({"path": "~/.ssh/id_rsa"}))).unwrap();
         assert!(asks(&r));
+    }
+
+    #[test]
+    fn history_files_ask() {
+        for p in [
+            "~/.bash_history",
+            "/root/.zsh_history",
+            "~/.python_history",
+            "C:\\Users\\u\\AppData\\Roaming\\Microsoft\\Windows\\PowerShell\\PSReadLine\\ConsoleHost_history.txt",
+        ] {
+            assert!(asks(&read(p)), "{p}");
+        }
+        for p in ["docs/history.md", "src/history.rs", "HISTORY.txt"] {
+            assert!(!asks(&read(p)), "{p}");
+        }
     }
 
     #[test]

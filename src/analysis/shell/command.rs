@@ -137,17 +137,20 @@ pub struct Peeled<'w> {
 /// without its name here. Any other program is the effective command as it is: peeling stops
 /// without the step (and its copy of argv).
 #[cfg(test)]
-const WRAPPERS: [&str; 58] = [
+const WRAPPERS: [&str; 64] = [
     "builtin",
     "busybox",
+    "bwrap",
     "caffeinate",
     "call",
+    "capsh",
     "catchsegv",
     "cgexec",
     "chpst",
     "chroot",
     "chrt",
     "command",
+    "cpulimit",
     "daemonize",
     "dbus-run-session",
     "doas",
@@ -164,8 +167,10 @@ const WRAPPERS: [&str; 58] = [
     "nice",
     "nohup",
     "nsenter",
+    "numactl",
     "parallel",
     "pkexec",
+    "proot",
     "proxychains",
     "proxychains4",
     "run0",
@@ -173,6 +178,7 @@ const WRAPPERS: [&str; 58] = [
     "runuser",
     "s6-setuidgid",
     "script",
+    "setpriv",
     "setsid",
     "start",
     "start-stop-daemon",
@@ -205,14 +211,17 @@ fn is_wrapper(program: &str) -> bool {
         program,
         "builtin"
             | "busybox"
+            | "bwrap"
             | "caffeinate"
             | "call"
+            | "capsh"
             | "catchsegv"
             | "cgexec"
             | "chpst"
             | "chroot"
             | "chrt"
             | "command"
+            | "cpulimit"
             | "daemonize"
             | "dbus-run-session"
             | "doas"
@@ -229,8 +238,10 @@ fn is_wrapper(program: &str) -> bool {
             | "nice"
             | "nohup"
             | "nsenter"
+            | "numactl"
             | "parallel"
             | "pkexec"
+            | "proot"
             | "proxychains"
             | "proxychains4"
             | "run0"
@@ -238,6 +249,7 @@ fn is_wrapper(program: &str) -> bool {
             | "runuser"
             | "s6-setuidgid"
             | "script"
+            | "setpriv"
             | "setsid"
             | "start"
             | "start-stop-daemon"
@@ -1008,6 +1020,148 @@ fn step_with<'w>(
                 return Step::Done;
             }
             drop_front(cmd, i, "wrapper")
+        }
+        "numactl" | "setpriv" | "proot" | "cpulimit" => {
+            let (short, long): (&[char], &[&str]) = match program {
+                "numactl" => (
+                    &['N', 'm', 'C', 'i', 'p', 'c'],
+                    &[
+                        "cpunodebind",
+                        "membind",
+                        "physcpubind",
+                        "interleave",
+                        "preferred",
+                        "cpubind",
+                    ],
+                ),
+                "setpriv" => (
+                    &[],
+                    &[
+                        "reuid",
+                        "regid",
+                        "ruid",
+                        "euid",
+                        "rgid",
+                        "egid",
+                        "groups",
+                        "inh-caps",
+                        "ambient-caps",
+                        "bounding-set",
+                        "securebits",
+                        "pdeathsig",
+                        "selinux-label",
+                        "apparmor-profile",
+                        "landlock-access",
+                        "landlock-rule",
+                    ],
+                ),
+                "proot" => (
+                    &['r', 'b', 'm', 'w', 'q', 'k', 'R', 'S'],
+                    &[
+                        "rootfs",
+                        "bind",
+                        "mount",
+                        "cwd",
+                        "pwd",
+                        "qemu",
+                        "kernel-release",
+                    ],
+                ),
+                _ => (&['l', 'p', 'e', 'P'], &["limit", "pid", "exe", "path"]),
+            };
+            let i = skip_options(argv, short, long);
+            if program == "cpulimit"
+                && argv.get(1..i).is_some_and(|opts| {
+                    opts.iter().any(|w| {
+                        matches!(w.text.as_str(), "-p" | "-e" | "-P")
+                            || w.text.starts_with("--pid")
+                            || w.text.starts_with("--exe")
+                            || w.text.starts_with("--path")
+                    })
+                })
+            {
+                // cpulimit -p PID / -e EXE: limits a running process.
+                return Step::NoCommand;
+            }
+            if program == "setpriv" {
+                cmd.elevated = true;
+            }
+            drop_front(cmd, i, "wrapper")
+        }
+        "bwrap" => {
+            // Options take 0, 1 or 2 values (`--bind SRC DEST`); the command follows them.
+            const TWO: &[&str] = &[
+                "--bind",
+                "--bind-try",
+                "--dev-bind",
+                "--dev-bind-try",
+                "--ro-bind",
+                "--ro-bind-try",
+                "--symlink",
+                "--setenv",
+                "--bind-data",
+                "--ro-bind-data",
+                "--file",
+                "--chmod",
+            ];
+            const NONE: &[&str] = &[
+                "--unshare-all",
+                "--share-net",
+                "--unshare-user",
+                "--unshare-user-try",
+                "--unshare-ipc",
+                "--unshare-pid",
+                "--unshare-net",
+                "--unshare-uts",
+                "--unshare-cgroup",
+                "--unshare-cgroup-try",
+                "--die-with-parent",
+                "--new-session",
+                "--as-pid-1",
+                "--clearenv",
+                "--disable-userns",
+                "--assert-userns-disabled",
+                "--help",
+                "--version",
+                "--level-prefix",
+            ];
+            let mut i = 1;
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if t == "--" {
+                    i += 1;
+                    break;
+                }
+                if !t.starts_with("--") {
+                    break;
+                }
+                i += if TWO.contains(&t) {
+                    3
+                } else if NONE.contains(&t) {
+                    1
+                } else {
+                    2
+                };
+            }
+            drop_front(cmd, i, "wrapper")
+        }
+        "capsh" => {
+            // capsh [opts] -- ARGS: ARGS go to /bin/bash (`capsh -- -c 'cmd'`).
+            let Some(dashes) = argv.iter().position(|w| w.text == "--") else {
+                return Step::NoCommand;
+            };
+            cmd.elevated = true;
+            if argv.get(dashes + 1).is_some_and(|w| w.text == "-c") {
+                if let Some(w) = argv.get(dashes + 2) {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text: w.text.clone(),
+                        via: "capsh -- -c",
+                        encoded: false,
+                    });
+                }
+            }
+            Step::NoCommand
         }
         "flock" => {
             // flock [opts] FILE cmd… | flock [opts] FILE -c 'cmd'

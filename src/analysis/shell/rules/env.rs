@@ -2,7 +2,8 @@
 //! `DYLD_*`, `NODE_OPTIONS`, `PATH`, `GIT_SSH_COMMAND`, `GIT_CONFIG_*`, `EDITOR`, …) set by
 //! leading assignments, `env`, `export`/`declare`, `setx` or `$env:` → `loader-injection`
 //! (command-valued ones also become payloads); history tampering (`history -c`, `unset
-//! HISTFILE`, `HISTSIZE=0`, `set +o history`, `Clear-History`, PSReadLine `SaveNothing`; the
+//! HISTFILE`, `HISTSIZE=0`, `set +o history`, `Clear-History`, PSReadLine `SaveNothing`, event
+//! logs cleared by `wevtutil cl` / `Clear-EventLog`; the
 //! history files themselves are handled where they are written or deleted); `cd`/`pushd`/
 //! `popd`/`Set-Location` (`effects.changes_dir`); `alias NAME=VALUE` (the value is a payload).
 
@@ -51,6 +52,18 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                 }
             }
         }
+        "wevtutil"
+            if matches!(
+                c.arg(0).map(str::to_ascii_lowercase).as_deref(),
+                Some("cl" | "clear-log")
+            ) =>
+        {
+            out.not_read_only();
+            out.add(
+                &finding::HISTORY_TAMPERING,
+                "`wevtutil cl` clears a Windows event log",
+            );
+        }
         "setx" => {
             if let (Some(k), Some(v)) = (c.arg(0), c.arg(1)) {
                 env_var(c, out, k, v);
@@ -74,6 +87,13 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             &finding::HISTORY_TAMPERING,
             "`Clear-History` clears history",
         ),
+        "clear-eventlog" | "remove-eventlog" => {
+            out.not_read_only();
+            out.add(
+                &finding::HISTORY_TAMPERING,
+                "clears or removes a Windows event log",
+            );
+        }
         "set-psreadlineoption" => {
             let lower: Vec<String> = c.args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
             if lower.iter().any(|t| t == "savenothing")

@@ -1361,7 +1361,13 @@ fn generic_source<'w>(c: &Call<'_, 'w>, lang: Lang) -> (Source<'w>, bool) {
 }
 
 /// Analyses inline interpreter code and reports what it does.
-fn inline_code(c: &Call<'_, '_>, out: &mut Out, lang: Lang, code: &str, via: &'static str) {
+pub(super) fn inline_code(
+    c: &Call<'_, '_>,
+    out: &mut Out,
+    lang: Lang,
+    code: &str,
+    via: &'static str,
+) {
     if lang == Lang::Js {
         out.not_read_only();
         js_code(out, code, via);

@@ -74,6 +74,7 @@ mod inline;
 mod named;
 mod needles;
 mod net;
+mod optexec;
 mod services;
 mod system;
 mod wipe;
@@ -624,6 +625,9 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
     if c.may_act(named::DATA) {
         data::apply(c, out);
     }
+    if c.may_act(named::OPTEXEC) {
+        optexec::apply(c, out);
+    }
     categories::apply(c, out);
     net::credential_args(c, out);
     dynamic_args(c, out);
@@ -980,15 +984,32 @@ pub(super) fn argv_text<'a>(words: impl IntoIterator<Item = &'a Word>) -> String
     out
 }
 
+/// [`argv_text`] for plain strings (an argv read out of another program's script, e.g.
+/// `expect -c 'spawn rm -rf ~'`): literal words, quoted where needed; [`inline::DYN`] (a value
+/// only known at run time) stays an expansion.
+pub(super) fn argv_text_of<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    for t in words {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        quote_text(t, false, t == inline::DYN, &mut out);
+    }
+    out
+}
+
 fn quote_word(w: &Word, out: &mut String) {
-    let t = w.text.as_str();
+    quote_text(w.text.as_str(), w.glob, w.dynamic, out);
+}
+
+fn quote_text(t: &str, glob: bool, dynamic: bool, out: &mut String) {
     if t.is_empty() {
         out.push_str("''");
         return;
     }
-    if !needs_quotes(t, w.glob, w.dynamic) {
+    if !needs_quotes(t, glob, dynamic) {
         out.push_str(t);
-    } else if w.dynamic {
+    } else if dynamic {
         out.push('"');
         for c in t.chars() {
             if c == '"' || c == '\\' {

@@ -46,6 +46,9 @@ pub(super) const DATA: u16 = 1 << 7;
 /// Package runners, installs and scripts in `categories` (not the categories themselves).
 pub(super) const PACKAGES: u16 = 1 << 8;
 
+/// `optexec::apply`.
+pub(super) const OPTEXEC: u16 = 1 << 9;
+
 /// Names of the top-level match arms of each family (programs and cmdlets, lowercase).
 const ARMS: &[(u16, &[&str])] = &[
     (
@@ -231,6 +234,9 @@ const ARMS: &[(u16, &[&str])] = &[
         ENV,
         &[
             "history",
+            "wevtutil",
+            "clear-eventlog",
+            "remove-eventlog",
             "unset",
             "set",
             "setopt",
@@ -428,6 +434,51 @@ const ARMS: &[(u16, &[&str])] = &[
             "install-script",
             "update-module",
             "install-psresource",
+        ],
+    ),
+    (
+        OPTEXEC,
+        &[
+            "vim",
+            "vi",
+            "nvim",
+            "ex",
+            "view",
+            "vimdiff",
+            "rvim",
+            "rview",
+            "gvim",
+            "evim",
+            "vimx",
+            "gview",
+            "nview",
+            "emacs",
+            "emacs-nox",
+            "xemacs",
+            "less",
+            "more",
+            "most",
+            "man",
+            "tar",
+            "gtar",
+            "bsdtar",
+            "rsync",
+            "zip",
+            "sed",
+            "gsed",
+            "gdb",
+            "gdb-multiarch",
+            "make",
+            "gmake",
+            "expect",
+            "psql",
+            "mysql",
+            "mariadb",
+            "sqlite3",
+            "sqlite",
+            "ansible",
+            "split",
+            "gsplit",
         ],
     ),
     (
@@ -677,6 +728,7 @@ mod tests {
                 8,
             ),
             (DATA, include_str!("data.rs"), APPLY, FN_END, 8),
+            (OPTEXEC, include_str!("optexec.rs"), APPLY, FN_END, 8),
             (ENV, include_str!("env.rs"), APPLY, FN_END, 8),
             (INFRA, include_str!("infra.rs"), APPLY, FN_END, 8),
             (EXEC, include_str!("exec.rs"), "\nfn programs(", FN_END, 8),
@@ -771,6 +823,7 @@ mod tests {
             include_str!("git.rs"),
             include_str!("infra.rs"),
             include_str!("net.rs"),
+            include_str!("optexec.rs"),
             include_str!("services.rs"),
             include_str!("system.rs"),
             include_str!("wipe.rs"),

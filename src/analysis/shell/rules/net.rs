@@ -1460,7 +1460,7 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Lowercase markers of credential files and directories ([`may_be_credential`]).
-const CREDENTIAL_MARKERS: Needles<38> = Needles::lowered([
+const CREDENTIAL_MARKERS: Needles<47> = Needles::lowered([
     "id_",
     ".pem",
     ".key",
@@ -1499,6 +1499,15 @@ const CREDENTIAL_MARKERS: Needles<38> = Needles::lowered([
     ".oci",
     "doctl",
     "tfrc",
+    "tfstate",
+    "keychain",
+    "wallet",
+    "login",
+    "cookies",
+    "key4",
+    "key3",
+    "web data",
+    "local state",
 ]);
 
 /// Lowercase starts of home directories ([`may_be_credential`]).
@@ -1696,6 +1705,15 @@ mod tests {
                 ".oci",
                 "doctl",
                 "tfrc",
+                "tfstate",
+                "keychain",
+                "wallet",
+                "login",
+                "cookies",
+                "key4",
+                "key3",
+                "web data",
+                "local state",
             ]
             .iter()
             .any(|m| crate::analysis::shell::rules::contains_ci(t, m))

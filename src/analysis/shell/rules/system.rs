@@ -709,6 +709,8 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
             let file = p.value("filepath").or_else(|| pos.next());
             let args = p.value("argumentlist").or_else(|| pos.next());
             if let Some(f) = file {
+                // What it starts is what a download may have just written (download, then run).
+                out.effects().executes.push(f.to_owned());
                 let text = match args {
                     Some(a) => format!("{f} {}", a.replace(['\'', ','], " ")),
                     None => f.to_owned(),
