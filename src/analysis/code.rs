@@ -948,6 +948,10 @@ enum Module {
     Vm,
     Http,
     Socket,
+    /// `dns`: a lookup carries its name to whoever serves the zone.
+    Dns,
+    /// WebSocket clients (`ws`, `isomorphic-ws`): the module itself is the constructor.
+    Ws,
     Execa,
     Rimraf,
     ShellJs,
@@ -969,6 +973,8 @@ fn module_of(spec: &str) -> Module {
         "vm" => Module::Vm,
         "http" | "https" | "http2" | "undici" | "node-fetch" => Module::Http,
         "net" | "tls" | "dgram" => Module::Socket,
+        "dns" | "dns/promises" => Module::Dns,
+        "ws" | "isomorphic-ws" => Module::Ws,
         "execa" | "zx" | "bun" => Module::Execa,
         "rimraf" | "del" => Module::Rimraf,
         "shelljs" | "shelljs/global" => Module::ShellJs,
@@ -989,6 +995,7 @@ fn default_module(name: &str) -> Option<Module> {
         "vm" => Module::Vm,
         "http" | "https" | "http2" | "undici" => Module::Http,
         "net" | "tls" | "dgram" => Module::Socket,
+        "dns" => Module::Dns,
         "rimraf" => Module::Rimraf,
         "shelljs" => Module::ShellJs,
         "axios" => Module::Axios,
@@ -1014,6 +1021,13 @@ struct Code<'a> {
     bindings: BTreeMap<String, (Module, Option<String>)>,
     /// Name → every value assigned to it (`None` for one not understood).
     values: BTreeMap<String, Vec<Option<String>>>,
+    /// Name → the array literal it was assigned (its `[` token), when assigned exactly once.
+    arrays: BTreeMap<String, usize>,
+    /// Names assigned the global object (`const g = globalThis`).
+    globals: BTreeSet<String>,
+    /// Names assigned a builder of code from strings: `eval`, `Function`, a function's
+    /// `.constructor` (`AsyncFunction`), also destructured (`{Function: F} = globalThis`).
+    builders: BTreeSet<String>,
     max_len: usize,
 }
 
@@ -1048,6 +1062,9 @@ impl<'a> Code<'a> {
             ends: Links::new(n),
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
+            arrays: BTreeMap::new(),
+            globals: BTreeSet::new(),
+            builders: BTreeSet::new(),
             max_len,
         };
         code.match_brackets();
@@ -1200,6 +1217,11 @@ impl<'a> Code<'a> {
                     Some("promises") if module == Module::Fs => (Module::Fs, None),
                     _ => (module, member),
                 };
+                // `import('m').then(m => …)`, `.then(function (m) {…})`, `.then(({a}) => …)`
+                if member.as_deref() == Some("then") && self.punct(end + 3, "(") {
+                    self.then_param(end + 3, module, &mut found);
+                    continue;
+                }
                 if !self.prev_punct(k, "=") {
                     continue;
                 }
@@ -1222,6 +1244,43 @@ impl<'a> Code<'a> {
         }
         for (local, module, imported) in found {
             self.bindings.insert(local, (module, imported));
+        }
+    }
+
+    /// The parameter of the callback `.then(` opens at `open` with: the loaded module.
+    fn then_param(
+        &self,
+        open: usize,
+        module: Module,
+        found: &mut Vec<(String, Module, Option<String>)>,
+    ) {
+        let mut a = open + 1;
+        if self.is_ident(a, "async") {
+            a += 1;
+        }
+        if self.is_ident(a, "function") {
+            a += 1;
+            if self.ident(a).is_some() {
+                a += 1;
+            }
+        }
+        if let Some(n) = self.ident(a) {
+            if self.punct(a + 1, "=>") {
+                found.push((n.to_owned(), module, None));
+            }
+            return;
+        }
+        if !self.punct(a, "(") {
+            return;
+        }
+        match self.parts(a).first() {
+            Some(&(x, y)) if y == x + 1 => {
+                if let Some(n) = self.ident(x) {
+                    found.push((n.to_owned(), module, None));
+                }
+            }
+            Some(&(x, y)) if self.is_group((x, y), "{") => self.destructure(x, module, found),
+            _ => {}
         }
     }
 
@@ -1296,7 +1355,12 @@ impl<'a> Code<'a> {
         let mut stored = 0usize;
         let budget = self.max_len.saturating_mul(8);
         for i in 0..self.toks.len() {
-            let Some(name) = self.ident(i) else { continue };
+            let Some(name) = self.ident(i) else {
+                if self.punct(i, "}") && self.punct(i + 1, "=") && !self.punct(i + 2, "=") {
+                    self.destructured_alias(i);
+                }
+                continue;
+            };
             if i.checked_sub(1).is_some_and(|p| self.punct(p, ".")) {
                 continue;
             }
@@ -1314,6 +1378,12 @@ impl<'a> Code<'a> {
                 None
             } else {
                 let end = self.expr_end(i + 2);
+                self.alias(&name, (i + 2, end));
+                if self.is_group((i + 2, end), "[") && !self.values.contains_key(&name) {
+                    self.arrays.insert(name.clone(), i + 2);
+                } else {
+                    self.arrays.remove(&name);
+                }
                 let v = self.value((i + 2, end), 0);
                 (v.len() <= self.max_len && stored + v.len() <= budget && !v.contains(UNKNOWN))
                     .then(|| {
@@ -1326,6 +1396,147 @@ impl<'a> Code<'a> {
                 slot.push(value);
             } else if let Some(last) = slot.last_mut() {
                 *last = None;
+            }
+        }
+    }
+
+    /// The module a name stands for (a binding of the module itself, or a conventional name).
+    fn module_named(&self, x: &str) -> Option<Module> {
+        match self.bindings.get(x) {
+            Some((m, None)) => Some(*m),
+            Some((m, Some(imp))) if matches!(imp.as_str(), "promises" | "default") => Some(*m),
+            Some(_) => None,
+            None => default_module(x),
+        }
+    }
+
+    fn is_global(&self, x: &str) -> bool {
+        matches!(x, "globalThis" | "window" | "self" | "global")
+            || (!self.globals.is_empty() && self.globals.contains(x))
+    }
+
+    fn is_builder(&self, x: &str) -> bool {
+        matches!(x, "eval" | "Function") || (!self.builders.is_empty() && self.builders.contains(x))
+    }
+
+    /// `r` reads a function's `.constructor`: the last two tokens are `.constructor` and the
+    /// expression holds a function (`function`, `=>`, `Function`) or another `.constructor`
+    /// (`[].constructor.constructor`); an object's constructor (`obj.constructor`) is not one.
+    fn function_constructor(&self, (a, b): (usize, usize)) -> bool {
+        let Some(last) = b.checked_sub(1) else {
+            return false;
+        };
+        if !(self.is_ident(last, "constructor") && self.prev_punct(last, ".")) {
+            return false;
+        }
+        (a..last.saturating_sub(1))
+            .take(WINDOW)
+            .any(|k| match self.tok(k) {
+                Some(t) if t.kind == Kind::Ident => {
+                    matches!(&*t.text, "function" | "Function" | "constructor")
+                }
+                Some(t) if t.kind == Kind::Punct => t.text == "=>",
+                _ => false,
+            })
+    }
+
+    /// `name = value`: remembers names that stand for the global object, a builder of code,
+    /// a module or one of its functions (`const run = cp.execSync`, `… .bind(cp)`).
+    fn alias(&mut self, name: &str, r: (usize, usize)) {
+        let (mut a, mut b) = r;
+        if self.is_group((a, b), "(") {
+            (a, b) = (a + 1, b - 1);
+        }
+        // `x.bind(…)` stands for `x`.
+        if b >= a + 4
+            && self.punct(b - 1, ")")
+            && self.open.at(b - 1).is_some_and(|o| {
+                o >= a + 2 && self.is_ident(o - 1, "bind") && self.punct(o - 2, ".")
+            })
+        {
+            if let Some(o) = self.open.at(b - 1) {
+                b = o - 2;
+            }
+        }
+        let Some(x) = self.ident(a) else {
+            if self.function_constructor((a, b)) {
+                self.builders.insert(name.to_owned());
+            }
+            return;
+        };
+        if b == a + 1 {
+            if self.is_global(x) {
+                self.globals.insert(name.to_owned());
+            } else if self.is_builder(x) {
+                self.builders.insert(name.to_owned());
+            } else if let Some(bound) = self.bindings.get(x).cloned() {
+                self.bindings.insert(name.to_owned(), bound);
+            } else if let Some(m) = default_module(x) {
+                self.bindings.insert(name.to_owned(), (m, None));
+            }
+            return;
+        }
+        if b == a + 3 && self.punct(a + 1, ".") {
+            if let Some(member) = self.ident(a + 2) {
+                if self.is_global(x) && matches!(member, "eval" | "Function") {
+                    self.builders.insert(name.to_owned());
+                    return;
+                }
+                if let Some(m) = self.module_named(x) {
+                    let bound = match member {
+                        "promises" | "default" => (m, None),
+                        _ => (m, Some(member.to_owned())),
+                    };
+                    self.bindings.insert(name.to_owned(), bound);
+                    return;
+                }
+            }
+        }
+        if self.function_constructor((a, b)) {
+            self.builders.insert(name.to_owned());
+        }
+    }
+
+    /// `{…} = value` with the pattern closing at `close`: names destructured from a module
+    /// (`const {execSync: run} = cp`), builders taken from the global object
+    /// (`{Function: F} = globalThis`) or a function (`{constructor: F} = async function(){}`).
+    fn destructured_alias(&mut self, close: usize) {
+        let Some(o) = self.open.at(close) else { return };
+        if close - o > WINDOW {
+            return;
+        }
+        let a = close + 2;
+        let end = self.expr_end(a);
+        let source = self.ident(a).filter(|_| end == a + 1);
+        let module = source.and_then(|x| self.module_named(x));
+        if let Some(m) = module {
+            let mut found = Vec::new();
+            self.destructure(o, m, &mut found);
+            for (local, m, imported) in found {
+                self.bindings.insert(local, (m, imported));
+            }
+            return;
+        }
+        let global = source.is_some_and(|x| self.is_global(x));
+        let function = (a..end).take(WINDOW).any(|k| {
+            self.is_ident(k, "function") || self.is_ident(k, "Function") || self.punct(k, "=>")
+        });
+        for (p, q) in self.parts(o) {
+            let key = self.ident(p);
+            let builder = match key {
+                Some("eval" | "Function") => global,
+                Some("constructor") => function,
+                _ => false,
+            };
+            if builder {
+                let local = if q > p + 2 && self.punct(p + 1, ":") {
+                    self.ident(p + 2)
+                } else {
+                    key
+                };
+                if let Some(l) = local {
+                    self.builders.insert(l.to_owned());
+                }
             }
         }
     }
@@ -1427,13 +1638,18 @@ impl<'a> Code<'a> {
             }
             return t.text.to_string();
         }
-        const HOMES: [&[&str]; 6] = [
+        const HOMES: [&[&str]; 11] = [
             &["os", ".", "homedir", "(", ")"],
             &["homedir", "(", ")"],
             &["require", "(", "'os", ")", ".", "homedir", "(", ")"],
+            &["require", "(", "'node:os", ")", ".", "homedir", "(", ")"],
+            &["os", ".", "userInfo", "(", ")", ".", "homedir"],
             &["process", ".", "env", ".", "HOME"],
             &["process", ".", "env", ".", "USERPROFILE"],
+            &["Bun", ".", "env", ".", "HOME"],
+            &["Bun", ".", "env", ".", "USERPROFILE"],
             &["Deno", ".", "env", ".", "get", "(", "'HOME", ")"],
+            &["Deno", ".", "env", ".", "get", "(", "'USERPROFILE", ")"],
         ];
         const CWDS: [&[&str]; 4] = [
             &["process", ".", "cwd", "(", ")"],
@@ -1449,6 +1665,38 @@ impl<'a> Code<'a> {
         }
         if self.seq((x, y), &["os", ".", "tmpdir", "(", ")"]) {
             return "/tmp".to_owned();
+        }
+        // `[a, b].join(sep)`, `list.join(sep)` of an array literal assigned once.
+        let join_open = self
+            .open
+            .at(y - 1)
+            .filter(|&o| o >= x + 3 && self.is_ident(o - 1, "join") && self.punct(o - 2, "."));
+        if let Some(open) = join_open {
+            let recv_end = open - 3;
+            let array = if recv_end == x {
+                self.ident(x).and_then(|n| self.arrays.get(n).copied())
+            } else {
+                Some(x).filter(|&a| self.punct(a, "[") && self.close.at(a) == Some(recv_end))
+            };
+            if let Some(a) = array {
+                let sep = match self.parts(open).as_slice() {
+                    [] => ",".to_owned(),
+                    [r] => self.value(*r, depth + 1),
+                    _ => return unknown(),
+                };
+                let items: Vec<String> = self
+                    .parts(a)
+                    .into_iter()
+                    .map(|r| {
+                        if self.punct(r.0, "...") {
+                            UNKNOWN.to_string()
+                        } else {
+                            self.value(r, depth + 1)
+                        }
+                    })
+                    .collect();
+                return items.join(&sep);
+            }
         }
         // path.join / path.resolve / join / resolve (from 'path')
         let mut k = x;
@@ -1758,6 +2006,7 @@ fn walk(code: &Code, out: &mut Out) {
         match t.kind {
             Kind::Ident => ident(code, out, i, &t.text),
             Kind::Str if t.text == "base64" => out.base64 = true,
+            Kind::Punct if t.text == "[" => computed_call(code, out, i),
             _ => {}
         }
     }
@@ -1781,6 +2030,8 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         "Function" if !after_dot || global_receiver(code, i) => {
             let constructs = next_call
                 || code.prev_ident(i) == Some("new")
+                // `new (Function)(…)`, `(0, Function)(…)`
+                || (code.punct(i + 1, ")") && code.punct(i + 2, "("))
                 || (code.punct(i + 1, ".")
                     && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
                 || (code.prev_punct(i, "(")
@@ -1795,6 +2046,38 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
                 );
             }
         }
+        // `require('module')._compile`, `Module.prototype._compile.call(m, src, f)`
+        "_compile"
+            if after_dot
+                && code.punct(i + 1, ".")
+                && matches!(code.ident(i + 2), Some("call" | "apply")) =>
+        {
+            out.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                "`_compile` runs a module from a string".to_owned(),
+            );
+        }
+        // An alias of `eval`/`Function`/`AsyncFunction` called or constructed with code.
+        _ if !after_dot
+            && !code.builders.is_empty()
+            && code.builders.contains(name)
+            && ((next_call && !code.parts(i + 1).is_empty())
+                || (code.punct(i + 1, ".")
+                    && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
+                || (code.prev_punct(i, "(")
+                    && matches!(
+                        i.checked_sub(2).and_then(|j| code.ident(j)),
+                        Some("construct" | "apply")
+                    ))) =>
+        {
+            out.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                format!(
+                    "`{}` (an alias of `eval` or `Function`) runs code built from a string",
+                    short(name)
+                ),
+            );
+        }
         "constructor" if after_dot && next_call => {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -1803,8 +2086,10 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         }
         // `globalThis['ev' + 'al'](x)`, `window[name](x)`: a global called by a name only
         // known at run time (a literal name was rewritten to `.name` by the lexer).
-        "globalThis" | "window" | "self" | "global"
-            if !after_dot && code.punct(i + 1, "[") && code.punct(code.step(i + 1), "(") =>
+        _ if !after_dot
+            && code.punct(i + 1, "[")
+            && code.is_global(name)
+            && code.punct(code.step(i + 1), "(") =>
         {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -1839,13 +2124,69 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     }
 }
 
-/// `globalThis.x`, `window.x`, `self.x`, `global.x`.
+/// `globalThis.x`, `window.x`, `self.x`, `global.x` (or through an alias of the global).
 fn global_receiver(code: &Code, i: usize) -> bool {
     code.prev_punct(i, ".")
-        && matches!(
-            i.checked_sub(2).and_then(|j| code.ident(j)),
-            Some("globalThis" | "window" | "self" | "global")
-        )
+        && i.checked_sub(2)
+            .and_then(|j| code.ident(j))
+            .is_some_and(|g| code.is_global(g))
+}
+
+/// `x[expr](…)` with a name only computed (`cp['exec' + 'Sync'](…)`, `o[c][c](…)`; a literal
+/// name was already rewritten to `.name` by the lexer): a known name is the call it names;
+/// a `child_process` function chosen at run time still runs its command.
+fn computed_call(code: &Code, out: &mut Out, j: usize) {
+    let Some(c) = code.close.at(j) else { return };
+    if !code.punct(c + 1, "(") {
+        return;
+    }
+    let Some(p) = j.checked_sub(1) else { return };
+    let member = code.tok(p).is_some_and(|t| match t.kind {
+        Kind::Ident => !EXPR_KEYWORDS.contains(&&*t.text),
+        Kind::Punct => t.text == ")" || t.text == "]",
+        _ => false,
+    });
+    if !member {
+        return;
+    }
+    // `globalThis[…](…)` is the identifier's own case.
+    if code.ident(p).is_some_and(|g| code.is_global(g)) {
+        return;
+    }
+    let name = code.value((j + 1, c), 0);
+    let recv = module_at(code, p);
+    let owner = code.ident(p).map_or_else(|| "…".to_owned(), short);
+    if name.contains(UNKNOWN) {
+        if let Recv::Module(Module::ChildProcess | Module::Execa | Module::ShellJs) = recv {
+            let shown = format!("`{owner}[…]`");
+            out.dynamic(format!(
+                "{shown} calls a process function chosen at run time"
+            ));
+            if let Some(r) = code.parts(c + 1).first() {
+                shell_string(code, out, &shown, *r);
+            }
+        }
+        return;
+    }
+    if name == "constructor" {
+        out.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!("`{owner}[…](…)` builds code from a string"),
+        );
+        return;
+    }
+    let mut chain = p;
+    while let Some(o) = code.open.at(chain) {
+        chain = o;
+    }
+    while code.prev_punct(chain, ".") && chain >= 2 && code.ident(chain - 2).is_some() {
+        chain -= 2;
+    }
+    let is_new = code.prev_ident(chain) == Some("new");
+    if let Some(api) = api_of(&name, recv, is_new) {
+        let shown = format!("`{owner}[{}]`", short(&name));
+        apply(code, out, api, &name, &shown, c + 1);
+    }
 }
 
 /// `process.env…`, `Bun.env…`, `import.meta.env…`, `Deno.env…` at the `env` token `e`.
@@ -1976,7 +2317,8 @@ fn receiver<'t>(code: &'t Code, i: usize) -> Recv<'t> {
 
 fn module_at<'t>(code: &'t Code, mut r: usize) -> Recv<'t> {
     // `fs.promises.rm`: the module is what `promises` hangs off (a loop, never recursion).
-    while r >= 2 && code.is_ident(r, "promises") && code.prev_punct(r, ".") {
+    while r >= 2 && matches!(code.ident(r), Some("promises" | "default")) && code.prev_punct(r, ".")
+    {
         r -= 2;
     }
     if let Some(name) = code.ident(r) {
@@ -2052,6 +2394,8 @@ enum Api {
     HttpRequest,
     /// Opens a socket.
     Socket,
+    /// Sends data out without changing anything on its own (a DNS lookup).
+    Sink,
     /// Code Mode tool globals.
     ToolExec,
     ToolProcess,
@@ -2090,7 +2434,12 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("removeSync" | "emptyDirSync" | "emptydirSync" | "rimrafSync", _) => RemoveRecursive,
         ("remove" | "emptyDir" | "emptydir", _) if fs_like => RemoveRecursive,
         ("rimraf", Recv::Bare | Recv::Module(M::Rimraf)) => RemoveRecursive,
-        ("sync" | "native" | "manual", Recv::Module(M::Rimraf)) => RemoveRecursive,
+        (
+            "sync" | "native" | "manual" | "nativeSync" | "manualSync" | "windows" | "windowsSync"
+            | "posix" | "posixSync" | "moveRemove" | "moveRemoveSync" | "deleteAsync"
+            | "deleteSync",
+            Recv::Module(M::Rimraf),
+        ) => RemoveRecursive,
         ("unlinkSync", _) => Unlink,
         ("unlink", _) if fs_like => Unlink,
         (
@@ -2128,6 +2477,14 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("connect" | "createConnection" | "createSocket", Recv::Module(M::Socket)) => Socket,
         ("connect" | "connectTls", Recv::Module(M::Deno | M::Bun)) => Socket,
         ("sendBeacon", _) => Socket,
+        ("WebSocket", Recv::Bare) => Socket,
+        (
+            "lookup" | "lookupService" | "resolve" | "resolve4" | "resolve6" | "resolveAny"
+            | "resolveCname" | "resolveMx" | "resolveNs" | "resolveTxt" | "resolveSrv"
+            | "resolveCaa" | "resolveNaptr" | "resolvePtr" | "resolveSoa" | "reverse",
+            Recv::Module(M::Dns),
+        )
+        | ("resolveDns", Recv::Module(M::Deno)) => Sink,
         ("setTimeout" | "setInterval" | "setImmediate", Recv::Bare | Recv::Name(_)) => Timer,
         (
             "runInThisContext" | "runInNewContext" | "runInContext" | "compileFunction"
@@ -2135,6 +2492,8 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
             _,
         ) => Vm,
         ("Script" | "SourceTextModule", Recv::Module(M::Vm)) => Vm,
+        // `require('module')._compile`, `Module.prototype._compile`: a module from a string.
+        ("_compile", Recv::Module(_) | Recv::Name(_) | Recv::Other) => Vm,
         ("binding" | "_linkedBinding" | "dlopen", Recv::Name("process")) => Vm,
         ("require" | "import" | "_load", _) => Loader,
         ("Worker", _) if is_new => Worker,
@@ -2157,6 +2516,7 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                     api_name = match m {
                         Module::Execa => "execa",
                         Module::Rimraf => "rimraf",
+                        Module::Ws => "WebSocket",
                         Module::Axios => "axios",
                         Module::Got => "got",
                         _ => name,
@@ -2187,8 +2547,6 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     let Some(api) = api_of(api_name, recv, is_new) else {
         return;
     };
-    let args = code.parts(i + 1);
-    let arg = |k: usize| args.get(k).copied();
     let shown = match recv {
         Recv::Bare => format!("`{}`", short(name)),
         _ => match i.checked_sub(2).and_then(|r| code.ident(r)) {
@@ -2196,6 +2554,14 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
             None => format!("`{}`", short(name)),
         },
     };
+    apply(code, out, api, api_name, &shown, i + 1);
+}
+
+/// Runs what `api` does with the arguments in the parentheses opened at `open`.
+fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open: usize) {
+    let shown = shown.to_owned();
+    let args = code.parts(open);
+    let arg = |k: usize| args.get(k).copied();
     match api {
         Api::ShellString => match arg(0) {
             Some(r) => shell_string(code, out, &shown, r),
@@ -2316,6 +2682,7 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                 method(code, out, &shown, *r);
             }
         }
+        Api::Sink => sink(out, &shown),
         Api::Socket => {
             sink(out, &shown);
             out.mutation
@@ -2364,12 +2731,36 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                     &finding::DYNAMIC_CODE_EXECUTION,
                     format!("{shown} runs a string as code"),
                 );
+            } else if arg(0).is_some_and(|r| code_url(code, r)) {
+                out.add(
+                    &finding::DYNAMIC_CODE_EXECUTION,
+                    format!("{shown} runs code from a `data:`, `blob:` or remote URL"),
+                );
             }
         }
     }
 }
 
-/// A function expression (looked for among the direct children only).
+/// A script location that carries or fetches its code: a `data:`, `blob:` or `http(s):` URL
+/// (also when only its start is literal), or an object URL made at run time
+/// (`URL.createObjectURL(new Blob([src]))`).
+fn code_url(code: &Code, (a, b): (usize, usize)) -> bool {
+    let v = code.value((a, b), 0);
+    let head: String = v
+        .chars()
+        .take_while(|&c| c != UNKNOWN)
+        .take(6)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if ["data:", "blob:", "http:", "https:"]
+        .iter()
+        .any(|p| head.starts_with(p))
+    {
+        return true;
+    }
+    (a..b.min(a + WINDOW)).any(|k| code.is_ident(k, "createObjectURL"))
+}
+
 /// `process` tool actions that send text to a running process.
 const PROCESS_WRITES: [&str; 4] = ["write", "paste", "submit", "send-keys"];
 
@@ -2578,14 +2969,40 @@ fn removal(
     target: Option<(usize, usize)>,
     recursive: bool,
 ) {
+    // `rimraf([…])`, `del([…])`, `deleteSync([…])`: every element is a target (a pattern the
+    // library expands; `!x` excludes rather than removes).
+    if let Some(r) = target.filter(|&r| code.is_group(r, "[")) {
+        for e in code.parts(r.0) {
+            let v = if code.punct(e.0, "...") {
+                UNKNOWN.to_string()
+            } else {
+                code.value(e, 0)
+            };
+            if !v.starts_with('!') {
+                removal_of(
+                    out,
+                    shown,
+                    as_path(&v),
+                    recursive,
+                    v.contains(['*', '?', '[']),
+                );
+            }
+        }
+        return;
+    }
     let path = target.and_then(|r| as_path(&code.value(r, 0)));
+    removal_of(out, shown, path, recursive, false);
+}
+
+/// Removal of one target (`None`: only known at run time); `glob`: a pattern the API expands.
+fn removal_of(out: &mut Out, shown: &str, path: Option<String>, recursive: bool, glob: bool) {
     if path.is_none() {
         out.dynamic(format!("{shown} removes a path built at run time"));
     }
     if recursive {
         match path
             .as_deref()
-            .map(|p| paths::delete_breadth(p, false, false))
+            .map(|p| paths::delete_breadth(p, false, glob))
         {
             Some(Breadth::Scoped) => {
                 let p = path.as_deref().unwrap_or("");

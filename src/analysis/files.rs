@@ -362,6 +362,14 @@ impl Acc {
         if let Some((spec, severity, label)) = forms.classify() {
             self.note(spec, severity, label, shown.clone());
         }
+        if effect == Effect::Write && forms.all().iter().any(|f| f.git_code) {
+            self.note(
+                &finding::LOADER_INJECTION,
+                Severity::Warning,
+                "writes git hooks or config (run by the next git command)",
+                shown.clone(),
+            );
+        }
         // Anchor and escape do not depend on case: the lowercase form's are the path's.
         let (anchored, escapes) = forms.effective();
         if !anchored && escapes {
@@ -426,6 +434,8 @@ struct Form {
     self_protected: bool,
     system: bool,
     credential: bool,
+    /// A git hook or git configuration ([`paths::git_code_in`]).
+    git_code: bool,
     anchored: bool,
     escapes: bool,
 }
@@ -439,15 +449,19 @@ impl Form {
                 self_protected: !url && paths::self_protected_in(&n.segments),
                 system: !url && paths::system_write_target_in(n.anchor, &n.segments),
                 credential: !url && paths::credential_in(n.anchor, &n.segments),
+                git_code: !url && paths::git_code_in(&n.segments),
                 anchored,
                 escapes: n.escapes,
             };
             if !anchored && n.escapes {
-                // Climbing out may land anywhere: also tested as if anchored at `/` (the
-                // classes ignore case, so the lowercase segments stand for the path's).
-                let rooted = format!("/{}", n.segments.join("/"));
-                f.system |= paths::is_system_write_target(&rooted);
-                f.credential |= paths::is_credential_path(&rooted);
+                // Climbing out may land anywhere: also tested as if anchored at `/` and at
+                // home (`../.bashrc` from a project in home; the classes ignore case, so the
+                // lowercase segments stand for the path's).
+                let joined = n.segments.join("/");
+                for rooted in [format!("/{joined}"), format!("~/{joined}")] {
+                    f.system |= paths::is_system_write_target(&rooted);
+                    f.credential |= paths::is_credential_path(&rooted);
+                }
             }
             f
         })
@@ -745,6 +759,19 @@ mod tests {
             if let Some((spec, severity, label)) = classify_location_oracle(raw) {
                 self.note(spec, severity, label, shown.clone());
             }
+            let git = spellings(raw).iter().any(|s| {
+                let n = paths::normalize(&s.to_ascii_lowercase());
+                let segs: Vec<&str> = n.segments.iter().map(String::as_str).collect();
+                !paths::is_url(s) && paths::git_code_in(&segs)
+            });
+            if effect == Effect::Write && git {
+                self.note(
+                    &finding::LOADER_INJECTION,
+                    Severity::Warning,
+                    "writes git hooks or config (run by the next git command)",
+                    shown.clone(),
+                );
+            }
             let eff = effective(raw);
             let norm = paths::normalize(eff);
             if norm.anchor.is_empty() && norm.escapes {
@@ -776,8 +803,12 @@ mod tests {
             .iter()
             .filter_map(|s| {
                 let n = paths::normalize(s);
-                (n.anchor.is_empty() && n.escapes).then(|| format!("/{}", n.segments.join("/")))
+                (n.anchor.is_empty() && n.escapes).then(|| {
+                    let joined = n.segments.join("/");
+                    [format!("/{joined}"), format!("~/{joined}")]
+                })
             })
+            .flatten()
             .collect();
         if forms.iter().any(|s| paths::is_system_write_target(s))
             || rooted.iter().any(|s| paths::is_system_write_target(s))
