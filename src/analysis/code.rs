@@ -24,24 +24,34 @@
 //! One token stream, matched brackets, then one walk that recognizes:
 //! - **process spawning** (`child_process` `exec`/`execSync`/`spawn`/`spawnSync`/`execFile`/
 //!   `execFileSync`/`fork`, called directly, through `cp.`/`child_process.`, destructured,
-//!   `require(…)` or `import … from 'node:child_process'`; `Bun.spawn`, `Deno.Command`,
+//!   `require(…)`, `import … from 'node:child_process'`, a dynamic `import(…)` (awaited, its
+//!   `.default`, or the parameter of its `.then(…)` callback), an alias (`const run =
+//!   cp.execSync.bind(cp)`, `const {execSync: run} = cp`) or a member named by a computed
+//!   expression (`cp['exec' + 'Sync']`; one only known at run time still runs its command
+//!   text, reported `dynamic-expansion`); `Bun.spawn`, `Deno.Command`,
 //!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global): a
-//!   literal command goes to the `shell` analyzer at `depth + 1`, an argv array is joined with
+//!   literal command (also `[…].join(sep)` of literals) goes to the `shell` analyzer at
+//!   `depth + 1`, an argv array is joined with
 //!   shell quoting first (raw when `shell: true`), and a command built at run time is
 //!   `dynamic-expansion` (incomplete) while its literal parts are still analysed;
 //! - **recursive removal** (`fs.rm`/`rmSync`/`rmdir`/`rmdirSync`/`promises.rm` with
 //!   `recursive`, fs-extra `remove`/`removeSync`/`emptyDir`, `rimraf`, `Deno.remove(…,
-//!   {recursive})`): the target through [`paths::delete_breadth`] (`os.homedir()`,
+//!   {recursive})`, `del`'s `deleteAsync`/`deleteSync`; each element of a target array, as a
+//!   glob): the target through [`paths::delete_breadth`] (`os.homedir()`,
 //!   `process.env.HOME`, `process.cwd()`, `__dirname`, `path.join`/`resolve` are understood; a
 //!   target only known at run time is broad); non-recursive removal is `file-delete`;
-//! - **dynamic code**: `eval`, `new Function`/`Function(…)`, `.constructor(…)`,
-//!   `setTimeout`/`setInterval` with a string, `vm.runIn*`/`vm.Script`, `new Worker(…,
-//!   {eval: true})`, a module loaded by a name built at run time;
+//! - **dynamic code**: `eval`, `new Function`/`Function(…)`/`new (Function)(…)`,
+//!   `.constructor(…)`, aliases of these (`const F = Function`, `globalThis.Function`, a
+//!   function's `.constructor` such as `AsyncFunction`, `{Function: F} = globalThis`, an alias
+//!   of the global object itself), `setTimeout`/`setInterval` with a string,
+//!   `vm.runIn*`/`vm.Script`, `Module#_compile`, `new Worker(…, {eval: true})` or from a
+//!   `data:`/`blob:`/remote URL, a module loaded by a name built at run time or from a URL;
 //! - **secrets and the network**: credential files read (`readFileSync`, `createReadStream`,
 //!   `Bun.file`, `Deno.readTextFile`, the `read` global …), the whole environment
 //!   (`JSON.stringify(process.env)`; passing it as a child's `env` is not a dump), secret-named
 //!   variables (`process.env.*KEY|TOKEN|SECRET|PASSWORD…`), and network sinks (`fetch`,
-//!   `http(s).request`, `axios`, `got`, `XMLHttpRequest`, `WebSocket`, `net`/`tls`/`dgram`,
+//!   `http(s).request`, `axios`, `got`, `XMLHttpRequest`, `WebSocket` and the `ws` module,
+//!   `net`/`tls`/`dgram`, `dns` lookups (a name carries data to its zone's server),
 //!   `sendBeacon`, `web_fetch`): both → `credential-exfiltration`; a secret alone →
 //!   `credential-read`; a mutating request alone (POST/PUT/DELETE/PATCH, a body, a socket) →
 //!   `network-mutation`;
@@ -64,7 +74,8 @@
 //!
 //! # Non-goals
 //! Type checking, scoping (a shadowed name resolves to the outer constant), control flow,
-//! aliasing through objects or functions, and proving a program safe: a cell the gate does not
+//! aliasing through objects or functions (aliases by plain assignment and destructuring are
+//! followed, in source order), and proving a program safe: a cell the gate does not
 //! flag still asks, because `code_mode_exec` is a destructive tool kind.
 
 use crate::analysis::files::{self, Acc, Effect};
@@ -192,6 +203,9 @@ pub fn analyze(
         base64: false,
     };
     walk(&code, &mut out);
+    for &j in &code.computed {
+        computed_call(&code, &mut out, j);
+    }
     out.finish()
 }
 
@@ -1023,6 +1037,11 @@ struct Code<'a> {
     values: BTreeMap<String, Vec<Option<String>>>,
     /// Name → the array literal it was assigned (its `[` token), when assigned exactly once.
     arrays: BTreeMap<String, usize>,
+    /// `[` openers of groups called right after they close (`x[expr](…)`), from
+    /// [`Code::match_brackets`], so the walk need not test every token for them.
+    computed: Vec<usize>,
+    /// `}` closers followed by `=` (`{a: b} = value`), from [`Code::match_brackets`].
+    destructs: Vec<usize>,
     /// Names assigned the global object (`const g = globalThis`).
     globals: BTreeSet<String>,
     /// Names assigned a builder of code from strings: `eval`, `Function`, a function's
@@ -1063,6 +1082,8 @@ impl<'a> Code<'a> {
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
             arrays: BTreeMap::new(),
+            computed: Vec::new(),
+            destructs: Vec::new(),
             globals: BTreeSet::new(),
             builders: BTreeSet::new(),
             max_len,
@@ -1102,6 +1123,10 @@ impl<'a> Code<'a> {
 
     fn match_brackets(&mut self) {
         let mut stack: Vec<usize> = Vec::new();
+        // Filled here but kept local while the loop runs (a push on a field of `self` made the
+        // loop reload the token list after every step).
+        let mut computed: Vec<usize> = Vec::new();
+        let mut destructs: Vec<usize> = Vec::new();
         for i in 0..self.toks.len() {
             let Some(t) = self.toks.get(i) else { break };
             if t.kind != Kind::Punct {
@@ -1133,6 +1158,11 @@ impl<'a> Code<'a> {
                     stack.pop();
                     self.close.set(o, i);
                     self.open.set(i, o);
+                    if want == "[" && self.punct(i + 1, "(") {
+                        computed.push(o);
+                    } else if want == "{" && self.punct(i + 1, "=") && !self.punct(i + 2, "=") {
+                        destructs.push(i);
+                    }
                 }
             }
         }
@@ -1146,6 +1176,8 @@ impl<'a> Code<'a> {
         for (o, e) in stack.into_iter().zip(next) {
             self.ends.set(o, e);
         }
+        self.computed = computed;
+        self.destructs = destructs;
     }
 
     /// The index after the token or group starting at `i` (jumps over brackets and templates).
@@ -1248,6 +1280,8 @@ impl<'a> Code<'a> {
     }
 
     /// The parameter of the callback `.then(` opens at `open` with: the loaded module.
+    // Rare (assignments and `.then(` only): kept out of line so the per-token loops stay tight.
+    #[inline(never)]
     fn then_param(
         &self,
         open: usize,
@@ -1353,14 +1387,11 @@ impl<'a> Code<'a> {
     /// Records `name = value` assignments in source order.
     fn collect_values(&mut self) {
         let mut stored = 0usize;
+        // Plain assignments `(name token, end)`, for the alias pass after this loop.
+        let mut assigned: Vec<(usize, usize)> = Vec::new();
         let budget = self.max_len.saturating_mul(8);
         for i in 0..self.toks.len() {
-            let Some(name) = self.ident(i) else {
-                if self.punct(i, "}") && self.punct(i + 1, "=") && !self.punct(i + 2, "=") {
-                    self.destructured_alias(i);
-                }
-                continue;
-            };
+            let Some(name) = self.ident(i) else { continue };
             if i.checked_sub(1).is_some_and(|p| self.punct(p, ".")) {
                 continue;
             }
@@ -1378,12 +1409,7 @@ impl<'a> Code<'a> {
                 None
             } else {
                 let end = self.expr_end(i + 2);
-                self.alias(&name, (i + 2, end));
-                if self.is_group((i + 2, end), "[") && !self.values.contains_key(&name) {
-                    self.arrays.insert(name.clone(), i + 2);
-                } else {
-                    self.arrays.remove(&name);
-                }
+                assigned.push((i, end));
                 let v = self.value((i + 2, end), 0);
                 (v.len() <= self.max_len && stored + v.len() <= budget && !v.contains(UNKNOWN))
                     .then(|| {
@@ -1397,6 +1423,31 @@ impl<'a> Code<'a> {
             } else if let Some(last) = slot.last_mut() {
                 *last = None;
             }
+        }
+        self.aliases(&assigned);
+    }
+
+    /// The alias pass over plain assignments and destructurings, in source order:
+    /// [`Code::alias`], [`Code::destructured_alias`], and arrays assigned once.
+    #[inline(never)]
+    fn aliases(&mut self, assigned: &[(usize, usize)]) {
+        let destructs = std::mem::take(&mut self.destructs);
+        let mut d = destructs.iter().copied().peekable();
+        for &(i, end) in assigned {
+            while let Some(close) = d.next_if(|&c| c < i) {
+                self.destructured_alias(close);
+            }
+            let Some(name) = self.ident(i).map(str::to_owned) else {
+                continue;
+            };
+            self.alias(&name, (i + 2, end));
+            let once = self.values.get(&name).is_some_and(|v| v.len() == 1);
+            if once && self.is_group((i + 2, end), "[") {
+                self.arrays.insert(name, i + 2);
+            }
+        }
+        for close in d {
+            self.destructured_alias(close);
         }
     }
 
@@ -1442,6 +1493,8 @@ impl<'a> Code<'a> {
 
     /// `name = value`: remembers names that stand for the global object, a builder of code,
     /// a module or one of its functions (`const run = cp.execSync`, `… .bind(cp)`).
+    // Rare (assignments and `.then(` only): kept out of line so the per-token loops stay tight.
+    #[inline(never)]
     fn alias(&mut self, name: &str, r: (usize, usize)) {
         let (mut a, mut b) = r;
         if self.is_group((a, b), "(") {
@@ -1500,6 +1553,8 @@ impl<'a> Code<'a> {
     /// `{…} = value` with the pattern closing at `close`: names destructured from a module
     /// (`const {execSync: run} = cp`), builders taken from the global object
     /// (`{Function: F} = globalThis`) or a function (`{constructor: F} = async function(){}`).
+    // Rare (assignments and `.then(` only): kept out of line so the per-token loops stay tight.
+    #[inline(never)]
     fn destructured_alias(&mut self, close: usize) {
         let Some(o) = self.open.at(close) else { return };
         if close - o > WINDOW {
@@ -2006,7 +2061,6 @@ fn walk(code: &Code, out: &mut Out) {
         match t.kind {
             Kind::Ident => ident(code, out, i, &t.text),
             Kind::Str if t.text == "base64" => out.base64 = true,
-            Kind::Punct if t.text == "[" => computed_call(code, out, i),
             _ => {}
         }
     }
@@ -3855,5 +3909,37 @@ mod tests {
             &run("import { promises } from 'fs'; promises.rm('/', {recursive: true})"),
             "recursive-delete-broad"
         ));
+    }
+
+    #[test]
+    fn aliases_follow_modules_and_only_code_builders() {
+        // A member of an unknown object, or an object's own constructor, is nothing.
+        for src in [
+            "const run = x.execSync; run('rm -rf /')",
+            "const C = obj.constructor; new C('x')",
+            "const F = Function; F()",
+            "const g = globalThis; g.console.log('eval')",
+        ] {
+            assert!(!critical(&run(src)), "{src}");
+        }
+        // Chains of aliases, and aliases of a destructured member.
+        for src in [
+            "const a = Function; const b = a; b('x')()",
+            "const g = globalThis; const h = g; h.Function('x')()",
+            "const cp = require('child_process'); const x = cp; const { execSync: r } = x; r('rm -rf /')",
+            "const F = [].constructor.constructor; F('x')()",
+        ] {
+            assert!(critical(&run(src)), "{src}");
+        }
+    }
+
+    #[test]
+    fn joined_arrays_are_values_only_when_assigned_once() {
+        let r = run("let p = ['rm', '-rf', '/']; p = ['ls']; require('child_process').execSync(p.join(' '))");
+        assert!(!has(&r, "recursive-delete-broad"));
+        assert!(has(&r, "dynamic-expansion"));
+        let r = run("require('child_process').execSync(['rm', '-rf', '/'].join(' '))");
+        assert!(has(&r, "recursive-delete-broad"));
+        assert!(!has(&r, "dynamic-expansion"));
     }
 }

@@ -31,8 +31,11 @@
 //! ([`paths::is_system_write_target`], and credential files from [`paths::is_credential_path`]:
 //! critical when absolute, home-anchored or outside the workspace, a warning for a credential
 //! file inside the workspace such as `.env`), `path-outside-workspace` for relative paths
-//! that climb out (`../x`; such a path is also tested as if it were anchored at `/`, since it
-//! may land anywhere). Absolute targets go into [`Report::targets`], normalized; relative ones
+//! that climb out (`../x`; such a path is also tested as if it were anchored at `/` and at
+//! `~`, since it may land anywhere — a project in home is one `..` from `~/.bashrc`);
+//! `loader-injection` (a warning) for a written git hook or git configuration
+//! ([`paths::git_code_in`]: `.git/hooks/…`, `.git/config`), which runs code on the next git
+//! command. Absolute targets go into [`Report::targets`], normalized; relative ones
 //! never do (the host gives no authoritative working directory). Malformed input — a missing
 //! or ill-typed path or content, disagreeing path aliases, no edits, a patch without its
 //! envelope, an unknown directive, an empty file path — makes the report incomplete with an
