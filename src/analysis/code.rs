@@ -1044,6 +1044,12 @@ struct Code<'a> {
     destructs: Vec<usize>,
     /// Names assigned the global object (`const g = globalThis`).
     globals: BTreeSet<String>,
+    /// Names assigned `process` (`const p = process`).
+    processes: BTreeSet<String>,
+    /// Names that hold the environment (`const {env} = process`, `const e = process.env`).
+    envs: BTreeSet<String>,
+    /// Where those names are declared (the pattern itself is no use of the environment).
+    env_decls: BTreeSet<usize>,
     /// Names assigned a builder of code from strings: `eval`, `Function`, a function's
     /// `.constructor` (`AsyncFunction`), also destructured (`{Function: F} = globalThis`).
     builders: BTreeSet<String>,
@@ -1085,6 +1091,9 @@ impl<'a> Code<'a> {
             computed: Vec::new(),
             destructs: Vec::new(),
             globals: BTreeSet::new(),
+            processes: BTreeSet::new(),
+            envs: BTreeSet::new(),
+            env_decls: BTreeSet::new(),
             builders: BTreeSet::new(),
             max_len,
         };
@@ -1518,7 +1527,11 @@ impl<'a> Code<'a> {
             return;
         };
         if b == a + 1 {
-            if self.is_global(x) {
+            if x == "process" || self.processes.contains(x) {
+                self.processes.insert(name.to_owned());
+            } else if self.envs.contains(x) {
+                self.envs.insert(name.to_owned());
+            } else if self.is_global(x) {
                 self.globals.insert(name.to_owned());
             } else if self.is_builder(x) {
                 self.builders.insert(name.to_owned());
@@ -1569,6 +1582,22 @@ impl<'a> Code<'a> {
             self.destructure(o, m, &mut found);
             for (local, m, imported) in found {
                 self.bindings.insert(local, (m, imported));
+            }
+            return;
+        }
+        if source.is_some_and(|x| x == "process" || self.processes.contains(x)) {
+            for (p, q) in self.parts(o) {
+                if self.is_ident(p, "env") {
+                    let at = if q > p + 2 && self.punct(p + 1, ":") {
+                        p + 2
+                    } else {
+                        p
+                    };
+                    if let Some(l) = self.ident(at) {
+                        self.envs.insert(l.to_owned());
+                        self.env_decls.insert(at);
+                    }
+                }
             }
             return;
         }
@@ -1756,7 +1785,18 @@ impl<'a> Code<'a> {
         // path.join / path.resolve / join / resolve (from 'path')
         let mut k = x;
         let mut via_path = false;
-        if self.is_ident(k, "path") && self.punct(k + 1, ".") {
+        // `require('path').join(…)`
+        if self.is_ident(k, "require")
+            && self.punct(k + 1, "(")
+            && self.punct(k + 3, ")")
+            && self.punct(k + 4, ".")
+            && self
+                .tok(k + 2)
+                .is_some_and(|t| t.kind == Kind::Str && module_of(&t.text) == Module::Path)
+        {
+            k += 5;
+            via_path = true;
+        } else if self.is_ident(k, "path") && self.punct(k + 1, ".") {
             k += 2;
             via_path = true;
             if matches!(self.ident(k), Some("posix" | "win32")) && self.punct(k + 1, ".") {
@@ -2152,6 +2192,16 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         }
         "atob" => out.base64 = true,
         "env" if after_dot => env(code, out, i),
+        // An alias of the environment (`const {env} = process; JSON.stringify(env)`).
+        _ if !after_dot
+            && !code.envs.is_empty()
+            && code.envs.contains(name)
+            && !code.env_decls.contains(&i)
+            && !code.punct(i + 1, ":")
+            && !code.punct(i + 1, "=") =>
+        {
+            env_use(code, out, i, i);
+        }
         "XMLHttpRequest" | "WebSocket" | "EventSource" | "axios" => {
             let sink = name.to_owned();
             if name == "WebSocket" {
@@ -2249,7 +2299,12 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         return;
     };
     let deno = code.is_ident(owner, "Deno");
+    let process_alias = !code.processes.is_empty()
+        && code
+            .ident(owner)
+            .is_some_and(|o| code.processes.contains(o));
     if !(code.is_ident(owner, "process")
+        || process_alias
         || code.is_ident(owner, "Bun")
         || code.is_ident(owner, "meta")
         || deno)
@@ -2275,6 +2330,12 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         }
         return;
     }
+    env_use(code, out, e, owner);
+}
+
+/// A use of the environment at `e` (the `env` token or an alias of it), the expression
+/// starting at `start`: a secret-named variable, one chosen at run time, or the whole of it.
+fn env_use(code: &Code, out: &mut Out, e: usize, start: usize) {
     if code.punct(e + 1, ".") {
         if let Some(var) = code.ident(e + 2) {
             if secret_name(var) {
@@ -2287,8 +2348,15 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         secret(out, "environment variables chosen at run time".to_owned());
         return;
     }
-    // The whole environment: fine as a child's `env`, a dump anywhere else.
-    let start = owner;
+    // The whole environment: fine as a child's `env` (also `{env}` shorthand of an alias
+    // named `env`), a dump anywhere else.
+    if e == start
+        && code.is_ident(e, "env")
+        && (code.prev_punct(e, "{") || code.prev_punct(e, ","))
+        && (code.punct(e + 1, "}") || code.punct(e + 1, ","))
+    {
+        return;
+    }
     let as_child_env = |k: usize| -> bool {
         code.prev_punct(k, ":") && k.checked_sub(2).is_some_and(|j| code.is_ident(j, "env"))
     };
@@ -2436,8 +2504,11 @@ enum Api {
     ShellRm,
     /// Writes its first argument.
     Write,
-    /// Copies or links its first argument to its second.
+    /// Copies its first argument to its second.
     Copy,
+    /// Links its second argument to its first: whatever later reads or writes the link
+    /// reaches the target, so the target's location counts as touched.
+    Link,
     /// Moves its first argument to its second.
     Rename,
     /// Reads its first argument.
@@ -2506,8 +2577,11 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         }
         ("writeTextFile" | "writeTextFileSync" | "writeFile", Recv::Module(M::Deno)) => Write,
         ("write", Recv::Module(M::Bun)) => Write,
-        ("copyFileSync" | "cpSync" | "copySync" | "symlinkSync" | "linkSync", _) => Copy,
-        ("copyFile" | "cp" | "copy" | "symlink" | "link", _) if fs_like => Copy,
+        ("copyFileSync" | "cpSync" | "copySync", _) => Copy,
+        ("copyFile" | "cp" | "copy", _) if fs_like => Copy,
+        ("symlinkSync" | "linkSync" | "ensureSymlinkSync" | "ensureLinkSync", _) => Link,
+        ("symlink" | "link" | "ensureSymlink" | "ensureLink", _) if fs_like => Link,
+        ("symlink" | "link", Recv::Module(M::Deno)) => Link,
         ("renameSync" | "moveSync", _) => Rename,
         ("rename" | "move", _) if fs_like => Rename,
         ("readFileSync" | "createReadStream" | "readJsonSync", _) => Read,
@@ -2678,6 +2752,13 @@ fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open
             read(code, out, arg(0));
             write(code, out, &shown, arg(1));
         }
+        Api::Link => {
+            read(code, out, arg(0));
+            if let Some(p) = arg(0).and_then(|r| as_path(&code.value(r, 0))) {
+                out.acc.location(&p, Effect::Touch, true);
+            }
+            write(code, out, &shown, arg(1));
+        }
         Api::Rename => {
             if let Some(p) = arg(0).and_then(|r| as_path(&code.value(r, 0))) {
                 out.acc.location(&p, Effect::Touch, true);
@@ -2772,6 +2853,11 @@ fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open
                             format!("{shown} loads code from a URL"),
                         );
                     }
+                }
+                // `import(`./locales/${lang}.js`)`: a local file, like a literal path (which
+                // is no finding), only its name is chosen at run time.
+                Some(s) if s.starts_with("./") || s.starts_with("../") => {
+                    out.dynamic(format!("{shown} loads a local module named at run time"));
                 }
                 _ => out.add(
                     &finding::DYNAMIC_CODE_EXECUTION,
