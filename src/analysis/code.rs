@@ -24,24 +24,34 @@
 //! One token stream, matched brackets, then one walk that recognizes:
 //! - **process spawning** (`child_process` `exec`/`execSync`/`spawn`/`spawnSync`/`execFile`/
 //!   `execFileSync`/`fork`, called directly, through `cp.`/`child_process.`, destructured,
-//!   `require(…)` or `import … from 'node:child_process'`; `Bun.spawn`, `Deno.Command`,
+//!   `require(…)`, `import … from 'node:child_process'`, a dynamic `import(…)` (awaited, its
+//!   `.default`, or the parameter of its `.then(…)` callback), an alias (`const run =
+//!   cp.execSync.bind(cp)`, `const {execSync: run} = cp`) or a member named by a computed
+//!   expression (`cp['exec' + 'Sync']`; one only known at run time still runs its command
+//!   text, reported `dynamic-expansion`); `Bun.spawn`, `Deno.Command`,
 //!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global): a
-//!   literal command goes to the `shell` analyzer at `depth + 1`, an argv array is joined with
+//!   literal command (also `[…].join(sep)` of literals) goes to the `shell` analyzer at
+//!   `depth + 1`, an argv array is joined with
 //!   shell quoting first (raw when `shell: true`), and a command built at run time is
 //!   `dynamic-expansion` (incomplete) while its literal parts are still analysed;
 //! - **recursive removal** (`fs.rm`/`rmSync`/`rmdir`/`rmdirSync`/`promises.rm` with
 //!   `recursive`, fs-extra `remove`/`removeSync`/`emptyDir`, `rimraf`, `Deno.remove(…,
-//!   {recursive})`): the target through [`paths::delete_breadth`] (`os.homedir()`,
+//!   {recursive})`, `del`'s `deleteAsync`/`deleteSync`; each element of a target array, as a
+//!   glob): the target through [`paths::delete_breadth`] (`os.homedir()`,
 //!   `process.env.HOME`, `process.cwd()`, `__dirname`, `path.join`/`resolve` are understood; a
 //!   target only known at run time is broad); non-recursive removal is `file-delete`;
-//! - **dynamic code**: `eval`, `new Function`/`Function(…)`, `.constructor(…)`,
-//!   `setTimeout`/`setInterval` with a string, `vm.runIn*`/`vm.Script`, `new Worker(…,
-//!   {eval: true})`, a module loaded by a name built at run time;
+//! - **dynamic code**: `eval`, `new Function`/`Function(…)`/`new (Function)(…)`,
+//!   `.constructor(…)`, aliases of these (`const F = Function`, `globalThis.Function`, a
+//!   function's `.constructor` such as `AsyncFunction`, `{Function: F} = globalThis`, an alias
+//!   of the global object itself), `setTimeout`/`setInterval` with a string,
+//!   `vm.runIn*`/`vm.Script`, `Module#_compile`, `new Worker(…, {eval: true})` or from a
+//!   `data:`/`blob:`/remote URL, a module loaded by a name built at run time or from a URL;
 //! - **secrets and the network**: credential files read (`readFileSync`, `createReadStream`,
 //!   `Bun.file`, `Deno.readTextFile`, the `read` global …), the whole environment
 //!   (`JSON.stringify(process.env)`; passing it as a child's `env` is not a dump), secret-named
 //!   variables (`process.env.*KEY|TOKEN|SECRET|PASSWORD…`), and network sinks (`fetch`,
-//!   `http(s).request`, `axios`, `got`, `XMLHttpRequest`, `WebSocket`, `net`/`tls`/`dgram`,
+//!   `http(s).request`, `axios`, `got`, `XMLHttpRequest`, `WebSocket` and the `ws` module,
+//!   `net`/`tls`/`dgram`, `dns` lookups (a name carries data to its zone's server),
 //!   `sendBeacon`, `web_fetch`): both → `credential-exfiltration`; a secret alone →
 //!   `credential-read`; a mutating request alone (POST/PUT/DELETE/PATCH, a body, a socket) →
 //!   `network-mutation`;
@@ -64,7 +74,8 @@
 //!
 //! # Non-goals
 //! Type checking, scoping (a shadowed name resolves to the outer constant), control flow,
-//! aliasing through objects or functions, and proving a program safe: a cell the gate does not
+//! aliasing through objects or functions (aliases by plain assignment and destructuring are
+//! followed, in source order), and proving a program safe: a cell the gate does not
 //! flag still asks, because `code_mode_exec` is a destructive tool kind.
 
 use crate::analysis::files::{self, Acc, Effect};
@@ -192,6 +203,9 @@ pub fn analyze(
         base64: false,
     };
     walk(&code, &mut out);
+    for &j in &code.computed {
+        computed_call(&code, &mut out, j);
+    }
     out.finish()
 }
 
@@ -948,6 +962,10 @@ enum Module {
     Vm,
     Http,
     Socket,
+    /// `dns`: a lookup carries its name to whoever serves the zone.
+    Dns,
+    /// WebSocket clients (`ws`, `isomorphic-ws`): the module itself is the constructor.
+    Ws,
     Execa,
     Rimraf,
     ShellJs,
@@ -969,6 +987,8 @@ fn module_of(spec: &str) -> Module {
         "vm" => Module::Vm,
         "http" | "https" | "http2" | "undici" | "node-fetch" => Module::Http,
         "net" | "tls" | "dgram" => Module::Socket,
+        "dns" | "dns/promises" => Module::Dns,
+        "ws" | "isomorphic-ws" => Module::Ws,
         "execa" | "zx" | "bun" => Module::Execa,
         "rimraf" | "del" => Module::Rimraf,
         "shelljs" | "shelljs/global" => Module::ShellJs,
@@ -989,6 +1009,7 @@ fn default_module(name: &str) -> Option<Module> {
         "vm" => Module::Vm,
         "http" | "https" | "http2" | "undici" => Module::Http,
         "net" | "tls" | "dgram" => Module::Socket,
+        "dns" => Module::Dns,
         "rimraf" => Module::Rimraf,
         "shelljs" => Module::ShellJs,
         "axios" => Module::Axios,
@@ -1014,6 +1035,24 @@ struct Code<'a> {
     bindings: BTreeMap<String, (Module, Option<String>)>,
     /// Name → every value assigned to it (`None` for one not understood).
     values: BTreeMap<String, Vec<Option<String>>>,
+    /// Name → the array literal it was assigned (its `[` token), when assigned exactly once.
+    arrays: BTreeMap<String, usize>,
+    /// `[` openers of groups called right after they close (`x[expr](…)`), from
+    /// [`Code::match_brackets`], so the walk need not test every token for them.
+    computed: Vec<usize>,
+    /// `}` closers followed by `=` (`{a: b} = value`), from [`Code::match_brackets`].
+    destructs: Vec<usize>,
+    /// Names assigned the global object (`const g = globalThis`).
+    globals: BTreeSet<String>,
+    /// Names assigned `process` (`const p = process`).
+    processes: BTreeSet<String>,
+    /// Names that hold the environment (`const {env} = process`, `const e = process.env`).
+    envs: BTreeSet<String>,
+    /// Where those names are declared (the pattern itself is no use of the environment).
+    env_decls: BTreeSet<usize>,
+    /// Names assigned a builder of code from strings: `eval`, `Function`, a function's
+    /// `.constructor` (`AsyncFunction`), also destructured (`{Function: F} = globalThis`).
+    builders: BTreeSet<String>,
     max_len: usize,
 }
 
@@ -1048,6 +1087,14 @@ impl<'a> Code<'a> {
             ends: Links::new(n),
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
+            arrays: BTreeMap::new(),
+            computed: Vec::new(),
+            destructs: Vec::new(),
+            globals: BTreeSet::new(),
+            processes: BTreeSet::new(),
+            envs: BTreeSet::new(),
+            env_decls: BTreeSet::new(),
+            builders: BTreeSet::new(),
             max_len,
         };
         code.match_brackets();
@@ -1085,6 +1132,10 @@ impl<'a> Code<'a> {
 
     fn match_brackets(&mut self) {
         let mut stack: Vec<usize> = Vec::new();
+        // Filled here but kept local while the loop runs (a push on a field of `self` made the
+        // loop reload the token list after every step).
+        let mut computed: Vec<usize> = Vec::new();
+        let mut destructs: Vec<usize> = Vec::new();
         for i in 0..self.toks.len() {
             let Some(t) = self.toks.get(i) else { break };
             if t.kind != Kind::Punct {
@@ -1116,6 +1167,11 @@ impl<'a> Code<'a> {
                     stack.pop();
                     self.close.set(o, i);
                     self.open.set(i, o);
+                    if want == "[" && self.punct(i + 1, "(") {
+                        computed.push(o);
+                    } else if want == "{" && self.punct(i + 1, "=") && !self.punct(i + 2, "=") {
+                        destructs.push(i);
+                    }
                 }
             }
         }
@@ -1129,6 +1185,8 @@ impl<'a> Code<'a> {
         for (o, e) in stack.into_iter().zip(next) {
             self.ends.set(o, e);
         }
+        self.computed = computed;
+        self.destructs = destructs;
     }
 
     /// The index after the token or group starting at `i` (jumps over brackets and templates).
@@ -1200,6 +1258,11 @@ impl<'a> Code<'a> {
                     Some("promises") if module == Module::Fs => (Module::Fs, None),
                     _ => (module, member),
                 };
+                // `import('m').then(m => …)`, `.then(function (m) {…})`, `.then(({a}) => …)`
+                if member.as_deref() == Some("then") && self.punct(end + 3, "(") {
+                    self.then_param(end + 3, module, &mut found);
+                    continue;
+                }
                 if !self.prev_punct(k, "=") {
                     continue;
                 }
@@ -1222,6 +1285,45 @@ impl<'a> Code<'a> {
         }
         for (local, module, imported) in found {
             self.bindings.insert(local, (module, imported));
+        }
+    }
+
+    /// The parameter of the callback `.then(` opens at `open` with: the loaded module.
+    // Rare (assignments and `.then(` only): kept out of line so the per-token loops stay tight.
+    #[inline(never)]
+    fn then_param(
+        &self,
+        open: usize,
+        module: Module,
+        found: &mut Vec<(String, Module, Option<String>)>,
+    ) {
+        let mut a = open + 1;
+        if self.is_ident(a, "async") {
+            a += 1;
+        }
+        if self.is_ident(a, "function") {
+            a += 1;
+            if self.ident(a).is_some() {
+                a += 1;
+            }
+        }
+        if let Some(n) = self.ident(a) {
+            if self.punct(a + 1, "=>") {
+                found.push((n.to_owned(), module, None));
+            }
+            return;
+        }
+        if !self.punct(a, "(") {
+            return;
+        }
+        match self.parts(a).first() {
+            Some(&(x, y)) if y == x + 1 => {
+                if let Some(n) = self.ident(x) {
+                    found.push((n.to_owned(), module, None));
+                }
+            }
+            Some(&(x, y)) if self.is_group((x, y), "{") => self.destructure(x, module, found),
+            _ => {}
         }
     }
 
@@ -1294,6 +1396,8 @@ impl<'a> Code<'a> {
     /// Records `name = value` assignments in source order.
     fn collect_values(&mut self) {
         let mut stored = 0usize;
+        // Plain assignments `(name token, end)`, for the alias pass after this loop.
+        let mut assigned: Vec<(usize, usize)> = Vec::new();
         let budget = self.max_len.saturating_mul(8);
         for i in 0..self.toks.len() {
             let Some(name) = self.ident(i) else { continue };
@@ -1314,6 +1418,7 @@ impl<'a> Code<'a> {
                 None
             } else {
                 let end = self.expr_end(i + 2);
+                assigned.push((i, end));
                 let v = self.value((i + 2, end), 0);
                 (v.len() <= self.max_len && stored + v.len() <= budget && !v.contains(UNKNOWN))
                     .then(|| {
@@ -1326,6 +1431,196 @@ impl<'a> Code<'a> {
                 slot.push(value);
             } else if let Some(last) = slot.last_mut() {
                 *last = None;
+            }
+        }
+        self.aliases(&assigned);
+    }
+
+    /// The alias pass over plain assignments and destructurings, in source order:
+    /// [`Code::alias`], [`Code::destructured_alias`], and arrays assigned once.
+    #[inline(never)]
+    fn aliases(&mut self, assigned: &[(usize, usize)]) {
+        let destructs = std::mem::take(&mut self.destructs);
+        let mut d = destructs.iter().copied().peekable();
+        for &(i, end) in assigned {
+            while let Some(close) = d.next_if(|&c| c < i) {
+                self.destructured_alias(close);
+            }
+            let Some(name) = self.ident(i).map(str::to_owned) else {
+                continue;
+            };
+            self.alias(&name, (i + 2, end));
+            let once = self.values.get(&name).is_some_and(|v| v.len() == 1);
+            if once && self.is_group((i + 2, end), "[") {
+                self.arrays.insert(name, i + 2);
+            }
+        }
+        for close in d {
+            self.destructured_alias(close);
+        }
+    }
+
+    /// The module a name stands for (a binding of the module itself, or a conventional name).
+    fn module_named(&self, x: &str) -> Option<Module> {
+        match self.bindings.get(x) {
+            Some((m, None)) => Some(*m),
+            Some((m, Some(imp))) if matches!(imp.as_str(), "promises" | "default") => Some(*m),
+            Some(_) => None,
+            None => default_module(x),
+        }
+    }
+
+    fn is_global(&self, x: &str) -> bool {
+        matches!(x, "globalThis" | "window" | "self" | "global")
+            || (!self.globals.is_empty() && self.globals.contains(x))
+    }
+
+    fn is_builder(&self, x: &str) -> bool {
+        matches!(x, "eval" | "Function") || (!self.builders.is_empty() && self.builders.contains(x))
+    }
+
+    /// `r` reads a function's `.constructor`: the last two tokens are `.constructor` and the
+    /// expression holds a function (`function`, `=>`, `Function`) or another `.constructor`
+    /// (`[].constructor.constructor`); an object's constructor (`obj.constructor`) is not one.
+    fn function_constructor(&self, (a, b): (usize, usize)) -> bool {
+        let Some(last) = b.checked_sub(1) else {
+            return false;
+        };
+        if !(self.is_ident(last, "constructor") && self.prev_punct(last, ".")) {
+            return false;
+        }
+        (a..last.saturating_sub(1))
+            .take(WINDOW)
+            .any(|k| match self.tok(k) {
+                Some(t) if t.kind == Kind::Ident => {
+                    matches!(&*t.text, "function" | "Function" | "constructor")
+                }
+                Some(t) if t.kind == Kind::Punct => t.text == "=>",
+                _ => false,
+            })
+    }
+
+    /// `name = value`: remembers names that stand for the global object, a builder of code,
+    /// a module or one of its functions (`const run = cp.execSync`, `… .bind(cp)`).
+    // Rare (assignments and `.then(` only): kept out of line so the per-token loops stay tight.
+    #[inline(never)]
+    fn alias(&mut self, name: &str, r: (usize, usize)) {
+        let (mut a, mut b) = r;
+        if self.is_group((a, b), "(") {
+            (a, b) = (a + 1, b - 1);
+        }
+        // `x.bind(…)` stands for `x`.
+        if b >= a + 4
+            && self.punct(b - 1, ")")
+            && self.open.at(b - 1).is_some_and(|o| {
+                o >= a + 2 && self.is_ident(o - 1, "bind") && self.punct(o - 2, ".")
+            })
+        {
+            if let Some(o) = self.open.at(b - 1) {
+                b = o - 2;
+            }
+        }
+        let Some(x) = self.ident(a) else {
+            if self.function_constructor((a, b)) {
+                self.builders.insert(name.to_owned());
+            }
+            return;
+        };
+        if b == a + 1 {
+            if x == "process" || self.processes.contains(x) {
+                self.processes.insert(name.to_owned());
+            } else if self.envs.contains(x) {
+                self.envs.insert(name.to_owned());
+            } else if self.is_global(x) {
+                self.globals.insert(name.to_owned());
+            } else if self.is_builder(x) {
+                self.builders.insert(name.to_owned());
+            } else if let Some(bound) = self.bindings.get(x).cloned() {
+                self.bindings.insert(name.to_owned(), bound);
+            } else if let Some(m) = default_module(x) {
+                self.bindings.insert(name.to_owned(), (m, None));
+            }
+            return;
+        }
+        if b == a + 3 && self.punct(a + 1, ".") {
+            if let Some(member) = self.ident(a + 2) {
+                if self.is_global(x) && matches!(member, "eval" | "Function") {
+                    self.builders.insert(name.to_owned());
+                    return;
+                }
+                if let Some(m) = self.module_named(x) {
+                    let bound = match member {
+                        "promises" | "default" => (m, None),
+                        _ => (m, Some(member.to_owned())),
+                    };
+                    self.bindings.insert(name.to_owned(), bound);
+                    return;
+                }
+            }
+        }
+        if self.function_constructor((a, b)) {
+            self.builders.insert(name.to_owned());
+        }
+    }
+
+    /// `{…} = value` with the pattern closing at `close`: names destructured from a module
+    /// (`const {execSync: run} = cp`), builders taken from the global object
+    /// (`{Function: F} = globalThis`) or a function (`{constructor: F} = async function(){}`).
+    // Rare (assignments and `.then(` only): kept out of line so the per-token loops stay tight.
+    #[inline(never)]
+    fn destructured_alias(&mut self, close: usize) {
+        let Some(o) = self.open.at(close) else { return };
+        if close - o > WINDOW {
+            return;
+        }
+        let a = close + 2;
+        let end = self.expr_end(a);
+        let source = self.ident(a).filter(|_| end == a + 1);
+        let module = source.and_then(|x| self.module_named(x));
+        if let Some(m) = module {
+            let mut found = Vec::new();
+            self.destructure(o, m, &mut found);
+            for (local, m, imported) in found {
+                self.bindings.insert(local, (m, imported));
+            }
+            return;
+        }
+        if source.is_some_and(|x| x == "process" || self.processes.contains(x)) {
+            for (p, q) in self.parts(o) {
+                if self.is_ident(p, "env") {
+                    let at = if q > p + 2 && self.punct(p + 1, ":") {
+                        p + 2
+                    } else {
+                        p
+                    };
+                    if let Some(l) = self.ident(at) {
+                        self.envs.insert(l.to_owned());
+                        self.env_decls.insert(at);
+                    }
+                }
+            }
+            return;
+        }
+        let global = source.is_some_and(|x| self.is_global(x));
+        let function = (a..end).take(WINDOW).any(|k| {
+            self.is_ident(k, "function") || self.is_ident(k, "Function") || self.punct(k, "=>")
+        });
+        for (p, q) in self.parts(o) {
+            let key = self.ident(p);
+            let builder = match key {
+                Some("eval" | "Function") => global,
+                Some("constructor") => function,
+                _ => false,
+            };
+            if builder {
+                let local = if q > p + 2 && self.punct(p + 1, ":") {
+                    self.ident(p + 2)
+                } else {
+                    key
+                };
+                if let Some(l) = local {
+                    self.builders.insert(l.to_owned());
+                }
             }
         }
     }
@@ -1427,13 +1722,18 @@ impl<'a> Code<'a> {
             }
             return t.text.to_string();
         }
-        const HOMES: [&[&str]; 6] = [
+        const HOMES: [&[&str]; 11] = [
             &["os", ".", "homedir", "(", ")"],
             &["homedir", "(", ")"],
             &["require", "(", "'os", ")", ".", "homedir", "(", ")"],
+            &["require", "(", "'node:os", ")", ".", "homedir", "(", ")"],
+            &["os", ".", "userInfo", "(", ")", ".", "homedir"],
             &["process", ".", "env", ".", "HOME"],
             &["process", ".", "env", ".", "USERPROFILE"],
+            &["Bun", ".", "env", ".", "HOME"],
+            &["Bun", ".", "env", ".", "USERPROFILE"],
             &["Deno", ".", "env", ".", "get", "(", "'HOME", ")"],
+            &["Deno", ".", "env", ".", "get", "(", "'USERPROFILE", ")"],
         ];
         const CWDS: [&[&str]; 4] = [
             &["process", ".", "cwd", "(", ")"],
@@ -1450,10 +1750,53 @@ impl<'a> Code<'a> {
         if self.seq((x, y), &["os", ".", "tmpdir", "(", ")"]) {
             return "/tmp".to_owned();
         }
+        // `[a, b].join(sep)`, `list.join(sep)` of an array literal assigned once.
+        let join_open = self
+            .open
+            .at(y - 1)
+            .filter(|&o| o >= x + 3 && self.is_ident(o - 1, "join") && self.punct(o - 2, "."));
+        if let Some(open) = join_open {
+            let recv_end = open - 3;
+            let array = if recv_end == x {
+                self.ident(x).and_then(|n| self.arrays.get(n).copied())
+            } else {
+                Some(x).filter(|&a| self.punct(a, "[") && self.close.at(a) == Some(recv_end))
+            };
+            if let Some(a) = array {
+                let sep = match self.parts(open).as_slice() {
+                    [] => ",".to_owned(),
+                    [r] => self.value(*r, depth + 1),
+                    _ => return unknown(),
+                };
+                let items: Vec<String> = self
+                    .parts(a)
+                    .into_iter()
+                    .map(|r| {
+                        if self.punct(r.0, "...") {
+                            UNKNOWN.to_string()
+                        } else {
+                            self.value(r, depth + 1)
+                        }
+                    })
+                    .collect();
+                return items.join(&sep);
+            }
+        }
         // path.join / path.resolve / join / resolve (from 'path')
         let mut k = x;
         let mut via_path = false;
-        if self.is_ident(k, "path") && self.punct(k + 1, ".") {
+        // `require('path').join(…)`
+        if self.is_ident(k, "require")
+            && self.punct(k + 1, "(")
+            && self.punct(k + 3, ")")
+            && self.punct(k + 4, ".")
+            && self
+                .tok(k + 2)
+                .is_some_and(|t| t.kind == Kind::Str && module_of(&t.text) == Module::Path)
+        {
+            k += 5;
+            via_path = true;
+        } else if self.is_ident(k, "path") && self.punct(k + 1, ".") {
             k += 2;
             via_path = true;
             if matches!(self.ident(k), Some("posix" | "win32")) && self.punct(k + 1, ".") {
@@ -1781,6 +2124,8 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         "Function" if !after_dot || global_receiver(code, i) => {
             let constructs = next_call
                 || code.prev_ident(i) == Some("new")
+                // `new (Function)(…)`, `(0, Function)(…)`
+                || (code.punct(i + 1, ")") && code.punct(i + 2, "("))
                 || (code.punct(i + 1, ".")
                     && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
                 || (code.prev_punct(i, "(")
@@ -1795,6 +2140,38 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
                 );
             }
         }
+        // `require('module')._compile`, `Module.prototype._compile.call(m, src, f)`
+        "_compile"
+            if after_dot
+                && code.punct(i + 1, ".")
+                && matches!(code.ident(i + 2), Some("call" | "apply")) =>
+        {
+            out.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                "`_compile` runs a module from a string".to_owned(),
+            );
+        }
+        // An alias of `eval`/`Function`/`AsyncFunction` called or constructed with code.
+        _ if !after_dot
+            && !code.builders.is_empty()
+            && code.builders.contains(name)
+            && ((next_call && !code.parts(i + 1).is_empty())
+                || (code.punct(i + 1, ".")
+                    && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
+                || (code.prev_punct(i, "(")
+                    && matches!(
+                        i.checked_sub(2).and_then(|j| code.ident(j)),
+                        Some("construct" | "apply")
+                    ))) =>
+        {
+            out.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                format!(
+                    "`{}` (an alias of `eval` or `Function`) runs code built from a string",
+                    short(name)
+                ),
+            );
+        }
         "constructor" if after_dot && next_call => {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -1803,8 +2180,10 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         }
         // `globalThis['ev' + 'al'](x)`, `window[name](x)`: a global called by a name only
         // known at run time (a literal name was rewritten to `.name` by the lexer).
-        "globalThis" | "window" | "self" | "global"
-            if !after_dot && code.punct(i + 1, "[") && code.punct(code.step(i + 1), "(") =>
+        _ if !after_dot
+            && code.punct(i + 1, "[")
+            && code.is_global(name)
+            && code.punct(code.step(i + 1), "(") =>
         {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -1813,6 +2192,16 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         }
         "atob" => out.base64 = true,
         "env" if after_dot => env(code, out, i),
+        // An alias of the environment (`const {env} = process; JSON.stringify(env)`).
+        _ if !after_dot
+            && !code.envs.is_empty()
+            && code.envs.contains(name)
+            && !code.env_decls.contains(&i)
+            && !code.punct(i + 1, ":")
+            && !code.punct(i + 1, "=") =>
+        {
+            env_use(code, out, i, i);
+        }
         "XMLHttpRequest" | "WebSocket" | "EventSource" | "axios" => {
             let sink = name.to_owned();
             if name == "WebSocket" {
@@ -1839,13 +2228,69 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     }
 }
 
-/// `globalThis.x`, `window.x`, `self.x`, `global.x`.
+/// `globalThis.x`, `window.x`, `self.x`, `global.x` (or through an alias of the global).
 fn global_receiver(code: &Code, i: usize) -> bool {
     code.prev_punct(i, ".")
-        && matches!(
-            i.checked_sub(2).and_then(|j| code.ident(j)),
-            Some("globalThis" | "window" | "self" | "global")
-        )
+        && i.checked_sub(2)
+            .and_then(|j| code.ident(j))
+            .is_some_and(|g| code.is_global(g))
+}
+
+/// `x[expr](…)` with a name only computed (`cp['exec' + 'Sync'](…)`, `o[c][c](…)`; a literal
+/// name was already rewritten to `.name` by the lexer): a known name is the call it names;
+/// a `child_process` function chosen at run time still runs its command.
+fn computed_call(code: &Code, out: &mut Out, j: usize) {
+    let Some(c) = code.close.at(j) else { return };
+    if !code.punct(c + 1, "(") {
+        return;
+    }
+    let Some(p) = j.checked_sub(1) else { return };
+    let member = code.tok(p).is_some_and(|t| match t.kind {
+        Kind::Ident => !EXPR_KEYWORDS.contains(&&*t.text),
+        Kind::Punct => t.text == ")" || t.text == "]",
+        _ => false,
+    });
+    if !member {
+        return;
+    }
+    // `globalThis[…](…)` is the identifier's own case.
+    if code.ident(p).is_some_and(|g| code.is_global(g)) {
+        return;
+    }
+    let name = code.value((j + 1, c), 0);
+    let recv = module_at(code, p);
+    let owner = code.ident(p).map_or_else(|| "…".to_owned(), short);
+    if name.contains(UNKNOWN) {
+        if let Recv::Module(Module::ChildProcess | Module::Execa | Module::ShellJs) = recv {
+            let shown = format!("`{owner}[…]`");
+            out.dynamic(format!(
+                "{shown} calls a process function chosen at run time"
+            ));
+            if let Some(r) = code.parts(c + 1).first() {
+                shell_string(code, out, &shown, *r);
+            }
+        }
+        return;
+    }
+    if name == "constructor" {
+        out.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!("`{owner}[…](…)` builds code from a string"),
+        );
+        return;
+    }
+    let mut chain = p;
+    while let Some(o) = code.open.at(chain) {
+        chain = o;
+    }
+    while code.prev_punct(chain, ".") && chain >= 2 && code.ident(chain - 2).is_some() {
+        chain -= 2;
+    }
+    let is_new = code.prev_ident(chain) == Some("new");
+    if let Some(api) = api_of(&name, recv, is_new) {
+        let shown = format!("`{owner}[{}]`", short(&name));
+        apply(code, out, api, &name, &shown, c + 1);
+    }
 }
 
 /// `process.env…`, `Bun.env…`, `import.meta.env…`, `Deno.env…` at the `env` token `e`.
@@ -1854,7 +2299,12 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         return;
     };
     let deno = code.is_ident(owner, "Deno");
+    let process_alias = !code.processes.is_empty()
+        && code
+            .ident(owner)
+            .is_some_and(|o| code.processes.contains(o));
     if !(code.is_ident(owner, "process")
+        || process_alias
         || code.is_ident(owner, "Bun")
         || code.is_ident(owner, "meta")
         || deno)
@@ -1880,6 +2330,12 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         }
         return;
     }
+    env_use(code, out, e, owner);
+}
+
+/// A use of the environment at `e` (the `env` token or an alias of it), the expression
+/// starting at `start`: a secret-named variable, one chosen at run time, or the whole of it.
+fn env_use(code: &Code, out: &mut Out, e: usize, start: usize) {
     if code.punct(e + 1, ".") {
         if let Some(var) = code.ident(e + 2) {
             if secret_name(var) {
@@ -1892,8 +2348,15 @@ fn env(code: &Code, out: &mut Out, e: usize) {
         secret(out, "environment variables chosen at run time".to_owned());
         return;
     }
-    // The whole environment: fine as a child's `env`, a dump anywhere else.
-    let start = owner;
+    // The whole environment: fine as a child's `env` (also `{env}` shorthand of an alias
+    // named `env`), a dump anywhere else.
+    if e == start
+        && code.is_ident(e, "env")
+        && (code.prev_punct(e, "{") || code.prev_punct(e, ","))
+        && (code.punct(e + 1, "}") || code.punct(e + 1, ","))
+    {
+        return;
+    }
     let as_child_env = |k: usize| -> bool {
         code.prev_punct(k, ":") && k.checked_sub(2).is_some_and(|j| code.is_ident(j, "env"))
     };
@@ -1976,7 +2439,8 @@ fn receiver<'t>(code: &'t Code, i: usize) -> Recv<'t> {
 
 fn module_at<'t>(code: &'t Code, mut r: usize) -> Recv<'t> {
     // `fs.promises.rm`: the module is what `promises` hangs off (a loop, never recursion).
-    while r >= 2 && code.is_ident(r, "promises") && code.prev_punct(r, ".") {
+    while r >= 2 && matches!(code.ident(r), Some("promises" | "default")) && code.prev_punct(r, ".")
+    {
         r -= 2;
     }
     if let Some(name) = code.ident(r) {
@@ -2040,8 +2504,11 @@ enum Api {
     ShellRm,
     /// Writes its first argument.
     Write,
-    /// Copies or links its first argument to its second.
+    /// Copies its first argument to its second.
     Copy,
+    /// Links its second argument to its first: whatever later reads or writes the link
+    /// reaches the target, so the target's location counts as touched.
+    Link,
     /// Moves its first argument to its second.
     Rename,
     /// Reads its first argument.
@@ -2052,6 +2519,8 @@ enum Api {
     HttpRequest,
     /// Opens a socket.
     Socket,
+    /// Sends data out without changing anything on its own (a DNS lookup).
+    Sink,
     /// Code Mode tool globals.
     ToolExec,
     ToolProcess,
@@ -2090,7 +2559,12 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("removeSync" | "emptyDirSync" | "emptydirSync" | "rimrafSync", _) => RemoveRecursive,
         ("remove" | "emptyDir" | "emptydir", _) if fs_like => RemoveRecursive,
         ("rimraf", Recv::Bare | Recv::Module(M::Rimraf)) => RemoveRecursive,
-        ("sync" | "native" | "manual", Recv::Module(M::Rimraf)) => RemoveRecursive,
+        (
+            "sync" | "native" | "manual" | "nativeSync" | "manualSync" | "windows" | "windowsSync"
+            | "posix" | "posixSync" | "moveRemove" | "moveRemoveSync" | "deleteAsync"
+            | "deleteSync",
+            Recv::Module(M::Rimraf),
+        ) => RemoveRecursive,
         ("unlinkSync", _) => Unlink,
         ("unlink", _) if fs_like => Unlink,
         (
@@ -2103,8 +2577,11 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         }
         ("writeTextFile" | "writeTextFileSync" | "writeFile", Recv::Module(M::Deno)) => Write,
         ("write", Recv::Module(M::Bun)) => Write,
-        ("copyFileSync" | "cpSync" | "copySync" | "symlinkSync" | "linkSync", _) => Copy,
-        ("copyFile" | "cp" | "copy" | "symlink" | "link", _) if fs_like => Copy,
+        ("copyFileSync" | "cpSync" | "copySync", _) => Copy,
+        ("copyFile" | "cp" | "copy", _) if fs_like => Copy,
+        ("symlinkSync" | "linkSync" | "ensureSymlinkSync" | "ensureLinkSync", _) => Link,
+        ("symlink" | "link" | "ensureSymlink" | "ensureLink", _) if fs_like => Link,
+        ("symlink" | "link", Recv::Module(M::Deno)) => Link,
         ("renameSync" | "moveSync", _) => Rename,
         ("rename" | "move", _) if fs_like => Rename,
         ("readFileSync" | "createReadStream" | "readJsonSync", _) => Read,
@@ -2128,6 +2605,14 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("connect" | "createConnection" | "createSocket", Recv::Module(M::Socket)) => Socket,
         ("connect" | "connectTls", Recv::Module(M::Deno | M::Bun)) => Socket,
         ("sendBeacon", _) => Socket,
+        ("WebSocket", Recv::Bare) => Socket,
+        (
+            "lookup" | "lookupService" | "resolve" | "resolve4" | "resolve6" | "resolveAny"
+            | "resolveCname" | "resolveMx" | "resolveNs" | "resolveTxt" | "resolveSrv"
+            | "resolveCaa" | "resolveNaptr" | "resolvePtr" | "resolveSoa" | "reverse",
+            Recv::Module(M::Dns),
+        )
+        | ("resolveDns", Recv::Module(M::Deno)) => Sink,
         ("setTimeout" | "setInterval" | "setImmediate", Recv::Bare | Recv::Name(_)) => Timer,
         (
             "runInThisContext" | "runInNewContext" | "runInContext" | "compileFunction"
@@ -2135,6 +2620,8 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
             _,
         ) => Vm,
         ("Script" | "SourceTextModule", Recv::Module(M::Vm)) => Vm,
+        // `require('module')._compile`, `Module.prototype._compile`: a module from a string.
+        ("_compile", Recv::Module(_) | Recv::Name(_) | Recv::Other) => Vm,
         ("binding" | "_linkedBinding" | "dlopen", Recv::Name("process")) => Vm,
         ("require" | "import" | "_load", _) => Loader,
         ("Worker", _) if is_new => Worker,
@@ -2157,6 +2644,7 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                     api_name = match m {
                         Module::Execa => "execa",
                         Module::Rimraf => "rimraf",
+                        Module::Ws => "WebSocket",
                         Module::Axios => "axios",
                         Module::Got => "got",
                         _ => name,
@@ -2187,8 +2675,6 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     let Some(api) = api_of(api_name, recv, is_new) else {
         return;
     };
-    let args = code.parts(i + 1);
-    let arg = |k: usize| args.get(k).copied();
     let shown = match recv {
         Recv::Bare => format!("`{}`", short(name)),
         _ => match i.checked_sub(2).and_then(|r| code.ident(r)) {
@@ -2196,6 +2682,14 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
             None => format!("`{}`", short(name)),
         },
     };
+    apply(code, out, api, api_name, &shown, i + 1);
+}
+
+/// Runs what `api` does with the arguments in the parentheses opened at `open`.
+fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open: usize) {
+    let shown = shown.to_owned();
+    let args = code.parts(open);
+    let arg = |k: usize| args.get(k).copied();
     match api {
         Api::ShellString => match arg(0) {
             Some(r) => shell_string(code, out, &shown, r),
@@ -2258,6 +2752,13 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
             read(code, out, arg(0));
             write(code, out, &shown, arg(1));
         }
+        Api::Link => {
+            read(code, out, arg(0));
+            if let Some(p) = arg(0).and_then(|r| as_path(&code.value(r, 0))) {
+                out.acc.location(&p, Effect::Touch, true);
+            }
+            write(code, out, &shown, arg(1));
+        }
         Api::Rename => {
             if let Some(p) = arg(0).and_then(|r| as_path(&code.value(r, 0))) {
                 out.acc.location(&p, Effect::Touch, true);
@@ -2316,6 +2817,7 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                 method(code, out, &shown, *r);
             }
         }
+        Api::Sink => sink(out, &shown),
         Api::Socket => {
             sink(out, &shown);
             out.mutation
@@ -2352,6 +2854,11 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                         );
                     }
                 }
+                // `import(`./locales/${lang}.js`)`: a local file, like a literal path (which
+                // is no finding), only its name is chosen at run time.
+                Some(s) if s.starts_with("./") || s.starts_with("../") => {
+                    out.dynamic(format!("{shown} loads a local module named at run time"));
+                }
                 _ => out.add(
                     &finding::DYNAMIC_CODE_EXECUTION,
                     format!("{shown} loads a module named at run time"),
@@ -2364,12 +2871,36 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
                     &finding::DYNAMIC_CODE_EXECUTION,
                     format!("{shown} runs a string as code"),
                 );
+            } else if arg(0).is_some_and(|r| code_url(code, r)) {
+                out.add(
+                    &finding::DYNAMIC_CODE_EXECUTION,
+                    format!("{shown} runs code from a `data:`, `blob:` or remote URL"),
+                );
             }
         }
     }
 }
 
-/// A function expression (looked for among the direct children only).
+/// A script location that carries or fetches its code: a `data:`, `blob:` or `http(s):` URL
+/// (also when only its start is literal), or an object URL made at run time
+/// (`URL.createObjectURL(new Blob([src]))`).
+fn code_url(code: &Code, (a, b): (usize, usize)) -> bool {
+    let v = code.value((a, b), 0);
+    let head: String = v
+        .chars()
+        .take_while(|&c| c != UNKNOWN)
+        .take(6)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    if ["data:", "blob:", "http:", "https:"]
+        .iter()
+        .any(|p| head.starts_with(p))
+    {
+        return true;
+    }
+    (a..b.min(a + WINDOW)).any(|k| code.is_ident(k, "createObjectURL"))
+}
+
 /// `process` tool actions that send text to a running process.
 const PROCESS_WRITES: [&str; 4] = ["write", "paste", "submit", "send-keys"];
 
@@ -2578,14 +3109,40 @@ fn removal(
     target: Option<(usize, usize)>,
     recursive: bool,
 ) {
+    // `rimraf([…])`, `del([…])`, `deleteSync([…])`: every element is a target (a pattern the
+    // library expands; `!x` excludes rather than removes).
+    if let Some(r) = target.filter(|&r| code.is_group(r, "[")) {
+        for e in code.parts(r.0) {
+            let v = if code.punct(e.0, "...") {
+                UNKNOWN.to_string()
+            } else {
+                code.value(e, 0)
+            };
+            if !v.starts_with('!') {
+                removal_of(
+                    out,
+                    shown,
+                    as_path(&v),
+                    recursive,
+                    v.contains(['*', '?', '[']),
+                );
+            }
+        }
+        return;
+    }
     let path = target.and_then(|r| as_path(&code.value(r, 0)));
+    removal_of(out, shown, path, recursive, false);
+}
+
+/// Removal of one target (`None`: only known at run time); `glob`: a pattern the API expands.
+fn removal_of(out: &mut Out, shown: &str, path: Option<String>, recursive: bool, glob: bool) {
     if path.is_none() {
         out.dynamic(format!("{shown} removes a path built at run time"));
     }
     if recursive {
         match path
             .as_deref()
-            .map(|p| paths::delete_breadth(p, false, false))
+            .map(|p| paths::delete_breadth(p, false, glob))
         {
             Some(Breadth::Scoped) => {
                 let p = path.as_deref().unwrap_or("");
@@ -3438,5 +3995,37 @@ mod tests {
             &run("import { promises } from 'fs'; promises.rm('/', {recursive: true})"),
             "recursive-delete-broad"
         ));
+    }
+
+    #[test]
+    fn aliases_follow_modules_and_only_code_builders() {
+        // A member of an unknown object, or an object's own constructor, is nothing.
+        for src in [
+            "const run = x.execSync; run('rm -rf /')",
+            "const C = obj.constructor; new C('x')",
+            "const F = Function; F()",
+            "const g = globalThis; g.console.log('eval')",
+        ] {
+            assert!(!critical(&run(src)), "{src}");
+        }
+        // Chains of aliases, and aliases of a destructured member.
+        for src in [
+            "const a = Function; const b = a; b('x')()",
+            "const g = globalThis; const h = g; h.Function('x')()",
+            "const cp = require('child_process'); const x = cp; const { execSync: r } = x; r('rm -rf /')",
+            "const F = [].constructor.constructor; F('x')()",
+        ] {
+            assert!(critical(&run(src)), "{src}");
+        }
+    }
+
+    #[test]
+    fn joined_arrays_are_values_only_when_assigned_once() {
+        let r = run("let p = ['rm', '-rf', '/']; p = ['ls']; require('child_process').execSync(p.join(' '))");
+        assert!(!has(&r, "recursive-delete-broad"));
+        assert!(has(&r, "dynamic-expansion"));
+        let r = run("require('child_process').execSync(['rm', '-rf', '/'].join(' '))");
+        assert!(has(&r, "recursive-delete-broad"));
+        assert!(!has(&r, "dynamic-expansion"));
     }
 }

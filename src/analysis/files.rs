@@ -31,8 +31,11 @@
 //! ([`paths::is_system_write_target`], and credential files from [`paths::is_credential_path`]:
 //! critical when absolute, home-anchored or outside the workspace, a warning for a credential
 //! file inside the workspace such as `.env`), `path-outside-workspace` for relative paths
-//! that climb out (`../x`; such a path is also tested as if it were anchored at `/`, since it
-//! may land anywhere). Absolute targets go into [`Report::targets`], normalized; relative ones
+//! that climb out (`../x`; such a path is also tested as if it were anchored at `/` and at
+//! `~`, since it may land anywhere — a project in home is one `..` from `~/.bashrc`);
+//! `loader-injection` (a warning) for a written git hook or git configuration
+//! ([`paths::git_code_in`]: `.git/hooks/…`, `.git/config`), which runs code on the next git
+//! command. Absolute targets go into [`Report::targets`], normalized; relative ones
 //! never do (the host gives no authoritative working directory). Malformed input — a missing
 //! or ill-typed path or content, disagreeing path aliases, no edits, a patch without its
 //! envelope, an unknown directive, an empty file path — makes the report incomplete with an
@@ -362,6 +365,14 @@ impl Acc {
         if let Some((spec, severity, label)) = forms.classify() {
             self.note(spec, severity, label, shown.clone());
         }
+        if effect == Effect::Write && forms.all().iter().any(|f| f.git_code) {
+            self.note(
+                &finding::LOADER_INJECTION,
+                Severity::Warning,
+                "writes git hooks or config (run by the next git command)",
+                shown.clone(),
+            );
+        }
         // Anchor and escape do not depend on case: the lowercase form's are the path's.
         let (anchored, escapes) = forms.effective();
         if !anchored && escapes {
@@ -426,6 +437,8 @@ struct Form {
     self_protected: bool,
     system: bool,
     credential: bool,
+    /// A git hook or git configuration ([`paths::git_code_in`]).
+    git_code: bool,
     anchored: bool,
     escapes: bool,
 }
@@ -439,15 +452,19 @@ impl Form {
                 self_protected: !url && paths::self_protected_in(&n.segments),
                 system: !url && paths::system_write_target_in(n.anchor, &n.segments),
                 credential: !url && paths::credential_in(n.anchor, &n.segments),
+                git_code: !url && paths::git_code_in(&n.segments),
                 anchored,
                 escapes: n.escapes,
             };
             if !anchored && n.escapes {
-                // Climbing out may land anywhere: also tested as if anchored at `/` (the
-                // classes ignore case, so the lowercase segments stand for the path's).
-                let rooted = format!("/{}", n.segments.join("/"));
-                f.system |= paths::is_system_write_target(&rooted);
-                f.credential |= paths::is_credential_path(&rooted);
+                // Climbing out may land anywhere: also tested as if anchored at `/` and at
+                // home (`../.bashrc` from a project in home; the classes ignore case, so the
+                // lowercase segments stand for the path's).
+                let joined = n.segments.join("/");
+                for rooted in [format!("/{joined}"), format!("~/{joined}")] {
+                    f.system |= paths::is_system_write_target(&rooted);
+                    f.credential |= paths::is_credential_path(&rooted);
+                }
             }
             f
         })
@@ -745,6 +762,19 @@ mod tests {
             if let Some((spec, severity, label)) = classify_location_oracle(raw) {
                 self.note(spec, severity, label, shown.clone());
             }
+            let git = spellings(raw).iter().any(|s| {
+                let n = paths::normalize(&s.to_ascii_lowercase());
+                let segs: Vec<&str> = n.segments.iter().map(String::as_str).collect();
+                !paths::is_url(s) && paths::git_code_in(&segs)
+            });
+            if effect == Effect::Write && git {
+                self.note(
+                    &finding::LOADER_INJECTION,
+                    Severity::Warning,
+                    "writes git hooks or config (run by the next git command)",
+                    shown.clone(),
+                );
+            }
             let eff = effective(raw);
             let norm = paths::normalize(eff);
             if norm.anchor.is_empty() && norm.escapes {
@@ -776,8 +806,12 @@ mod tests {
             .iter()
             .filter_map(|s| {
                 let n = paths::normalize(s);
-                (n.anchor.is_empty() && n.escapes).then(|| format!("/{}", n.segments.join("/")))
+                (n.anchor.is_empty() && n.escapes).then(|| {
+                    let joined = n.segments.join("/");
+                    [format!("/{joined}"), format!("~/{joined}")]
+                })
             })
+            .flatten()
             .collect();
         if forms.iter().any(|s| paths::is_system_write_target(s))
             || rooted.iter().any(|s| paths::is_system_write_target(s))

@@ -833,10 +833,88 @@ pub(crate) fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]
         {
             true
         }
-        "~" if is(first, &[".config"]) => is(second, &["autostart", "systemd", "fish"]),
+        "~" if is(first, &[".config"]) => {
+            is(second, &["autostart", "systemd", "fish"]) || home_write_target(anchor, segments)
+        }
         d if d.ends_with(':') && is(first, &["windows"]) => true,
+        _ => home_write_target(anchor, segments),
+    }
+}
+
+/// What runs at login or at every shell, beyond [`system_write_target_in`]'s first list:
+/// other shells' start-up files, X session scripts, git's XDG configuration, PowerShell
+/// profiles, the Windows Startup folders — and every home-anchored class also under a home
+/// spelled out (`/home/u/.zshrc`, `/Users/u/…`, `C:/Users/u/…`).
+fn home_write_target<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
+    let is = |s: Option<&S>, set: &[&str]| {
+        s.is_some_and(|s| set.iter().any(|x| s.as_ref().eq_ignore_ascii_case(x)))
+    };
+    let at = |i: usize, set: &[&str]| is(segments.get(i), set);
+    match anchor {
+        "~" => {
+            at(
+                0,
+                &[
+                    ".bash_logout",
+                    ".zlogin",
+                    ".zlogout",
+                    ".cshrc",
+                    ".tcshrc",
+                    ".kshrc",
+                    ".mkshrc",
+                    ".xprofile",
+                    ".xinitrc",
+                    ".xsession",
+                    ".xsessionrc",
+                    ".pam_environment",
+                ],
+            ) || (at(0, &[".config"])
+                && at(1, &["git", "environment.d", "powershell", "zsh", "bash"]))
+                || (at(0, &["documents", "my documents"])
+                    && at(1, &["windowspowershell", "powershell"])
+                    && segments
+                        .last()
+                        .is_some_and(|l| l.as_ref().to_ascii_lowercase().ends_with("profile.ps1")))
+                || (at(0, &["appdata"])
+                    && at(1, &["roaming"])
+                    && at(2, &["microsoft"])
+                    && at(3, &["windows"])
+                    && at(4, &["start menu"])
+                    && at(5, &["programs"])
+                    && at(6, &["startup"]))
+        }
+        // `/home/u/…`, `/Users/u/…`: the same classes as under `~`.
+        "/" if at(0, &["home", "users"]) && segments.len() > 2 => {
+            system_write_target_in("~", segments.get(2..).unwrap_or(&[]))
+        }
+        d if d.ends_with(':') => {
+            (at(0, &["users"])
+                && segments.len() > 2
+                && system_write_target_in("~", segments.get(2..).unwrap_or(&[])))
+                || (at(0, &["programdata"])
+                    && at(1, &["microsoft"])
+                    && at(2, &["windows"])
+                    && at(3, &["start menu"])
+                    && at(4, &["programs"])
+                    && at(5, &["startup"]))
+        }
         _ => false,
     }
+}
+
+/// Files git runs or loads code from on the next git command: hooks (`.git/hooks/…`, also a
+/// submodule's `.git/modules/m/hooks/…`) and repository configuration (`.git/config`, where
+/// `core.fsmonitor`, `core.hooksPath`, aliases and filters name programs). `lower` holds
+/// lowercase segments.
+pub(crate) fn git_code_in(lower: &[&str]) -> bool {
+    let Some(i) = lower.iter().position(|s| *s == ".git") else {
+        return false;
+    };
+    let rest = lower.get(i + 1..).unwrap_or(&[]);
+    rest.contains(&"hooks")
+        || rest
+            .last()
+            .is_some_and(|l| *l == "config" || *l == "config.worktree")
 }
 
 /// The gate's own configuration and OpenClaw's control plane: `openclaw.json` anywhere, and any
@@ -1316,10 +1394,45 @@ mod tests {
                     | ".bash_login" | ".gitconfig",
                 ),
             ) => true,
-            ("~", Some(".config")) => lower
-                .get(1)
-                .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish"),
+            ("~", Some(".config")) => {
+                lower
+                    .get(1)
+                    .is_some_and(|s| s == "autostart" || s == "systemd" || s == "fish")
+                    || home_write_target_oracle("~", &lower)
+            }
             (d, Some("windows")) if d.ends_with(':') => true,
+            (anchor, _) => home_write_target_oracle(anchor, &lower),
+        }
+    }
+
+    /// The reference `home_write_target` over lowercase segments.
+    fn home_write_target_oracle(anchor: &str, lower: &[String]) -> bool {
+        let l: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let rest_as_home = |skip: usize| {
+            let home = format!("~/{}", l.get(skip..).unwrap_or(&[]).join("/"));
+            is_system_write_target_oracle(&home)
+        };
+        match (anchor, l.as_slice()) {
+            (
+                "~",
+                [".bash_logout" | ".zlogin" | ".zlogout" | ".cshrc" | ".tcshrc" | ".kshrc"
+                | ".mkshrc" | ".xprofile" | ".xinitrc" | ".xsession" | ".xsessionrc"
+                | ".pam_environment", ..],
+            ) => true,
+            ("~", [".config", "git" | "environment.d" | "powershell" | "zsh" | "bash", ..]) => true,
+            ("~", ["documents" | "my documents", "windowspowershell" | "powershell", .., last]) => {
+                last.ends_with("profile.ps1")
+            }
+            (
+                "~",
+                ["appdata", "roaming", "microsoft", "windows", "start menu", "programs", "startup", ..],
+            ) => true,
+            ("/", ["home" | "users", _, _, ..]) => rest_as_home(2),
+            (d, ["users", _, _, ..]) if d.ends_with(':') => rest_as_home(2),
+            (
+                d,
+                ["programdata", "microsoft", "windows", "start menu", "programs", "startup", ..],
+            ) if d.ends_with(':') => true,
             _ => false,
         }
     }
@@ -1519,8 +1632,25 @@ mod tests {
     #[test]
     fn system_write_target_equals_the_lowercasing_form() {
         let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
-        for a in ["/", "~/", "C:\\", "c:/", "", "/x/../", "~user/"] {
+        for a in [
+            "/",
+            "~/",
+            "C:\\",
+            "c:/",
+            "",
+            "/x/../",
+            "~user/",
+            "/home/u/",
+            "/Users/u/",
+            "C:\\Users\\u\\",
+            "/home/",
+        ] {
             for f in [
+                ".zlogin",
+                ".Config/git",
+                "Documents/PowerShell/profile.ps1",
+                "AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup",
+                "ProgramData/Microsoft/Windows/Start Menu/Programs/StartUp",
                 "etc",
                 "ETC",
                 "var",
