@@ -2977,6 +2977,14 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
     }
     if v.contains(UNKNOWN) {
         out.dynamic(format!("{shown} runs a command built at run time"));
+        if decodes_in(code, r) {
+            // `execSync(Buffer.from('…', 'base64').toString())`, `exec(atob(p))`: the command
+            // is decoded data, as `echo … | base64 -d | sh` is.
+            out.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                format!("{shown} runs a command decoded at run time (base64 or hex)"),
+            );
+        }
         let mut lits: Vec<String> = Vec::new();
         let (a, b) = r;
         if b - a > out.gather_budget {
@@ -3015,6 +3023,18 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
     for c in candidates {
         out.run_shell(c);
     }
+}
+
+/// The tokens `r` decode data: `atob(…)`, `Buffer.from(…, 'base64' | 'hex' | 'base64url')`,
+/// `decodeBase64(…)`.
+fn decodes_in(code: &Code, (a, b): (usize, usize)) -> bool {
+    (a..b).any(|k| {
+        code.tok(k).is_some_and(|t| match t.kind {
+            Kind::Ident => matches!(&*t.text, "atob" | "decodeBase64" | "b64decode"),
+            Kind::Str => matches!(&*t.text, "base64" | "hex" | "base64url"),
+            _ => false,
+        })
+    })
 }
 
 /// `spawn(command, [args], {shell})` and friends.
@@ -3529,6 +3549,33 @@ mod tests {
             let r = run(src);
             assert!(has(&r, "dynamic-code-execution"), "{src}: {:?}", r.findings);
             assert!(critical(&r), "{src}");
+        }
+        for src in [
+            "require('child_process').execSync(Buffer.from('cm0gLXJmIH4=', 'base64').toString())",
+            "const {exec} = require('child_process'); exec(atob(p))",
+            "require('child_process').execSync(Buffer.from(h, 'hex').toString('utf8'))",
+        ] {
+            let r = run(src);
+            assert!(
+                r.findings
+                    .iter()
+                    .any(|f| f.id == finding::DYNAMIC_CODE_EXECUTION.id),
+                "{src}: {:?}",
+                r.findings
+            );
+        }
+        for src in [
+            "require('child_process').execSync(cmd)",
+            "const b = Buffer.from(x, 'base64'); require('child_process').execSync('ls ' + dir)",
+        ] {
+            let r = run(src);
+            assert!(
+                !r.findings
+                    .iter()
+                    .any(|f| f.id == finding::DYNAMIC_CODE_EXECUTION.id),
+                "{src}: {:?}",
+                r.findings
+            );
         }
         let r = run("eval(atob(payload))");
         assert!(r.findings.iter().any(|f| f.detail.contains("base64")));
