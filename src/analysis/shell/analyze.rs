@@ -196,6 +196,8 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 | "gci"
                 | "saps"
                 | "icm"
+                | "gcm"
+                | "gal"
         )
     }
     let bytes = text.as_bytes();
@@ -385,6 +387,8 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
                         | "gci"
                         | "saps"
                         | "icm"
+                        | "gcm"
+                        | "gal"
                 ) || command::is_powershell(&name)
                     || (name.contains('-') && pwsh::canonical_cmdlet(&name).is_some())
                 {
@@ -638,11 +642,23 @@ impl<'l> Walk<'l> {
         let mut state = ScriptState::default();
         // One peeling buffer for every command of the script (no allocation per command).
         let mut peeled = command::Peeled::default();
+        // What the script writes to stdout: each pipeline's output in turn (only a nested
+        // script's is read, by the command it feeds: `<(…)`, `( … ) | cmd`).
+        let mut out = Piped::default();
         for sc in &script.commands {
+            if nest > 0 && !matches!(sc.connector, Connector::Pipe | Connector::PipeAll) {
+                // (Only a piped command reads the one before it.)
+                if let Some(p) = prev.take() {
+                    out.then(p);
+                }
+            }
             let effects = self.simple(sc, prev.as_ref(), nest, &mut state, &mut peeled);
             prev = Some(effects);
         }
-        self.out = prev.unwrap_or_default();
+        if let Some(p) = prev.filter(|_| nest > 0) {
+            out.then(p);
+        }
+        self.out = out;
     }
 
     /// Analyses one simple command; returns the effects of its last effective command (what a
@@ -664,17 +680,12 @@ impl<'l> Walk<'l> {
         } else {
             None
         };
-        let stdin_text = sc
-            .heredocs
-            .first()
-            .map(|h| h.body.as_str())
-            .or_else(|| {
-                sc.redirects
-                    .iter()
-                    .find(|r| r.kind == RedirectKind::HereString)
-                    .map(|r| r.target.text.as_str())
-            })
-            .or(piped_text);
+        let own_stdin = sc.heredocs.first().map(|h| h.body.as_str()).or_else(|| {
+            sc.redirects
+                .iter()
+                .find(|r| r.kind == RedirectKind::HereString)
+                .map(|r| r.target.text.as_str())
+        });
         command::peel_into(&sc.argv, &sc.assignments, peeled);
         let peeled: &command::Peeled<'s> = peeled;
         // Roots that a `find … |` before this command feeds into it.
@@ -703,8 +714,14 @@ impl<'l> Walk<'l> {
         // that may run it (which ones is a matter of cost alone: a look-up finds only equal
         // scripts).
         let mut runs_an_argument: Option<bool> = None;
-        // What the `<(…)` of this command write: a program they feed runs it (below).
-        let mut proc_fed: Option<Piped> = None;
+        // What the `<(…)` of this command write: a program they feed runs it. Decoded data
+        // (below), and known text: the file a word names (`python3 <(echo …)`, for the rules:
+        // [`rules::Known`]) or stdin (`mysql < <(echo …)`).
+        let mut proc_decodes = false;
+        let mut substituted: Vec<(&'s str, rules::KnownText)> = Vec::new();
+        let mut proc_stdin: Option<rules::KnownText> = None;
+        // What a group or subshell that is this command writes (`( … ) | crontab -`).
+        let mut group_out: Option<Piped> = None;
         for n in &sc.nested {
             let record = n.in_word.is_some_and(|i| i > 0)
                 && *runs_an_argument.get_or_insert_with(|| {
@@ -715,13 +732,39 @@ impl<'l> Walk<'l> {
                             .any(|c| runs_its_argument(&c.program))
                 });
             let mut sub = self.nested(&n.script, nest, record);
-            if n.kind == NestedKind::ProcessSubstitutionIn {
-                let out = std::mem::take(&mut sub.out);
-                let f = proc_fed.get_or_insert_with(Piped::default);
-                f.decodes |= out.decodes;
-                if f.prints.is_none() {
-                    f.prints = out.prints;
+            match n.kind {
+                NestedKind::ProcessSubstitutionIn => {
+                    let out = std::mem::take(&mut sub.out);
+                    proc_decodes |= out.decodes;
+                    if let Some(text) = out.prints {
+                        let known = rules::KnownText {
+                            text,
+                            partial: out.partial,
+                        };
+                        match n.in_word {
+                            Some(i) => {
+                                // The substitution as it stands in its word (`<(…)`,
+                                // `--file=<(…)`).
+                                let at = sc.argv.get(i).and_then(|w| {
+                                    let at = w.text.find("<(")?;
+                                    w.text.ends_with(')').then(|| w.text.get(at..))?
+                                });
+                                if let Some(key) = at {
+                                    substituted.push((key, known));
+                                }
+                            }
+                            None => proc_stdin = Some(known),
+                        }
+                    }
                 }
+                NestedKind::Subshell | NestedKind::Group if n.in_word.is_none() => {
+                    let out = std::mem::take(&mut sub.out);
+                    match &mut group_out {
+                        Some(g) => g.then(out),
+                        None => group_out = Some(out),
+                    }
+                }
+                _ => {}
             }
             if matches!(
                 n.kind,
@@ -736,7 +779,31 @@ impl<'l> Walk<'l> {
             }
             self.absorb(sub);
         }
-
+        // Stdin: a heredoc or here-string, else a `<` of a file whose text the line shows
+        // (`mysql < <(echo …)`, `psql < d.sql` after writing it), else the pipe.
+        let mut stdin_partial = false;
+        let redirected: Option<String> = if own_stdin.is_none() {
+            sc.redirects
+                .iter()
+                .filter(|r| r.kind == RedirectKind::Input && r.fd.is_none_or(|fd| fd == 0))
+                .find_map(|r| {
+                    let t = r.target.text.as_str();
+                    if t.starts_with("<(") {
+                        let k = proc_stdin.take()?;
+                        stdin_partial = k.partial;
+                        Some(k.text)
+                    } else if !self.written.is_empty() && !r.target.dynamic {
+                        let key = norm(t);
+                        let (_, text) = self.written.iter().rev().find(|(p, _)| *p == key)?;
+                        Some(text.clone())
+                    } else {
+                        None
+                    }
+                })
+        } else {
+            None
+        };
+        let stdin_text = own_stdin.or(redirected.as_deref()).or(piped_text);
         let mut last = Piped::default();
         if peeled.commands.is_empty() && !sc.redirects.is_empty() {
             // A bare redirection (`> file`) truncates or creates the file.
@@ -746,6 +813,7 @@ impl<'l> Walk<'l> {
                 piped_in,
                 cwd: state.cwd.as_deref(),
                 fed_roots: None,
+                known: rules::Known::default(),
             };
             let empty = command::Cmd {
                 argv: Vec::new(),
@@ -760,6 +828,24 @@ impl<'l> Walk<'l> {
             self.take_verdict(&mut v, sc, stdin_text);
             self.report.read_only = false;
         }
+        if let Some(g) = group_out.filter(|_| peeled.commands.is_empty()) {
+            // `{ echo …; echo …; } > s.sh`: a group's literal output written to a file.
+            for r in &sc.redirects {
+                if matches!(
+                    r.kind,
+                    RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
+                ) && r.fd.is_none_or(|fd| fd == 1)
+                {
+                    if g.decodes {
+                        self.decoded.push(norm(&r.target.text));
+                    }
+                    if let Some(text) = g.prints.as_ref().filter(|_| !g.partial) {
+                        self.written.push((norm(&r.target.text), text.clone()));
+                    }
+                }
+            }
+            last = g;
+        }
         for cmd in &peeled.commands {
             let ctx = Context {
                 redirects: &sc.redirects,
@@ -767,6 +853,10 @@ impl<'l> Walk<'l> {
                 piped_in,
                 cwd: state.cwd.as_deref(),
                 fed_roots: fed.as_deref(),
+                known: rules::Known {
+                    written: &self.written,
+                    substituted: &substituted,
+                },
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
@@ -786,6 +876,8 @@ impl<'l> Walk<'l> {
                 runs_stdin: e.runs_stdin,
                 passes_stdin: e.passes_stdin,
                 prints: None,
+                partial: false,
+                lists_secrets: rules::lists_secrets(cmd),
             };
             let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
@@ -794,10 +886,32 @@ impl<'l> Walk<'l> {
                     effects.downloads_to_stdout |= p.downloads_to_stdout;
                     effects.decodes |= p.decodes;
                     effects.network |= p.network;
+                    effects.lists_secrets |= p.lists_secrets;
                     if !prints_own {
                         effects.prints.clone_from(&p.prints);
+                        effects.partial = p.partial;
                     }
                 }
+            }
+            // `… <<< 'rm -rf ~' tee s.sh`, `echo … | tee s.sh`: tee writes its stdin to
+            // its files.
+            if cmd.program == "tee" {
+                if let Some(text) = stdin_text {
+                    for w in cmd.argv.iter().skip(1) {
+                        if !w.text.starts_with('-') && !w.dynamic {
+                            self.written.push((norm(&w.text), text.to_owned()));
+                        }
+                    }
+                }
+            }
+            // `find / -name '*.pem' | xargs -I{} curl -F f=@{} …`: the paths a listing of
+            // credential files feeds to a command that reads them are secrets it reads.
+            if piped_in && prev.is_some_and(|p| p.lists_secrets) && rules::reads_listed_files(cmd) {
+                self.reads_secret = true;
+                self.add(
+                    &finding::CREDENTIAL_READ,
+                    format!("{} reads the credential files listed to it", cmd.program),
+                );
             }
             // Decoded data written to a file (`echo … | base64 -d > a.sh`).
             if effects.decodes {
@@ -837,29 +951,20 @@ impl<'l> Walk<'l> {
                     format!("{} runs downloaded content", cmd.program),
                 );
             }
-            // `bash <(echo …)`, `source <(…)`, `sh < <(base64 -d …)`: what a process
-            // substitution writes is read as program text, as if piped in.
-            if let Some(p) = proc_fed.as_ref().filter(|_| runs_code) {
-                if p.decodes {
-                    self.add(
-                        &finding::DYNAMIC_CODE_EXECUTION,
-                        format!(
-                            "decoded data fed to {} by process substitution",
-                            cmd.program
-                        ),
-                    );
-                }
-                if let (Some(text), Some(dialect)) = (&p.prints, stdin_dialect(cmd)) {
-                    self.payloads.push(Payload {
-                        dialect,
-                        text: text.clone(),
-                        via: "text fed to a shell by process substitution",
-                        encoded: false,
-                    });
-                }
+            // `bash <(base64 -d …)`, `sh < <(…)`: what a process substitution writes is read
+            // as program text, as if piped in. (Its literal text is the program the rules
+            // read: a script argument, [`rules::Known`], or stdin.)
+            if proc_decodes && runs_code {
+                self.add(
+                    &finding::DYNAMIC_CODE_EXECUTION,
+                    format!(
+                        "decoded data fed to {} by process substitution",
+                        cmd.program
+                    ),
+                );
             }
             if effects.runs_stdin {
-                if piped_in {
+                if piped_in && redirected.is_none() {
                     if let Some(p) = prev {
                         if p.downloads_to_stdout {
                             self.add(
@@ -887,7 +992,11 @@ impl<'l> Walk<'l> {
                                 format!("{} runs commands received over the network", cmd.program),
                             );
                         }
-                        if p.prints.is_none() && !p.downloads_to_stdout && !p.decodes && !p.network
+                        if p.partial
+                            || p.prints.is_none()
+                                && !p.downloads_to_stdout
+                                && !p.decodes
+                                && !p.network
                         {
                             self.add(
                                 &finding::DYNAMIC_EXPANSION,
@@ -897,6 +1006,14 @@ impl<'l> Walk<'l> {
                         }
                     }
                 } else if let Some(text) = stdin_text {
+                    if stdin_partial {
+                        // `sh < <(cat f; echo …)`: only part of the program is visible.
+                        self.add(
+                            &finding::DYNAMIC_EXPANSION,
+                            format!("{} runs program text only partly visible", cmd.program),
+                        );
+                        self.report.complete = false;
+                    }
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
                         let prints = self.take_verdict(&mut v, sc, stdin_text);
@@ -1099,6 +1216,11 @@ impl<'l> Walk<'l> {
                 .map(|(_, c)| c.clone())
                 .collect();
             for content in scripts {
+                if names_interpreter(&content) {
+                    // `#!/usr/bin/env python3`: its rules read it as that language where it
+                    // runs (`./a.py`); it is no shell script.
+                    continue;
+                }
                 self.payloads.push(Payload {
                     dialect: Dialect::Posix,
                     text: content,
@@ -1480,6 +1602,33 @@ struct Piped {
     runs_stdin: bool,
     passes_stdin: bool,
     prints: Option<String>,
+    /// `prints` is only part of the output (`(crontab -l; echo …)`): the rest is not known.
+    partial: bool,
+    /// It lists credential files (`find / -name '*.pem'`): what it feeds to `xargs` are
+    /// secret paths.
+    lists_secrets: bool,
+}
+
+impl Piped {
+    /// Adds the output of a pipeline that runs after the ones already in `self` (the output
+    /// of a script or group is that of each of its pipelines in turn).
+    fn then(&mut self, next: Piped) {
+        self.network |= next.network;
+        self.downloads_to_stdout |= next.downloads_to_stdout;
+        self.decodes |= next.decodes;
+        self.runs_stdin |= next.runs_stdin;
+        self.passes_stdin |= next.passes_stdin;
+        self.lists_secrets |= next.lists_secrets;
+        self.partial |= next.partial;
+        match (&mut self.prints, next.prints) {
+            (_, None) => self.partial = true,
+            (None, Some(t)) => self.prints = Some(t),
+            (Some(mine), Some(t)) => {
+                mine.push('\n');
+                mine.push_str(&t);
+            }
+        }
+    }
 }
 
 /// Per-script facts that flow from one command to the next.
@@ -1537,6 +1686,23 @@ fn is_interpreter(program: &str) -> bool {
     ) || program.starts_with("python3.")
 }
 
+/// A script text whose `#!` line names a program other than a shell (`#!/usr/bin/python3`,
+/// `#!/usr/bin/env -S node`).
+fn names_interpreter(text: &str) -> bool {
+    let Some(line) = text.strip_prefix("#!").and_then(|r| r.lines().next()) else {
+        return false;
+    };
+    let mut words = line.split_ascii_whitespace();
+    let mut prog = words.next().map(command::program_name).unwrap_or_default();
+    if prog == "env" {
+        prog = words
+            .find(|w| !w.starts_with('-'))
+            .map(command::program_name)
+            .unwrap_or_default();
+    }
+    !prog.is_empty() && !command::is_shell(&prog) && !command::is_powershell(&prog)
+}
+
 /// `file` is `dir` or lies inside it (both normalized; the working directory itself, `""`,
 /// only matches itself).
 fn within(file: &str, dir: &str) -> bool {
@@ -1548,7 +1714,7 @@ fn within(file: &str, dir: &str) -> bool {
 }
 
 /// Normalized text of a path for matching writes, downloads and executions.
-fn norm(p: &str) -> String {
+pub(crate) fn norm(p: &str) -> String {
     // A bare name (`a.exe`, `x.sh`, `make`: letters, digits, `_`, `-`, `+`, `.`; not `.`
     // or `..`) normalizes to itself: no anchor, separator, expansion or blank to resolve. Every
     // command word of a script comes here (`run_words`), so this skips the general path.
