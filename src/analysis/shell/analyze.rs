@@ -645,7 +645,13 @@ impl<'l> Walk<'l> {
         // What the script writes to stdout: each pipeline's output in turn (only a nested
         // script's is read, by the command it feeds: `<(…)`, `( … ) | cmd`).
         let mut out = Piped::default();
-        for sc in &script.commands {
+        for (i, sc) in script.commands.iter().enumerate() {
+            // A `|` after this command reads what it hands on.
+            // (A nested script's last command writes what its substitution becomes.)
+            state.feeds_pipe = match script.commands.get(i + 1) {
+                Some(next) => matches!(next.connector, Connector::Pipe | Connector::PipeAll),
+                None => nest > 0,
+            };
             if nest > 0 && !matches!(sc.connector, Connector::Pipe | Connector::PipeAll) {
                 // (Only a piped command reads the one before it.)
                 if let Some(p) = prev.take() {
@@ -722,6 +728,8 @@ impl<'l> Walk<'l> {
         let mut proc_stdin: Option<rules::KnownText> = None;
         // What a group or subshell that is this command writes (`( … ) | crontab -`).
         let mut group_out: Option<Piped> = None;
+        // A `$(…)` of this command lists credential files (`tar cz $(find / -name '*.pem')`).
+        let mut subst_lists = false;
         for n in &sc.nested {
             let record = n.in_word.is_some_and(|i| i > 0)
                 && *runs_an_argument.get_or_insert_with(|| {
@@ -757,6 +765,7 @@ impl<'l> Walk<'l> {
                         }
                     }
                 }
+                NestedKind::CommandSubstitution => subst_lists |= sub.out.lists_secrets,
                 NestedKind::Subshell | NestedKind::Group if n.in_word.is_none() => {
                     let out = std::mem::take(&mut sub.out);
                     match &mut group_out {
@@ -840,7 +849,7 @@ impl<'l> Walk<'l> {
                         self.decoded.push(norm(&r.target.text));
                     }
                     if let Some(text) = g.prints.as_ref().filter(|_| !g.partial) {
-                        self.written.push((norm(&r.target.text), text.clone()));
+                        self.wrote(&r.target.text, text, r.kind == RedirectKind::Append);
                     }
                 }
             }
@@ -877,7 +886,7 @@ impl<'l> Walk<'l> {
                 passes_stdin: e.passes_stdin,
                 prints: None,
                 partial: false,
-                lists_secrets: rules::lists_secrets(cmd),
+                lists_secrets: state.feeds_pipe && rules::lists_secrets(cmd),
             };
             let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
@@ -897,16 +906,41 @@ impl<'l> Walk<'l> {
             // its files.
             if cmd.program == "tee" {
                 if let Some(text) = stdin_text {
+                    let append = cmd.argv.iter().any(|w| {
+                        w.text == "--append"
+                            || w.text.starts_with('-')
+                                && !w.text.starts_with("--")
+                                && w.text.contains('a')
+                    });
                     for w in cmd.argv.iter().skip(1) {
                         if !w.text.starts_with('-') && !w.dynamic {
-                            self.written.push((norm(&w.text), text.to_owned()));
+                            self.wrote(&w.text, text, append);
                         }
+                    }
+                }
+            }
+            // `cp a.sh b.sh`, `mv a b.sh`: the copy holds the text the line wrote.
+            if matches!(cmd.program.as_str(), "cp" | "mv") && !self.written.is_empty() {
+                if let [_, from, to] = cmd.argv.as_slice() {
+                    let key = norm(&from.text);
+                    let text = self
+                        .written
+                        .iter()
+                        .rev()
+                        .find(|(p, _)| *p == key)
+                        .map(|(_, t)| t.clone());
+                    if let Some(text) = text.filter(|_| !to.dynamic) {
+                        self.wrote(&to.text, &text, false);
                     }
                 }
             }
             // `find / -name '*.pem' | xargs -I{} curl -F f=@{} …`: the paths a listing of
             // credential files feeds to a command that reads them are secrets it reads.
-            if piped_in && prev.is_some_and(|p| p.lists_secrets) && rules::reads_listed_files(cmd) {
+            if piped_in
+                && prev.is_some_and(|p| p.lists_secrets)
+                && rules::reads_listed_files(cmd, true)
+                || subst_lists && rules::reads_listed_files(cmd, false)
+            {
                 self.reads_secret = true;
                 self.add(
                     &finding::CREDENTIAL_READ,
@@ -1109,11 +1143,25 @@ impl<'l> Walk<'l> {
                     r.kind,
                     RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
                 ) {
-                    self.written.push((norm(&r.target.text), text.clone()));
+                    self.wrote(&r.target.text, text, r.kind == RedirectKind::Append);
                 }
             }
         }
         e.prints.take()
+    }
+
+    /// Records literal `text` written to `path` (`append`: after what the line wrote there
+    /// before, `>>`, `tee -a`).
+    fn wrote(&mut self, path: &str, text: &str, append: bool) {
+        let key = norm(path);
+        if append {
+            if let Some((_, before)) = self.written.iter_mut().rev().find(|(p, _)| *p == key) {
+                before.push('\n');
+                before.push_str(text);
+                return;
+            }
+        }
+        self.written.push((key, text.to_owned()));
     }
 
     /// The walk of a script nested in a command of this one, from the memo when an equal
@@ -1638,6 +1686,8 @@ struct ScriptState<'s> {
     cwd: Option<String>,
     /// Roots of a `find` whose output the next command may receive through a pipe.
     find_roots: Option<Vec<&'s super::model::Word>>,
+    /// A `|` follows the command being walked: what it hands on is read.
+    feeds_pipe: bool,
     /// The rules' buffer for a command's plain words, reused from command to command.
     plain: Vec<&'s super::model::Word>,
 }

@@ -607,7 +607,11 @@ fn find(c: &Call<'_, '_>, out: &mut Out) {
 fn secret_name_pattern(p: &str) -> bool {
     let p = p.trim_matches(['*', '\'', '"']);
     let p = p.strip_prefix('\\').unwrap_or(p);
+    let template = [".example", ".sample", ".template", ".dist"]
+        .iter()
+        .any(|t| super::contains_ci(p, t));
     !p.is_empty()
+        && !template
         && (paths::is_credential_path(p)
             || [
                 "id_rsa",
@@ -668,16 +672,11 @@ pub fn lists_secrets(cmd: &Cmd<'_>) -> bool {
     match cmd.program.as_str() {
         "find" => {
             let (roots, start) = split_find(args);
-            if roots
-                .iter()
-                .any(|w| paths::is_credential_dir(&w.text) || paths::is_credential_path(&w.text))
-            {
-                return true;
-            }
             let expr = args.get(start..).unwrap_or(&[]);
-            expr.windows(2).any(|w| match w {
-                [a, b] => {
-                    matches!(
+            // The name tests that select (`-name '*'` selects nothing).
+            let mut tests = expr.windows(2).filter_map(|w| match w {
+                [a, b]
+                    if matches!(
                         a.text.as_str(),
                         "-name"
                             | "-iname"
@@ -687,10 +686,20 @@ pub fn lists_secrets(cmd: &Cmd<'_>) -> bool {
                             | "-iwholename"
                             | "-regex"
                             | "-iregex"
-                    ) && secret_name_pattern(&b.text)
+                    ) && !b.text.chars().all(|ch| matches!(ch, '*' | '.' | '/')) =>
+                {
+                    Some(b.text.as_str())
                 }
-                _ => false,
-            })
+                _ => None,
+            });
+            match tests.next() {
+                // Named files: secret when a name is (`find ~/.ssh -name '*.pub'` is not).
+                Some(first) => secret_name_pattern(first) || tests.any(secret_name_pattern),
+                // Every file under the roots: secret under a credential directory.
+                None => roots.iter().any(|w| {
+                    paths::is_credential_dir(&w.text) || paths::is_credential_path(&w.text)
+                }),
+            }
         }
         "fd" | "fdfind" => {
             let (pos, _) = fd_parse(args);
@@ -706,20 +715,57 @@ pub fn lists_secrets(cmd: &Cmd<'_>) -> bool {
         }
         "ls" | "dir" | "gci" | "get-childitem" | "exa" | "eza" | "tree" | "locate" | "plocate"
         | "mlocate" | "slocate" => args.iter().any(secret_place),
+        // `grep -rl 'PRIVATE KEY' /`: the files that hold secrets.
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "git" => {
+            if cmd.program == "git" && args.first().is_none_or(|w| w.text != "grep") {
+                return false;
+            }
+            let names_files = args.iter().any(|w| {
+                let t = w.text.as_str();
+                t == "--files-with-matches"
+                    || t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
+                        && t.contains('l')
+            });
+            names_files
+                && args.iter().any(|w| {
+                    [
+                        "private key",
+                        "begin rsa",
+                        "begin openssh",
+                        "begin ec",
+                        "secret",
+                        "password",
+                        "passwd",
+                        "token",
+                        "api_key",
+                        "apikey",
+                        "akia",
+                    ]
+                    .iter()
+                    .any(|m| super::contains_ci(&w.text, m))
+                })
+        }
         _ => false,
     }
 }
 
-/// A command fed paths by `xargs`/`parallel` (or reading a file list from stdin: `tar -T -`,
-/// `cpio -o`, `zip -@`) that reads the files, not only their names.
-pub fn reads_listed_files(cmd: &Cmd<'_>) -> bool {
+/// A command given listed paths that reads the files, not only their names: through a pipe
+/// (`piped`) by `xargs`/`parallel`, as a file list on stdin (`tar -T -`, `cpio -o`, `zip -@`)
+/// or into a loop variable (`| while read f`); as words of a substitution (`tar cz $(find …)`,
+/// `for f in $(find …)`).
+pub fn reads_listed_files(cmd: &Cmd<'_>, piped: bool) -> bool {
     let prog = cmd.program.as_str();
+    if !piped {
+        return prog == "for" || !only_names(prog) && cmd.argv.len() > 1;
+    }
     if cmd.args_unknown {
         return !only_names(prog);
     }
     matches!(
         prog,
-        "tar" | "bsdtar" | "cpio" | "zip" | "7z" | "7za" | "pax" | "afio" | "rsync"
+        "tar" | "bsdtar" | "cpio" | "zip" | "7z" | "7za" | "pax" | "afio" | "rsync" | "read"
     )
 }
 

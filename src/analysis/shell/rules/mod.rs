@@ -199,6 +199,11 @@ pub struct KnownText {
 }
 
 impl<'a> Known<'a> {
+    /// The line shows some file's text.
+    pub fn any(&self) -> bool {
+        !self.written.is_empty() || !self.substituted.is_empty()
+    }
+
     /// The content of `file` (as written in a word), when this command line shows it.
     pub fn text(&self, file: &str) -> Option<(&'a str, bool)> {
         if let Some((_, k)) = self.substituted.iter().find(|(w, _)| *w == file) {
