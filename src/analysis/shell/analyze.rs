@@ -713,106 +713,19 @@ impl<'l> Walk<'l> {
         }
         self.payloads.extend(peeled.payloads.iter().cloned());
 
-        // Nested scripts run in the same shell: walk them as part of this command line.
-        let mut nested_downloads = false;
-        // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
-        // takes their walks from the memo. Kept only for scripts in an argument of a command
-        // that may run it (which ones is a matter of cost alone: a look-up finds only equal
-        // scripts).
-        let mut runs_an_argument: Option<bool> = None;
-        // What the `<(…)` of this command write: a program they feed runs it. Decoded data
-        // (below), and known text: the file a word names (`python3 <(echo …)`, for the rules:
-        // [`rules::Known`]) or stdin (`mysql < <(echo …)`).
-        let mut proc_decodes = false;
-        let mut substituted: Vec<(&'s str, rules::KnownText)> = Vec::new();
-        let mut proc_stdin: Option<rules::KnownText> = None;
-        // What a group or subshell that is this command writes (`( … ) | crontab -`).
-        let mut group_out: Option<Piped> = None;
-        // A `$(…)` of this command lists credential files (`tar cz $(find / -name '*.pem')`).
-        let mut subst_lists = false;
-        for n in &sc.nested {
-            let record = n.in_word.is_some_and(|i| i > 0)
-                && *runs_an_argument.get_or_insert_with(|| {
-                    !peeled.payloads.is_empty()
-                        || peeled
-                            .commands
-                            .iter()
-                            .any(|c| runs_its_argument(&c.program))
-                });
-            let mut sub = self.nested(&n.script, nest, record);
-            match n.kind {
-                NestedKind::ProcessSubstitutionIn => {
-                    let out = std::mem::take(&mut sub.out);
-                    proc_decodes |= out.decodes;
-                    if let Some(text) = out.prints {
-                        let known = rules::KnownText {
-                            text,
-                            partial: out.partial,
-                        };
-                        match n.in_word {
-                            Some(i) => {
-                                // The substitution as it stands in its word (`<(…)`,
-                                // `--file=<(…)`).
-                                let at = sc.argv.get(i).and_then(|w| {
-                                    let at = w.text.find("<(")?;
-                                    w.text.ends_with(')').then(|| w.text.get(at..))?
-                                });
-                                if let Some(key) = at {
-                                    substituted.push((key, known));
-                                }
-                            }
-                            None => proc_stdin = Some(known),
-                        }
-                    }
-                }
-                NestedKind::CommandSubstitution => subst_lists |= sub.out.lists_secrets,
-                NestedKind::Subshell | NestedKind::Group if n.in_word.is_none() => {
-                    let out = std::mem::take(&mut sub.out);
-                    match &mut group_out {
-                        Some(g) => g.then(out),
-                        None => group_out = Some(out),
-                    }
-                }
-                _ => {}
-            }
-            if matches!(
-                n.kind,
-                NestedKind::CommandSubstitution | NestedKind::ProcessSubstitutionIn
-            ) {
-                nested_downloads |= sub.downloads_to_stdout;
-                // Its output becomes part of this command: the effect depends on run time.
-                self.report.read_only = false;
-            }
-            if n.kind == NestedKind::ProcessSubstitutionOut {
-                self.report.read_only = false;
-            }
-            self.absorb(sub);
-        }
-        // Stdin: a heredoc or here-string, else a `<` of a file whose text the line shows
-        // (`mysql < <(echo …)`, `psql < d.sql` after writing it), else the pipe.
-        let mut stdin_partial = false;
-        let redirected: Option<String> = if own_stdin.is_none() {
-            sc.redirects
-                .iter()
-                .filter(|r| r.kind == RedirectKind::Input && r.fd.is_none_or(|fd| fd == 0))
-                .find_map(|r| {
-                    let t = r.target.text.as_str();
-                    if t.starts_with("<(") {
-                        let k = proc_stdin.take()?;
-                        stdin_partial = k.partial;
-                        Some(k.text)
-                    } else if !self.written.is_empty() && !r.target.dynamic {
-                        let key = norm(t);
-                        let (_, text) = self.written.iter().rev().find(|(p, _)| *p == key)?;
-                        Some(text.clone())
-                    } else {
-                        None
-                    }
-                })
-        } else {
-            None
-        };
-        let stdin_text = own_stdin.or(redirected.as_deref()).or(piped_text);
+        // Nested scripts and redirections (out of line: most commands have neither).
+        let mut feeds = (!sc.nested.is_empty() || !sc.redirects.is_empty())
+            .then(|| self.feeds(sc, peeled, nest, own_stdin.is_some()));
+        let group_out = feeds.as_mut().and_then(|f| f.group_out.take());
+        let feeds = feeds.as_ref();
+        let nested_downloads = feeds.is_some_and(|f| f.nested_downloads);
+        let proc_decodes = feeds.is_some_and(|f| f.proc_decodes);
+        let subst_lists = feeds.is_some_and(|f| f.subst_lists);
+        let redirected = feeds.and_then(|f| f.redirected.as_deref());
+        let stdin_partial = feeds.is_some_and(|f| f.stdin_partial);
+        let substituted: &[(&'s str, rules::KnownText)] =
+            feeds.map_or(&[], |f| f.substituted.as_slice());
+        let stdin_text = own_stdin.or(redirected).or(piped_text);
         let mut last = Piped::default();
         if peeled.commands.is_empty() && !sc.redirects.is_empty() {
             // A bare redirection (`> file`) truncates or creates the file.
@@ -864,7 +777,7 @@ impl<'l> Walk<'l> {
                 fed_roots: fed.as_deref(),
                 known: rules::Known {
                     written: &self.written,
-                    substituted: &substituted,
+                    substituted,
                 },
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
@@ -902,50 +815,16 @@ impl<'l> Walk<'l> {
                     }
                 }
             }
-            // `… <<< 'rm -rf ~' tee s.sh`, `echo … | tee s.sh`: tee writes its stdin to
-            // its files.
-            if cmd.program == "tee" {
-                if let Some(text) = stdin_text {
-                    let append = cmd.argv.iter().any(|w| {
-                        w.text == "--append"
-                            || w.text.starts_with('-')
-                                && !w.text.starts_with("--")
-                                && w.text.contains('a')
-                    });
-                    for w in cmd.argv.iter().skip(1) {
-                        if !w.text.starts_with('-') && !w.dynamic {
-                            self.wrote(&w.text, text, append);
-                        }
-                    }
-                }
-            }
-            // `cp a.sh b.sh`, `mv a b.sh`: the copy holds the text the line wrote.
-            if matches!(cmd.program.as_str(), "cp" | "mv") && !self.written.is_empty() {
-                if let [_, from, to] = cmd.argv.as_slice() {
-                    let key = norm(&from.text);
-                    let text = self
-                        .written
-                        .iter()
-                        .rev()
-                        .find(|(p, _)| *p == key)
-                        .map(|(_, t)| t.clone());
-                    if let Some(text) = text.filter(|_| !to.dynamic) {
-                        self.wrote(&to.text, &text, false);
-                    }
-                }
+            // `tee s.sh`, `cp a b.sh`: files that receive text the line shows (rare: out of
+            // line).
+            if stdin_text.is_some() || !self.written.is_empty() {
+                self.copies(cmd, stdin_text);
             }
             // `find / -name '*.pem' | xargs -I{} curl -F f=@{} …`: the paths a listing of
             // credential files feeds to a command that reads them are secrets it reads.
-            if piped_in
-                && prev.is_some_and(|p| p.lists_secrets)
-                && rules::reads_listed_files(cmd, true)
-                || subst_lists && rules::reads_listed_files(cmd, false)
-            {
-                self.reads_secret = true;
-                self.add(
-                    &finding::CREDENTIAL_READ,
-                    format!("{} reads the credential files listed to it", cmd.program),
-                );
+            let fed_listing = piped_in && prev.is_some_and(|p| p.lists_secrets);
+            if fed_listing || subst_lists {
+                self.listed_reads(cmd, fed_listing, subst_lists);
             }
             // Decoded data written to a file (`echo … | base64 -d > a.sh`).
             if effects.decodes {
@@ -1148,6 +1027,165 @@ impl<'l> Walk<'l> {
             }
         }
         e.prints.take()
+    }
+
+    /// Walks the scripts nested in one command (they run in the same shell, as part of this
+    /// command line) and reads what they and its redirections feed it ([`Feeds`]);
+    /// `own_stdin`: a heredoc or here-string is its stdin.
+    #[inline(never)]
+    fn feeds<'s>(
+        &mut self,
+        sc: &'s SimpleCommand,
+        peeled: &command::Peeled<'s>,
+        nest: usize,
+        own_stdin: bool,
+    ) -> Feeds<'s> {
+        let mut f = Feeds::default();
+        // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
+        // takes their walks from the memo. Kept only for scripts in an argument of a command
+        // that may run it (which ones is a matter of cost alone: a look-up finds only equal
+        // scripts).
+        let mut runs_an_argument: Option<bool> = None;
+        // What the `<(…)` of this command write: a program they feed runs it. Decoded data
+        // (below), and known text: the file a word names (`python3 <(echo …)`, for the rules:
+        // [`rules::Known`]) or stdin (`mysql < <(echo …)`).
+        let mut proc_stdin: Option<rules::KnownText> = None;
+        for n in &sc.nested {
+            let record = n.in_word.is_some_and(|i| i > 0)
+                && *runs_an_argument.get_or_insert_with(|| {
+                    !peeled.payloads.is_empty()
+                        || peeled
+                            .commands
+                            .iter()
+                            .any(|c| runs_its_argument(&c.program))
+                });
+            let mut sub = self.nested(&n.script, nest, record);
+            match n.kind {
+                NestedKind::ProcessSubstitutionIn => {
+                    let out = std::mem::take(&mut sub.out);
+                    f.proc_decodes |= out.decodes;
+                    if let Some(text) = out.prints {
+                        let known = rules::KnownText {
+                            text,
+                            partial: out.partial,
+                        };
+                        match n.in_word {
+                            Some(i) => {
+                                // The substitution as it stands in its word (`<(…)`,
+                                // `--file=<(…)`).
+                                let at = sc.argv.get(i).and_then(|w| {
+                                    let at = w.text.find("<(")?;
+                                    w.text.ends_with(')').then(|| w.text.get(at..))?
+                                });
+                                if let Some(key) = at {
+                                    f.substituted.push((key, known));
+                                }
+                            }
+                            None => proc_stdin = Some(known),
+                        }
+                    }
+                }
+                NestedKind::CommandSubstitution => f.subst_lists |= sub.out.lists_secrets,
+                NestedKind::Subshell | NestedKind::Group if n.in_word.is_none() => {
+                    let out = std::mem::take(&mut sub.out);
+                    match &mut f.group_out {
+                        Some(g) => g.then(out),
+                        None => f.group_out = Some(out),
+                    }
+                }
+                _ => {}
+            }
+            if matches!(
+                n.kind,
+                NestedKind::CommandSubstitution | NestedKind::ProcessSubstitutionIn
+            ) {
+                f.nested_downloads |= sub.downloads_to_stdout;
+                // Its output becomes part of this command: the effect depends on run time.
+                self.report.read_only = false;
+            }
+            if n.kind == NestedKind::ProcessSubstitutionOut {
+                self.report.read_only = false;
+            }
+            self.absorb(sub);
+        }
+        // Stdin: a heredoc or here-string, else a `<` of a file whose text the line shows
+        // (`mysql < <(echo …)`, `psql < d.sql` after writing it), else the pipe.
+        f.redirected = if !own_stdin && !sc.redirects.is_empty() {
+            sc.redirects
+                .iter()
+                .filter(|r| r.kind == RedirectKind::Input && r.fd.is_none_or(|fd| fd == 0))
+                .find_map(|r| {
+                    let t = r.target.text.as_str();
+                    if t.starts_with("<(") {
+                        let k = proc_stdin.take()?;
+                        f.stdin_partial = k.partial;
+                        let text = k.text.clone();
+                        // (Also a file the rules may look up: `mysql < <(…)` reads it.)
+                        f.substituted.push((t, k));
+                        Some(text)
+                    } else if !self.written.is_empty() && !r.target.dynamic {
+                        let key = norm(t);
+                        let (_, text) = self.written.iter().rev().find(|(p, _)| *p == key)?;
+                        Some(text.clone())
+                    } else {
+                        None
+                    }
+                })
+        } else {
+            None
+        };
+        f
+    }
+
+    /// `tee F` of known stdin text, `cp`/`mv` of a file written with known text: the
+    /// destination holds that text ([`Walk::wrote`]).
+    #[inline(never)]
+    fn copies(&mut self, cmd: &command::Cmd<'_>, stdin_text: Option<&str>) {
+        match (cmd.program.as_str(), stdin_text) {
+            ("tee", Some(text)) => {
+                let append = cmd.argv.iter().any(|w| {
+                    w.text == "--append"
+                        || w.text.starts_with('-')
+                            && !w.text.starts_with("--")
+                            && w.text.contains('a')
+                });
+                for w in cmd.argv.iter().skip(1) {
+                    if !w.text.starts_with('-') && !w.dynamic {
+                        self.wrote(&w.text, text, append);
+                    }
+                }
+            }
+            ("cp" | "mv", _) => {
+                if let [_, from, to] = cmd.argv.as_slice() {
+                    let key = norm(&from.text);
+                    let text = self
+                        .written
+                        .iter()
+                        .rev()
+                        .find(|(p, _)| *p == key)
+                        .map(|(_, t)| t.clone());
+                    if let Some(text) = text.filter(|_| !to.dynamic) {
+                        self.wrote(&to.text, &text, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A command given the paths a listing of credential files prints (`piped`: through the
+    /// pipe; `substituted`: as words of a `$(…)`): when it reads the files, it reads secrets.
+    #[inline(never)]
+    fn listed_reads(&mut self, cmd: &command::Cmd<'_>, piped: bool, substituted: bool) {
+        if piped && rules::reads_listed_files(cmd, true)
+            || substituted && rules::reads_listed_files(cmd, false)
+        {
+            self.reads_secret = true;
+            self.add(
+                &finding::CREDENTIAL_READ,
+                format!("{} reads the credential files listed to it", cmd.program),
+            );
+        }
     }
 
     /// Records literal `text` written to `path` (`append`: after what the line wrote there
@@ -1677,6 +1715,27 @@ impl Piped {
             }
         }
     }
+}
+
+/// What the nested scripts and redirections of one command feed it ([`Walk::feeds`]).
+#[derive(Default)]
+struct Feeds<'s> {
+    /// Some `$(…)` or `<(…)` writes downloaded content.
+    nested_downloads: bool,
+    /// Some `<(…)` writes decoded data.
+    proc_decodes: bool,
+    /// The `<(…)` whose text is known: (their text in the word or redirection, what they
+    /// print), for the rules ([`rules::Known`]).
+    substituted: Vec<(&'s str, rules::KnownText)>,
+    /// What a group or subshell that is this command writes (`( … ) | crontab -`).
+    group_out: Option<Piped>,
+    /// A `$(…)` lists credential files (`tar cz $(find / -name '*.pem')`).
+    subst_lists: bool,
+    /// Stdin from a `<` of a file whose text the line shows (`mysql < <(echo …)`, `psql <
+    /// d.sql` after writing it).
+    redirected: Option<String>,
+    /// `redirected` is only part of the input.
+    stdin_partial: bool,
 }
 
 /// Per-script facts that flow from one command to the next.

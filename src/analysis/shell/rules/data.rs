@@ -82,6 +82,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "cockroach" | "cqlsh" | "snowsql" | "influx" | "usql" | "pgcli" | "mycli" | "trino"
         | "presto" => {
             let p = parse(c.args, "eqfu", &["execute", "query", "file", "url"]);
+            if let Some(f) = p.value("f").or_else(|| p.value("file")) {
+                sql_file(c, out, f);
+            }
             sql.extend(
                 p.values("e")
                     .chain(p.values("execute"))
@@ -174,8 +177,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             break;
         }
     }
-    // (A `<` whose text the command line shows is the stdin text scanned above.)
-    if reads_stdin && c.ctx.stdin_text.is_none() {
+    if reads_stdin {
         for r in c.ctx.redirects {
             if r.kind == crate::analysis::shell::model::RedirectKind::Input {
                 sql_file(c, out, &r.target.text);

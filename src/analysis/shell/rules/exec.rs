@@ -139,6 +139,19 @@ fn computed_command(c: &Call<'_, '_>, text: &str) -> bool {
     {
         return true;
     }
+    // `&((gcm i*x).Name) 'x'`: a command looked up inside a larger expression, given
+    // arguments (an expression statement takes none).
+    if !c.args.is_empty()
+        && inner
+            .split(|ch: char| ch.is_ascii_whitespace() || matches!(ch, '(' | ')' | '.'))
+            .any(|w| {
+                ["gcm", "get-command", "gal", "get-alias"]
+                    .iter()
+                    .any(|h| w.eq_ignore_ascii_case(h))
+            })
+    {
+        return true;
+    }
     const OPERATORS: &[&str] = &[
         "join",
         "split",
@@ -1165,7 +1178,10 @@ fn powershell_expression(c: &Call<'_, '_>, out: &mut Out) {
         .map(|w| w.text.to_ascii_lowercase())
         .collect::<Vec<_>>()
         .join(" ");
-    if lower.contains(".invoke(") || lower.contains("invoke-expression") {
+    if lower.contains(".invoke(")
+        || lower.contains("invoke-expression")
+        || lower.contains("invokecommand.")
+    {
         out.add(
             &finding::DYNAMIC_CODE_EXECUTION,
             "invokes code built at run time",
@@ -1339,10 +1355,9 @@ fn run_interpreter(c: &Call<'_, '_>, out: &mut Out, lang: Lang) {
                     format!("`{}` runs a script from {}", c.prog, shown(f)),
                 );
             } else {
+                // (`awk -f F`: the file is the awk program.)
                 script_file(c, out, &format!("`{}`", c.prog), f, |out, text| {
-                    if lang != Lang::Awk {
-                        inline_code(c, out, lang, text, via);
-                    }
+                    inline_code(c, out, lang, text, via);
                 });
             }
             if lang == Lang::Python {
