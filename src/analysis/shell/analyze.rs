@@ -669,6 +669,7 @@ impl<'l> Walk<'l> {
 
     /// Analyses one simple command; returns the effects of its last effective command (what a
     /// following `|` receives).
+    #[inline(never)]
     fn simple<'s>(
         &mut self,
         sc: &'s SimpleCommand,
@@ -749,24 +750,6 @@ impl<'l> Walk<'l> {
             let mut v = rules::check(&empty, &ctx);
             self.take_verdict(&mut v, sc, stdin_text);
             self.report.read_only = false;
-        }
-        if let Some(g) = group_out.filter(|_| peeled.commands.is_empty()) {
-            // `{ echo …; echo …; } > s.sh`: a group's literal output written to a file.
-            for r in &sc.redirects {
-                if matches!(
-                    r.kind,
-                    RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
-                ) && r.fd.is_none_or(|fd| fd == 1)
-                {
-                    if g.decodes {
-                        self.decoded.push(norm(&r.target.text));
-                    }
-                    if let Some(text) = g.prints.as_ref().filter(|_| !g.partial) {
-                        self.wrote(&r.target.text, text, r.kind == RedirectKind::Append);
-                    }
-                }
-            }
-            last = g;
         }
         for cmd in &peeled.commands {
             let ctx = Context {
@@ -868,13 +851,7 @@ impl<'l> Walk<'l> {
             // as program text, as if piped in. (Its literal text is the program the rules
             // read: a script argument, [`rules::Known`], or stdin.)
             if proc_decodes && runs_code {
-                self.add(
-                    &finding::DYNAMIC_CODE_EXECUTION,
-                    format!(
-                        "decoded data fed to {} by process substitution",
-                        cmd.program
-                    ),
-                );
+                self.decoded_fed(cmd);
             }
             if effects.runs_stdin {
                 if piped_in && redirected.is_none() {
@@ -920,12 +897,7 @@ impl<'l> Walk<'l> {
                     }
                 } else if let Some(text) = stdin_text {
                     if stdin_partial {
-                        // `sh < <(cat f; echo …)`: only part of the program is visible.
-                        self.add(
-                            &finding::DYNAMIC_EXPANSION,
-                            format!("{} runs program text only partly visible", cmd.program),
-                        );
-                        self.report.complete = false;
+                        self.partly_visible(cmd);
                     }
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
@@ -964,6 +936,11 @@ impl<'l> Walk<'l> {
                 effects.prints = prints;
             }
             last = effects;
+        }
+        // A group or subshell that is this command (no command of its own: the loop above
+        // did not run) hands on what it writes.
+        if let Some(g) = group_out.filter(|_| peeled.commands.is_empty()) {
+            return self.group_writes(sc, g);
         }
         last
     }
@@ -1135,6 +1112,49 @@ impl<'l> Walk<'l> {
             None
         };
         f
+    }
+
+    /// What a group or subshell that is a command hands on (`g`), once its literal output is
+    /// recorded for the files it is written to (`{ echo …; echo …; } > s.sh`).
+    #[inline(never)]
+    fn group_writes(&mut self, sc: &SimpleCommand, g: Piped) -> Piped {
+        for r in &sc.redirects {
+            if matches!(
+                r.kind,
+                RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
+            ) && r.fd.is_none_or(|fd| fd == 1)
+            {
+                if g.decodes {
+                    self.decoded.push(norm(&r.target.text));
+                }
+                if let Some(text) = g.prints.as_ref().filter(|_| !g.partial) {
+                    self.wrote(&r.target.text, text, r.kind == RedirectKind::Append);
+                }
+            }
+        }
+        g
+    }
+
+    /// `bash <(base64 -d …)`: decoded data runs as a program.
+    #[inline(never)]
+    fn decoded_fed(&mut self, cmd: &command::Cmd<'_>) {
+        self.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!(
+                "decoded data fed to {} by process substitution",
+                cmd.program
+            ),
+        );
+    }
+
+    /// `sh < <(cat f; echo …)`: only part of the program is visible.
+    #[inline(never)]
+    fn partly_visible(&mut self, cmd: &command::Cmd<'_>) {
+        self.add(
+            &finding::DYNAMIC_EXPANSION,
+            format!("{} runs program text only partly visible", cmd.program),
+        );
+        self.report.complete = false;
     }
 
     /// `tee F` of known stdin text, `cp`/`mv` of a file written with known text: the
