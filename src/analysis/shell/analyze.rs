@@ -196,6 +196,8 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 | "gci"
                 | "saps"
                 | "icm"
+                | "gcm"
+                | "gal"
         )
     }
     let bytes = text.as_bytes();
@@ -385,6 +387,8 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
                         | "gci"
                         | "saps"
                         | "icm"
+                        | "gcm"
+                        | "gal"
                 ) || command::is_powershell(&name)
                     || (name.contains('-') && pwsh::canonical_cmdlet(&name).is_some())
                 {
@@ -638,15 +642,34 @@ impl<'l> Walk<'l> {
         let mut state = ScriptState::default();
         // One peeling buffer for every command of the script (no allocation per command).
         let mut peeled = command::Peeled::default();
-        for sc in &script.commands {
+        // What the script writes to stdout: each pipeline's output in turn (only a nested
+        // script's is read, by the command it feeds: `<(…)`, `( … ) | cmd`).
+        let mut out = Piped::default();
+        for (i, sc) in script.commands.iter().enumerate() {
+            // A `|` after this command reads what it hands on.
+            // (A nested script's last command writes what its substitution becomes.)
+            state.feeds_pipe = match script.commands.get(i + 1) {
+                Some(next) => matches!(next.connector, Connector::Pipe | Connector::PipeAll),
+                None => nest > 0,
+            };
+            if nest > 0 && !matches!(sc.connector, Connector::Pipe | Connector::PipeAll) {
+                // (Only a piped command reads the one before it.)
+                if let Some(p) = prev.take() {
+                    out.then(p);
+                }
+            }
             let effects = self.simple(sc, prev.as_ref(), nest, &mut state, &mut peeled);
             prev = Some(effects);
         }
-        self.out = prev.unwrap_or_default();
+        if let Some(p) = prev.filter(|_| nest > 0) {
+            out.then(p);
+        }
+        self.out = out;
     }
 
     /// Analyses one simple command; returns the effects of its last effective command (what a
     /// following `|` receives).
+    #[inline(never)]
     fn simple<'s>(
         &mut self,
         sc: &'s SimpleCommand,
@@ -664,17 +687,12 @@ impl<'l> Walk<'l> {
         } else {
             None
         };
-        let stdin_text = sc
-            .heredocs
-            .first()
-            .map(|h| h.body.as_str())
-            .or_else(|| {
-                sc.redirects
-                    .iter()
-                    .find(|r| r.kind == RedirectKind::HereString)
-                    .map(|r| r.target.text.as_str())
-            })
-            .or(piped_text);
+        let own_stdin = sc.heredocs.first().map(|h| h.body.as_str()).or_else(|| {
+            sc.redirects
+                .iter()
+                .find(|r| r.kind == RedirectKind::HereString)
+                .map(|r| r.target.text.as_str())
+        });
         command::peel_into(&sc.argv, &sc.assignments, peeled);
         let peeled: &command::Peeled<'s> = peeled;
         // Roots that a `find … |` before this command feeds into it.
@@ -696,47 +714,19 @@ impl<'l> Walk<'l> {
         }
         self.payloads.extend(peeled.payloads.iter().cloned());
 
-        // Nested scripts run in the same shell: walk them as part of this command line.
-        let mut nested_downloads = false;
-        // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
-        // takes their walks from the memo. Kept only for scripts in an argument of a command
-        // that may run it (which ones is a matter of cost alone: a look-up finds only equal
-        // scripts).
-        let mut runs_an_argument: Option<bool> = None;
-        // What the `<(…)` of this command write: a program they feed runs it (below).
-        let mut proc_fed: Option<Piped> = None;
-        for n in &sc.nested {
-            let record = n.in_word.is_some_and(|i| i > 0)
-                && *runs_an_argument.get_or_insert_with(|| {
-                    !peeled.payloads.is_empty()
-                        || peeled
-                            .commands
-                            .iter()
-                            .any(|c| runs_its_argument(&c.program))
-                });
-            let mut sub = self.nested(&n.script, nest, record);
-            if n.kind == NestedKind::ProcessSubstitutionIn {
-                let out = std::mem::take(&mut sub.out);
-                let f = proc_fed.get_or_insert_with(Piped::default);
-                f.decodes |= out.decodes;
-                if f.prints.is_none() {
-                    f.prints = out.prints;
-                }
-            }
-            if matches!(
-                n.kind,
-                NestedKind::CommandSubstitution | NestedKind::ProcessSubstitutionIn
-            ) {
-                nested_downloads |= sub.downloads_to_stdout;
-                // Its output becomes part of this command: the effect depends on run time.
-                self.report.read_only = false;
-            }
-            if n.kind == NestedKind::ProcessSubstitutionOut {
-                self.report.read_only = false;
-            }
-            self.absorb(sub);
-        }
-
+        // Nested scripts and redirections (out of line: most commands have neither).
+        let mut feeds = (!sc.nested.is_empty() || !sc.redirects.is_empty())
+            .then(|| self.feeds(sc, peeled, nest, own_stdin.is_some()));
+        let group_out = feeds.as_mut().and_then(|f| f.group_out.take());
+        let feeds = feeds.as_ref();
+        let nested_downloads = feeds.is_some_and(|f| f.nested_downloads);
+        let proc_decodes = feeds.is_some_and(|f| f.proc_decodes);
+        let subst_lists = feeds.is_some_and(|f| f.subst_lists);
+        let redirected = feeds.and_then(|f| f.redirected.as_deref());
+        let stdin_partial = feeds.is_some_and(|f| f.stdin_partial);
+        let substituted: &[(&'s str, rules::KnownText)] =
+            feeds.map_or(&[], |f| f.substituted.as_slice());
+        let stdin_text = own_stdin.or(redirected).or(piped_text);
         let mut last = Piped::default();
         if peeled.commands.is_empty() && !sc.redirects.is_empty() {
             // A bare redirection (`> file`) truncates or creates the file.
@@ -746,6 +736,7 @@ impl<'l> Walk<'l> {
                 piped_in,
                 cwd: state.cwd.as_deref(),
                 fed_roots: None,
+                known: rules::Known::default(),
             };
             let empty = command::Cmd {
                 argv: Vec::new(),
@@ -767,6 +758,10 @@ impl<'l> Walk<'l> {
                 piped_in,
                 cwd: state.cwd.as_deref(),
                 fed_roots: fed.as_deref(),
+                known: rules::Known {
+                    written: &self.written,
+                    substituted,
+                },
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
@@ -786,6 +781,8 @@ impl<'l> Walk<'l> {
                 runs_stdin: e.runs_stdin,
                 passes_stdin: e.passes_stdin,
                 prints: None,
+                partial: false,
+                lists_secrets: state.feeds_pipe && rules::lists_secrets(cmd),
             };
             let prints_own = e.prints.is_some();
             if piped_in && effects.passes_stdin {
@@ -794,10 +791,23 @@ impl<'l> Walk<'l> {
                     effects.downloads_to_stdout |= p.downloads_to_stdout;
                     effects.decodes |= p.decodes;
                     effects.network |= p.network;
+                    effects.lists_secrets |= p.lists_secrets;
                     if !prints_own {
                         effects.prints.clone_from(&p.prints);
+                        effects.partial = p.partial;
                     }
                 }
+            }
+            // `tee s.sh`, `cp a b.sh`: files that receive text the line shows (rare: out of
+            // line).
+            if stdin_text.is_some() || !self.written.is_empty() {
+                self.copies(cmd, stdin_text);
+            }
+            // `find / -name '*.pem' | xargs -I{} curl -F f=@{} …`: the paths a listing of
+            // credential files feeds to a command that reads them are secrets it reads.
+            let fed_listing = piped_in && prev.is_some_and(|p| p.lists_secrets);
+            if fed_listing || subst_lists {
+                self.listed_reads(cmd, fed_listing, subst_lists);
             }
             // Decoded data written to a file (`echo … | base64 -d > a.sh`).
             if effects.decodes {
@@ -837,29 +847,14 @@ impl<'l> Walk<'l> {
                     format!("{} runs downloaded content", cmd.program),
                 );
             }
-            // `bash <(echo …)`, `source <(…)`, `sh < <(base64 -d …)`: what a process
-            // substitution writes is read as program text, as if piped in.
-            if let Some(p) = proc_fed.as_ref().filter(|_| runs_code) {
-                if p.decodes {
-                    self.add(
-                        &finding::DYNAMIC_CODE_EXECUTION,
-                        format!(
-                            "decoded data fed to {} by process substitution",
-                            cmd.program
-                        ),
-                    );
-                }
-                if let (Some(text), Some(dialect)) = (&p.prints, stdin_dialect(cmd)) {
-                    self.payloads.push(Payload {
-                        dialect,
-                        text: text.clone(),
-                        via: "text fed to a shell by process substitution",
-                        encoded: false,
-                    });
-                }
+            // `bash <(base64 -d …)`, `sh < <(…)`: what a process substitution writes is read
+            // as program text, as if piped in. (Its literal text is the program the rules
+            // read: a script argument, [`rules::Known`], or stdin.)
+            if proc_decodes && runs_code {
+                self.decoded_fed(cmd);
             }
             if effects.runs_stdin {
-                if piped_in {
+                if piped_in && redirected.is_none() {
                     if let Some(p) = prev {
                         if p.downloads_to_stdout {
                             self.add(
@@ -887,7 +882,11 @@ impl<'l> Walk<'l> {
                                 format!("{} runs commands received over the network", cmd.program),
                             );
                         }
-                        if p.prints.is_none() && !p.downloads_to_stdout && !p.decodes && !p.network
+                        if p.partial
+                            || p.prints.is_none()
+                                && !p.downloads_to_stdout
+                                && !p.decodes
+                                && !p.network
                         {
                             self.add(
                                 &finding::DYNAMIC_EXPANSION,
@@ -897,6 +896,9 @@ impl<'l> Walk<'l> {
                         }
                     }
                 } else if let Some(text) = stdin_text {
+                    if stdin_partial {
+                        self.partly_visible(cmd);
+                    }
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
                         let prints = self.take_verdict(&mut v, sc, stdin_text);
@@ -934,6 +936,11 @@ impl<'l> Walk<'l> {
                 effects.prints = prints;
             }
             last = effects;
+        }
+        // A group or subshell that is this command (no command of its own: the loop above
+        // did not run) hands on what it writes.
+        if let Some(g) = group_out.filter(|_| peeled.commands.is_empty()) {
+            return self.group_writes(sc, g);
         }
         last
     }
@@ -992,11 +999,227 @@ impl<'l> Walk<'l> {
                     r.kind,
                     RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
                 ) {
-                    self.written.push((norm(&r.target.text), text.clone()));
+                    self.wrote(&r.target.text, text, r.kind == RedirectKind::Append);
                 }
             }
         }
         e.prints.take()
+    }
+
+    /// Walks the scripts nested in one command (they run in the same shell, as part of this
+    /// command line) and reads what they and its redirections feed it ([`Feeds`]);
+    /// `own_stdin`: a heredoc or here-string is its stdin.
+    #[inline(never)]
+    fn feeds<'s>(
+        &mut self,
+        sc: &'s SimpleCommand,
+        peeled: &command::Peeled<'s>,
+        nest: usize,
+        own_stdin: bool,
+    ) -> Feeds<'s> {
+        let mut f = Feeds::default();
+        // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
+        // takes their walks from the memo. Kept only for scripts in an argument of a command
+        // that may run it (which ones is a matter of cost alone: a look-up finds only equal
+        // scripts).
+        let mut runs_an_argument: Option<bool> = None;
+        // What the `<(…)` of this command write: a program they feed runs it. Decoded data
+        // (below), and known text: the file a word names (`python3 <(echo …)`, for the rules:
+        // [`rules::Known`]) or stdin (`mysql < <(echo …)`).
+        let mut proc_stdin: Option<rules::KnownText> = None;
+        for n in &sc.nested {
+            let record = n.in_word.is_some_and(|i| i > 0)
+                && *runs_an_argument.get_or_insert_with(|| {
+                    !peeled.payloads.is_empty()
+                        || peeled
+                            .commands
+                            .iter()
+                            .any(|c| runs_its_argument(&c.program))
+                });
+            let mut sub = self.nested(&n.script, nest, record);
+            match n.kind {
+                NestedKind::ProcessSubstitutionIn => {
+                    let out = std::mem::take(&mut sub.out);
+                    f.proc_decodes |= out.decodes;
+                    if let Some(text) = out.prints {
+                        let known = rules::KnownText {
+                            text,
+                            partial: out.partial,
+                        };
+                        match n.in_word {
+                            Some(i) => {
+                                // The substitution as it stands in its word (`<(…)`,
+                                // `--file=<(…)`).
+                                let at = sc.argv.get(i).and_then(|w| {
+                                    let at = w.text.find("<(")?;
+                                    w.text.ends_with(')').then(|| w.text.get(at..))?
+                                });
+                                if let Some(key) = at {
+                                    f.substituted.push((key, known));
+                                }
+                            }
+                            None => proc_stdin = Some(known),
+                        }
+                    }
+                }
+                NestedKind::CommandSubstitution => f.subst_lists |= sub.out.lists_secrets,
+                NestedKind::Subshell | NestedKind::Group if n.in_word.is_none() => {
+                    let out = std::mem::take(&mut sub.out);
+                    match &mut f.group_out {
+                        Some(g) => g.then(out),
+                        None => f.group_out = Some(out),
+                    }
+                }
+                _ => {}
+            }
+            if matches!(
+                n.kind,
+                NestedKind::CommandSubstitution | NestedKind::ProcessSubstitutionIn
+            ) {
+                f.nested_downloads |= sub.downloads_to_stdout;
+                // Its output becomes part of this command: the effect depends on run time.
+                self.report.read_only = false;
+            }
+            if n.kind == NestedKind::ProcessSubstitutionOut {
+                self.report.read_only = false;
+            }
+            self.absorb(sub);
+        }
+        // Stdin: a heredoc or here-string, else a `<` of a file whose text the line shows
+        // (`mysql < <(echo …)`, `psql < d.sql` after writing it), else the pipe.
+        f.redirected = if !own_stdin && !sc.redirects.is_empty() {
+            sc.redirects
+                .iter()
+                .filter(|r| r.kind == RedirectKind::Input && r.fd.is_none_or(|fd| fd == 0))
+                .find_map(|r| {
+                    let t = r.target.text.as_str();
+                    if t.starts_with("<(") {
+                        let k = proc_stdin.take()?;
+                        f.stdin_partial = k.partial;
+                        let text = k.text.clone();
+                        // (Also a file the rules may look up: `mysql < <(…)` reads it.)
+                        f.substituted.push((t, k));
+                        Some(text)
+                    } else if !self.written.is_empty() && !r.target.dynamic {
+                        let key = norm(t);
+                        let (_, text) = self.written.iter().rev().find(|(p, _)| *p == key)?;
+                        Some(text.clone())
+                    } else {
+                        None
+                    }
+                })
+        } else {
+            None
+        };
+        f
+    }
+
+    /// What a group or subshell that is a command hands on (`g`), once its literal output is
+    /// recorded for the files it is written to (`{ echo …; echo …; } > s.sh`).
+    #[inline(never)]
+    fn group_writes(&mut self, sc: &SimpleCommand, g: Piped) -> Piped {
+        for r in &sc.redirects {
+            if matches!(
+                r.kind,
+                RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
+            ) && r.fd.is_none_or(|fd| fd == 1)
+            {
+                if g.decodes {
+                    self.decoded.push(norm(&r.target.text));
+                }
+                if let Some(text) = g.prints.as_ref().filter(|_| !g.partial) {
+                    self.wrote(&r.target.text, text, r.kind == RedirectKind::Append);
+                }
+            }
+        }
+        g
+    }
+
+    /// `bash <(base64 -d …)`: decoded data runs as a program.
+    #[inline(never)]
+    fn decoded_fed(&mut self, cmd: &command::Cmd<'_>) {
+        self.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!(
+                "decoded data fed to {} by process substitution",
+                cmd.program
+            ),
+        );
+    }
+
+    /// `sh < <(cat f; echo …)`: only part of the program is visible.
+    #[inline(never)]
+    fn partly_visible(&mut self, cmd: &command::Cmd<'_>) {
+        self.add(
+            &finding::DYNAMIC_EXPANSION,
+            format!("{} runs program text only partly visible", cmd.program),
+        );
+        self.report.complete = false;
+    }
+
+    /// `tee F` of known stdin text, `cp`/`mv` of a file written with known text: the
+    /// destination holds that text ([`Walk::wrote`]).
+    #[inline(never)]
+    fn copies(&mut self, cmd: &command::Cmd<'_>, stdin_text: Option<&str>) {
+        match (cmd.program.as_str(), stdin_text) {
+            ("tee", Some(text)) => {
+                let append = cmd.argv.iter().any(|w| {
+                    w.text == "--append"
+                        || w.text.starts_with('-')
+                            && !w.text.starts_with("--")
+                            && w.text.contains('a')
+                });
+                for w in cmd.argv.iter().skip(1) {
+                    if !w.text.starts_with('-') && !w.dynamic {
+                        self.wrote(&w.text, text, append);
+                    }
+                }
+            }
+            ("cp" | "mv", _) => {
+                if let [_, from, to] = cmd.argv.as_slice() {
+                    let key = norm(&from.text);
+                    let text = self
+                        .written
+                        .iter()
+                        .rev()
+                        .find(|(p, _)| *p == key)
+                        .map(|(_, t)| t.clone());
+                    if let Some(text) = text.filter(|_| !to.dynamic) {
+                        self.wrote(&to.text, &text, false);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A command given the paths a listing of credential files prints (`piped`: through the
+    /// pipe; `substituted`: as words of a `$(…)`): when it reads the files, it reads secrets.
+    #[inline(never)]
+    fn listed_reads(&mut self, cmd: &command::Cmd<'_>, piped: bool, substituted: bool) {
+        if piped && rules::reads_listed_files(cmd, true)
+            || substituted && rules::reads_listed_files(cmd, false)
+        {
+            self.reads_secret = true;
+            self.add(
+                &finding::CREDENTIAL_READ,
+                format!("{} reads the credential files listed to it", cmd.program),
+            );
+        }
+    }
+
+    /// Records literal `text` written to `path` (`append`: after what the line wrote there
+    /// before, `>>`, `tee -a`).
+    fn wrote(&mut self, path: &str, text: &str, append: bool) {
+        let key = norm(path);
+        if append {
+            if let Some((_, before)) = self.written.iter_mut().rev().find(|(p, _)| *p == key) {
+                before.push('\n');
+                before.push_str(text);
+                return;
+            }
+        }
+        self.written.push((key, text.to_owned()));
     }
 
     /// The walk of a script nested in a command of this one, from the memo when an equal
@@ -1099,6 +1322,11 @@ impl<'l> Walk<'l> {
                 .map(|(_, c)| c.clone())
                 .collect();
             for content in scripts {
+                if names_interpreter(&content) {
+                    // `#!/usr/bin/env python3`: its rules read it as that language where it
+                    // runs (`./a.py`); it is no shell script.
+                    continue;
+                }
                 self.payloads.push(Payload {
                     dialect: Dialect::Posix,
                     text: content,
@@ -1480,6 +1708,54 @@ struct Piped {
     runs_stdin: bool,
     passes_stdin: bool,
     prints: Option<String>,
+    /// `prints` is only part of the output (`(crontab -l; echo …)`): the rest is not known.
+    partial: bool,
+    /// It lists credential files (`find / -name '*.pem'`): what it feeds to `xargs` are
+    /// secret paths.
+    lists_secrets: bool,
+}
+
+impl Piped {
+    /// Adds the output of a pipeline that runs after the ones already in `self` (the output
+    /// of a script or group is that of each of its pipelines in turn).
+    fn then(&mut self, next: Piped) {
+        self.network |= next.network;
+        self.downloads_to_stdout |= next.downloads_to_stdout;
+        self.decodes |= next.decodes;
+        self.runs_stdin |= next.runs_stdin;
+        self.passes_stdin |= next.passes_stdin;
+        self.lists_secrets |= next.lists_secrets;
+        self.partial |= next.partial;
+        match (&mut self.prints, next.prints) {
+            (_, None) => self.partial = true,
+            (None, Some(t)) => self.prints = Some(t),
+            (Some(mine), Some(t)) => {
+                mine.push('\n');
+                mine.push_str(&t);
+            }
+        }
+    }
+}
+
+/// What the nested scripts and redirections of one command feed it ([`Walk::feeds`]).
+#[derive(Default)]
+struct Feeds<'s> {
+    /// Some `$(…)` or `<(…)` writes downloaded content.
+    nested_downloads: bool,
+    /// Some `<(…)` writes decoded data.
+    proc_decodes: bool,
+    /// The `<(…)` whose text is known: (their text in the word or redirection, what they
+    /// print), for the rules ([`rules::Known`]).
+    substituted: Vec<(&'s str, rules::KnownText)>,
+    /// What a group or subshell that is this command writes (`( … ) | crontab -`).
+    group_out: Option<Piped>,
+    /// A `$(…)` lists credential files (`tar cz $(find / -name '*.pem')`).
+    subst_lists: bool,
+    /// Stdin from a `<` of a file whose text the line shows (`mysql < <(echo …)`, `psql <
+    /// d.sql` after writing it).
+    redirected: Option<String>,
+    /// `redirected` is only part of the input.
+    stdin_partial: bool,
 }
 
 /// Per-script facts that flow from one command to the next.
@@ -1489,6 +1765,8 @@ struct ScriptState<'s> {
     cwd: Option<String>,
     /// Roots of a `find` whose output the next command may receive through a pipe.
     find_roots: Option<Vec<&'s super::model::Word>>,
+    /// A `|` follows the command being walked: what it hands on is read.
+    feeds_pipe: bool,
     /// The rules' buffer for a command's plain words, reused from command to command.
     plain: Vec<&'s super::model::Word>,
 }
@@ -1537,6 +1815,23 @@ fn is_interpreter(program: &str) -> bool {
     ) || program.starts_with("python3.")
 }
 
+/// A script text whose `#!` line names a program other than a shell (`#!/usr/bin/python3`,
+/// `#!/usr/bin/env -S node`).
+fn names_interpreter(text: &str) -> bool {
+    let Some(line) = text.strip_prefix("#!").and_then(|r| r.lines().next()) else {
+        return false;
+    };
+    let mut words = line.split_ascii_whitespace();
+    let mut prog = words.next().map(command::program_name).unwrap_or_default();
+    if prog == "env" {
+        prog = words
+            .find(|w| !w.starts_with('-'))
+            .map(command::program_name)
+            .unwrap_or_default();
+    }
+    !prog.is_empty() && !command::is_shell(&prog) && !command::is_powershell(&prog)
+}
+
 /// `file` is `dir` or lies inside it (both normalized; the working directory itself, `""`,
 /// only matches itself).
 fn within(file: &str, dir: &str) -> bool {
@@ -1548,7 +1843,7 @@ fn within(file: &str, dir: &str) -> bool {
 }
 
 /// Normalized text of a path for matching writes, downloads and executions.
-fn norm(p: &str) -> String {
+pub(crate) fn norm(p: &str) -> String {
     // A bare name (`a.exe`, `x.sh`, `make`: letters, digits, `_`, `-`, `+`, `.`; not `.`
     // or `..`) normalizes to itself: no anchor, separator, expansion or blank to resolve. Every
     // command word of a script comes here (`run_words`), so this skips the general path.

@@ -1228,6 +1228,15 @@ pub fn canonical_cmdlet_lower(name: &str) -> Option<&'static str> {
     lookup(unqualified(name)?).map(|e| e.lower.as_str())
 }
 
+/// Every name of the cmdlet tables with the cmdlet it names: each alias, and each canonical
+/// name and cmdlet as itself (for what a wildcard such as `(gcm i*x)` can resolve to).
+pub fn cmdlet_names() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ALIASES
+        .iter()
+        .flat_map(|&(alias, canon)| [(alias, canon), (canon, canon)])
+        .chain(CMDLETS.iter().map(|&c| (c, c)))
+}
+
 /// `name` without a core-module qualifier; `None` when qualified by any other module.
 fn unqualified(name: &str) -> Option<&str> {
     // The last `\` (a byte search: `\` is ASCII, so both sides are at character boundaries;

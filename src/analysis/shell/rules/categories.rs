@@ -637,6 +637,23 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
                 out.effects().prints = Some(t.to_owned());
             }
         }
+        // `cat s.sh | sh` after writing s.sh, `cat <(echo …)`: files whose text the line shows.
+        "cat" | "type" if c.ctx.known.any() => {
+            let mut text = String::new();
+            for w in c.args {
+                match c.ctx.known.text(&w.text) {
+                    Some((t, false)) => {
+                        if !text.is_empty() {
+                            text.push('\n');
+                        }
+                        text.push_str(t);
+                    }
+                    // An option or a file the line does not show: the output is not known.
+                    _ => return,
+                }
+            }
+            out.effects().prints = Some(text);
+        }
         "base64" | "base32" | "basenc" | "b64" if has_opt(c.args, &['d', 'D'], &["decode"]) => {
             out.effects().decodes = true;
         }

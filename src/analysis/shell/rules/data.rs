@@ -27,7 +27,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             );
             sql.extend(p.values("c").chain(p.values("command")).map(str::to_owned));
             if let Some(f) = p.value("f").or_else(|| p.value("file")) {
-                sql_file(out, c.prog, f);
+                sql_file(c, out, f);
             }
             reads_stdin = sql.is_empty();
         }
@@ -58,7 +58,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             sql.extend(p.values("cmd").chain(p.values("c")).map(str::to_owned));
             sql.extend(p.pos.iter().skip(1).map(|w| w.text.clone()));
             if let Some(f) = p.value("init") {
-                sql_file(out, c.prog, f);
+                sql_file(c, out, f);
             }
             reads_stdin = sql.is_empty();
         }
@@ -66,7 +66,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             let p = parse(c.args, "QqiSUPdo", &[]);
             sql.extend(p.values("Q").chain(p.values("q")).map(str::to_owned));
             if let Some(f) = p.value("i") {
-                sql_file(out, c.prog, f);
+                sql_file(c, out, f);
             }
             reads_stdin = sql.is_empty();
         }
@@ -82,6 +82,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "cockroach" | "cqlsh" | "snowsql" | "influx" | "usql" | "pgcli" | "mycli" | "trino"
         | "presto" => {
             let p = parse(c.args, "eqfu", &["execute", "query", "file", "url"]);
+            if let Some(f) = p.value("f").or_else(|| p.value("file")) {
+                sql_file(c, out, f);
+            }
             sql.extend(
                 p.values("e")
                     .chain(p.values("execute"))
@@ -177,7 +180,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     if reads_stdin {
         for r in c.ctx.redirects {
             if r.kind == crate::analysis::shell::model::RedirectKind::Input {
-                sql_file(out, c.prog, &r.target.text);
+                sql_file(c, out, &r.target.text);
             }
         }
     }
@@ -188,12 +191,22 @@ fn destroy(out: &mut Out, why: String) {
     out.add(&finding::DATABASE_DESTRUCTION, why);
 }
 
-fn sql_file(out: &mut Out, prog: &str, f: &str) {
+/// `psql -f F`, `mysql < F`: SQL from a file, scanned when the command line shows its text
+/// (written earlier on the line, or a process substitution: `psql -f <(echo 'DROP …')`).
+fn sql_file(c: &Call<'_, '_>, out: &mut Out, f: &str) {
     out.not_read_only();
+    if let Some((text, partial)) = c.ctx.known.text(f) {
+        if let Some(why) = destructive_sql(text) {
+            destroy(out, format!("`{}` {why}", c.prog));
+        }
+        if !partial {
+            return;
+        }
+    }
     out.effects().executes.push(f.to_owned());
     out.add(
         &finding::INTERPRETER_FILE,
-        format!("`{prog}` runs the SQL file {}", shown(f)),
+        format!("`{}` runs the SQL file {}", c.prog, shown(f)),
     );
 }
 

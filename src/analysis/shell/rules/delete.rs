@@ -581,41 +581,14 @@ fn find(c: &Call<'_, '_>, out: &mut Out) {
     for f in &writes {
         system::write_target(c, out, "`find -fprint`", f, false);
     }
-    let secret_names = patterns.iter().any(|p| {
-        let p = p.trim_matches('*');
-        paths::is_credential_path(p)
-            || [
-                "id_rsa",
-                "id_ed25519",
-                "id_ecdsa",
-                ".pem",
-                ".key",
-                "credentials",
-                ".env",
-            ]
-            .iter()
-            .any(|s| p.contains(s))
-    });
+    let secret_names = patterns.iter().any(|p| secret_name_pattern(p));
     if secret_names && !execs.is_empty() {
         let reads = execs.iter().any(|inner| {
             let prog = inner
                 .first()
                 .map(|w| super::basename(&w.text))
                 .unwrap_or_default();
-            !matches!(
-                prog.as_str(),
-                "rm" | "rmdir"
-                    | "unlink"
-                    | "shred"
-                    | "ls"
-                    | "echo"
-                    | "printf"
-                    | "chmod"
-                    | "chown"
-                    | "stat"
-                    | "file"
-                    | "touch"
-            )
+            !only_names(&prog)
         });
         if reads {
             out.effects().reads_secret = true;
@@ -628,6 +601,172 @@ fn find(c: &Call<'_, '_>, out: &mut Out) {
     if !deletes && writes.is_empty() && sub_read_only {
         out.category(Category::ReadOnly);
     }
+}
+
+/// A name pattern (`*.pem`, `id_*`, `.env`, `credentials`) that matches credential files.
+fn secret_name_pattern(p: &str) -> bool {
+    let p = p.trim_matches(['*', '\'', '"']);
+    let p = p.strip_prefix('\\').unwrap_or(p);
+    let template = [".example", ".sample", ".template", ".dist"]
+        .iter()
+        .any(|t| super::contains_ci(p, t));
+    !p.is_empty()
+        && !template
+        && (paths::is_credential_path(p)
+            || [
+                "id_rsa",
+                "id_ed25519",
+                "id_ecdsa",
+                "id_dsa",
+                ".pem",
+                ".key",
+                ".p12",
+                ".pfx",
+                "credentials",
+                ".env",
+                ".netrc",
+                ".pgpass",
+                ".git-credentials",
+            ]
+            .iter()
+            .any(|s| super::contains_ci(p, s)))
+}
+
+/// Commands that handle file names without reading the files (`rm`, `ls`, `chmod`, …).
+fn only_names(prog: &str) -> bool {
+    matches!(
+        prog,
+        "rm" | "rmdir"
+            | "unlink"
+            | "shred"
+            | "ls"
+            | "echo"
+            | "printf"
+            | "chmod"
+            | "chown"
+            | "stat"
+            | "file"
+            | "touch"
+            | "basename"
+            | "dirname"
+            | "realpath"
+            | "readlink"
+            | "wc"
+            | "du"
+    )
+}
+
+/// A listing of credential files: `find ROOTS` under a credential directory or with a
+/// credential name test (`-name '*.pem'`, `-iname 'id_*'`), `fd PATTERN`/`fd -e pem`, `ls`/`gci`
+/// of a credential directory or pattern (`ls ~/.ssh`, `ls ~/.ssh/id_*`), `locate id_rsa`. What it
+/// prints are secret paths: a command that reads the paths it is given reads secrets
+/// ([`reads_listed_files`]).
+pub fn lists_secrets(cmd: &Cmd<'_>) -> bool {
+    let args = cmd.argv.get(1..).unwrap_or(&[]);
+    let secret_place = |w: &&Word| {
+        !w.text.starts_with('-')
+            && (paths::is_credential_dir(&w.text)
+                || paths::is_credential_path(&w.text)
+                || secret_name_pattern(&w.text))
+    };
+    match cmd.program.as_str() {
+        "find" => {
+            let (roots, start) = split_find(args);
+            let expr = args.get(start..).unwrap_or(&[]);
+            // The name tests that select (`-name '*'` selects nothing).
+            let mut tests = expr.windows(2).filter_map(|w| match w {
+                [a, b]
+                    if matches!(
+                        a.text.as_str(),
+                        "-name"
+                            | "-iname"
+                            | "-path"
+                            | "-ipath"
+                            | "-wholename"
+                            | "-iwholename"
+                            | "-regex"
+                            | "-iregex"
+                    ) && !b.text.chars().all(|ch| matches!(ch, '*' | '.' | '/')) =>
+                {
+                    Some(b.text.as_str())
+                }
+                _ => None,
+            });
+            match tests.next() {
+                // Named files: secret when a name is (`find ~/.ssh -name '*.pub'` is not).
+                Some(first) => secret_name_pattern(first) || tests.any(secret_name_pattern),
+                // Every file under the roots: secret under a credential directory.
+                None => roots.iter().any(|w| {
+                    paths::is_credential_dir(&w.text) || paths::is_credential_path(&w.text)
+                }),
+            }
+        }
+        "fd" | "fdfind" => {
+            let (pos, _) = fd_parse(args);
+            let ext = args.windows(2).any(|w| match w {
+                [a, b] => {
+                    matches!(a.text.as_str(), "-e" | "--extension")
+                        && secret_name_pattern(&format!(".{}", b.text))
+                }
+                _ => false,
+            });
+            ext || pos.first().is_some_and(|p| secret_name_pattern(&p.text))
+                || pos.iter().skip(1).any(secret_place)
+        }
+        "ls" | "dir" | "gci" | "get-childitem" | "exa" | "eza" | "tree" | "locate" | "plocate"
+        | "mlocate" | "slocate" => args.iter().any(secret_place),
+        // `grep -rl 'PRIVATE KEY' /`: the files that hold secrets.
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "git" => {
+            if cmd.program == "git" && args.first().is_none_or(|w| w.text != "grep") {
+                return false;
+            }
+            let names_files = args.iter().any(|w| {
+                let t = w.text.as_str();
+                t == "--files-with-matches"
+                    || t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
+                        && t.contains('l')
+            });
+            names_files
+                && args.iter().any(|w| {
+                    [
+                        "private key",
+                        "begin rsa",
+                        "begin openssh",
+                        "begin ec",
+                        "secret",
+                        "password",
+                        "passwd",
+                        "token",
+                        "api_key",
+                        "apikey",
+                        "akia",
+                    ]
+                    .iter()
+                    .any(|m| super::contains_ci(&w.text, m))
+                })
+        }
+        _ => false,
+    }
+}
+
+/// A command given listed paths that reads the files, not only their names: through a pipe
+/// (`piped`) by `xargs`/`parallel`, as a file list on stdin (`tar -T -`, `cpio -o`, `zip -@`)
+/// or into a loop variable (`| while read f`); as words of a substitution (`tar cz $(find …)`,
+/// `for f in $(find …)`).
+pub fn reads_listed_files(cmd: &Cmd<'_>, piped: bool) -> bool {
+    let prog = cmd.program.as_str();
+    if !piped {
+        return prog == "for" || !only_names(prog) && cmd.argv.len() > 1;
+    }
+    if cmd.args_unknown {
+        return !only_names(prog);
+    }
+    matches!(
+        prog,
+        "tar" | "bsdtar" | "cpio" | "zip" | "7z" | "7za" | "pax" | "afio" | "rsync" | "read"
+    )
 }
 
 /// `find … -exec CMD {} ;`: CMD runs once per found path (under the roots). Returns whether it

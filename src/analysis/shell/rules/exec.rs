@@ -124,7 +124,8 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     true
 }
 
-/// A parenthesized command word that names a command: `(gcm X)` / `(Get-Command X)`, or a
+/// A parenthesized command word that names a command: `(gcm X)` / `(Get-Command X)` /
+/// `(gal X)`, or a
 /// string expression given arguments (`('Re'+'move-Item') -Recurse …`; an operator after it,
 /// `('a','b') -join ','`, makes it an expression).
 fn computed_command(c: &Call<'_, '_>, text: &str) -> bool {
@@ -132,7 +133,23 @@ fn computed_command(c: &Call<'_, '_>, text: &str) -> bool {
         return false;
     };
     let head = inner.split_ascii_whitespace().next().unwrap_or("");
-    if head.eq_ignore_ascii_case("gcm") || head.eq_ignore_ascii_case("get-command") {
+    if ["gcm", "get-command", "gal", "get-alias"]
+        .iter()
+        .any(|h| head.eq_ignore_ascii_case(h))
+    {
+        return true;
+    }
+    // `&((gcm i*x).Name) 'x'`: a command looked up inside a larger expression, given
+    // arguments (an expression statement takes none).
+    if !c.args.is_empty()
+        && inner
+            .split(|ch: char| ch.is_ascii_whitespace() || matches!(ch, '(' | ')' | '.'))
+            .any(|w| {
+                ["gcm", "get-command", "gal", "get-alias"]
+                    .iter()
+                    .any(|h| w.eq_ignore_ascii_case(h))
+            })
+    {
         return true;
     }
     const OPERATORS: &[&str] = &[
@@ -196,6 +213,10 @@ fn call_computed(c: &Call<'_, '_>, out: &mut Out, first: &Word) {
             && n.chars()
                 .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.'))
     });
+    let lookup = matches!(head.as_str(), "gcm" | "get-command" | "gal" | "get-alias");
+    if let Some(pattern) = name.filter(|n| lookup && n.contains(['*', '?', '['])) {
+        return call_wildcard(c, out, first, pattern);
+    }
     match plain {
         Some(n) if matches!(head.as_str(), "gcm" | "get-command") => {
             let rest = c.args;
@@ -215,6 +236,193 @@ fn call_computed(c: &Call<'_, '_>, out: &mut Out, first: &Word) {
                 shown(&first.text)
             ),
         ),
+    }
+}
+
+/// Verbs of commands that delete, change or run things: a wildcard that can name such a
+/// command (`(gcm Remove-*)`, `(gcm *-Item)`) may run one, whether or not the tables know it.
+const ACTING_VERBS: &[&str] = &[
+    "remove-",
+    "invoke-",
+    "clear-",
+    "format-",
+    "start-",
+    "stop-",
+    "restart-",
+    "set-",
+    "new-",
+    "add-",
+    "out-",
+    "copy-",
+    "move-",
+    "rename-",
+    "uninstall-",
+    "unregister-",
+    "register-",
+    "disable-",
+    "enable-",
+    "initialize-",
+    "import-",
+    "install-",
+    "reset-",
+    "update-",
+    "write-",
+    "send-",
+    "expand-",
+    "compress-",
+];
+
+/// The call operator on `(gcm PATTERN)` / `(gal PATTERN)`: the command is the first that the
+/// wildcard matches at run time. One that can resolve to a command that runs code or changes
+/// the system (`i*x` → `iex`, `?e?` → `iex`, `Remove-I*`) is dynamic code execution; one that
+/// only matches commands that read (`Get-Dat*`) is still computed at run time.
+fn call_wildcard(c: &Call<'_, '_>, out: &mut Out, first: &Word, pattern: &str) {
+    let pat = pattern.to_ascii_lowercase();
+    let mut matched: Vec<&'static str> = Vec::new();
+    let mut acting = false;
+    for (name, canon) in crate::analysis::shell::pwsh::cmdlet_names() {
+        if wildcard_matches(pat.as_bytes(), name.to_ascii_lowercase().as_bytes(), false) {
+            let lower = canon.to_ascii_lowercase();
+            acting |= !(lower.starts_with("get-")
+                || lower.starts_with("select-")
+                || lower.starts_with("measure-")
+                || lower.starts_with("sort-")
+                || lower.starts_with("where-")
+                || lower.starts_with("resolve-")
+                || lower.starts_with("test-")
+                || lower.starts_with("pop-")
+                || lower.starts_with("push-")
+                || lower == "set-location"
+                || lower == "write-output"
+                || lower == "write-host");
+            if !matched.contains(&canon) {
+                matched.push(canon);
+            }
+        }
+    }
+    acting |= ACTING_VERBS
+        .iter()
+        .any(|v| wildcard_matches(pat.as_bytes(), v.as_bytes(), true));
+    if matched.is_empty() && !acting {
+        // It names no command the tables know, nor one with an acting verb: what runs is
+        // not known.
+        out.add(
+            &finding::DYNAMIC_EXPANSION,
+            format!(
+                "the call operator runs {}, a command whose name a wildcard picks at run time",
+                shown(&first.text)
+            ),
+        );
+        out.incomplete("a wildcard command name that matches no known command");
+        return;
+    }
+    if acting {
+        out.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!(
+                "the call operator runs {}, a command whose name a wildcard picks at run time",
+                shown(&first.text)
+            ),
+        );
+        return;
+    }
+    out.add(
+        &finding::DYNAMIC_EXPANSION,
+        format!(
+            "the call operator runs {}, a command whose name a wildcard picks at run time",
+            shown(&first.text)
+        ),
+    );
+    for canon in matched.into_iter().take(4) {
+        let line = super::argv_text(
+            std::iter::once(&Word {
+                text: canon.to_owned(),
+                ..Word::default()
+            })
+            .chain(c.args.iter().copied()),
+        );
+        out.payload(Dialect::PowerShell, line, "the call operator", false);
+    }
+}
+
+/// PowerShell wildcard matching (`*`, `?`, `[abc]`, `[a-z]`) of lowercase ASCII bytes; with
+/// `prefix`, whether some text that starts with `text` matches.
+fn wildcard_matches(pat: &[u8], text: &[u8], prefix: bool) -> bool {
+    // The pattern positions reachable after each text byte (patterns are short).
+    let n = pat.len();
+    let mut states = vec![false; n + 1];
+    let mut next = vec![false; n + 1];
+    set(&mut states, 0);
+    star_closure(pat, &mut states);
+    for &b in text {
+        next.iter_mut().for_each(|s| *s = false);
+        for i in (0..n).filter(|&i| states.get(i).copied().unwrap_or(false)) {
+            match pat.get(i) {
+                Some(b'*') => set(&mut next, i),
+                Some(_) => {
+                    if let Some(to) = wildcard_step(pat, i, b) {
+                        set(&mut next, to);
+                    }
+                }
+                None => {}
+            }
+        }
+        std::mem::swap(&mut states, &mut next);
+        star_closure(pat, &mut states);
+        if !states.contains(&true) {
+            return false;
+        }
+    }
+    if prefix {
+        // Any reachable position can still be completed by some text.
+        states.contains(&true)
+    } else {
+        states.get(n).copied().unwrap_or(false)
+    }
+}
+
+fn set(states: &mut [bool], i: usize) {
+    if let Some(s) = states.get_mut(i) {
+        *s = true;
+    }
+}
+
+/// A `*` may match nothing: the position after it is reachable too.
+fn star_closure(pat: &[u8], states: &mut [bool]) {
+    for (i, &p) in pat.iter().enumerate() {
+        if p == b'*' && states.get(i).copied().unwrap_or(false) {
+            set(states, i + 1);
+        }
+    }
+}
+
+/// Where the pattern element at `i` (not `*`) leads after matching `b`, if it matches.
+fn wildcard_step(pat: &[u8], i: usize, b: u8) -> Option<usize> {
+    match pat.get(i)? {
+        b'?' => Some(i + 1),
+        b'[' => {
+            let Some(len) = pat.get(i + 1..)?.iter().position(|&x| x == b']') else {
+                // An unclosed `[` is itself.
+                return (b == b'[').then_some(i + 1);
+            };
+            let set = pat.get(i + 1..i + 1 + len)?;
+            let mut k = 0;
+            let mut hit = false;
+            while let Some(&lo) = set.get(k) {
+                match (set.get(k + 1), set.get(k + 2)) {
+                    (Some(b'-'), Some(&hi)) => {
+                        hit |= (lo..=hi).contains(&b);
+                        k += 3;
+                    }
+                    _ => {
+                        hit |= lo == b;
+                        k += 1;
+                    }
+                }
+            }
+            hit.then_some(i + 2 + len)
+        }
+        &p => (p == b).then_some(i + 1),
     }
 }
 
@@ -268,7 +476,7 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
                     out.not_read_only();
                     out.effects().runs_stdin = true;
                 } else {
-                    interpreter_file(out, "`source`", &f.text);
+                    shell_file(c, out, "`source`", &f.text, Dialect::Posix);
                 }
             }
         }
@@ -291,7 +499,7 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         "at" | "batch" => {
             out.effects().runs_stdin = true;
             if let Some(f) = super::parse(c.args, "fqm", &[]).value("f") {
-                interpreter_file(out, "`at -f`", f);
+                shell_file(c, out, "`at -f`", f, Dialect::Posix);
             }
         }
         "runuser" => {
@@ -510,6 +718,40 @@ fn is_stdin_path(t: &str) -> bool {
     )
 }
 
+/// `file` runs as a program: when the command line shows its text (written earlier on the line,
+/// or a process substitution, [`super::Known`]), `run` analyses that text as the program it
+/// is; otherwise it is a file the gate cannot see ([`interpreter_file`]).
+pub(super) fn script_file(
+    c: &Call<'_, '_>,
+    out: &mut Out,
+    who: &str,
+    file: &str,
+    run: impl FnOnce(&mut Out, &str),
+) {
+    match c.ctx.known.text(file) {
+        Some((text, partial)) => {
+            out.not_read_only();
+            run(out, text);
+            if partial {
+                interpreter_file(out, who, file);
+            }
+        }
+        None => interpreter_file(out, who, file),
+    }
+}
+
+/// [`script_file`] of a shell script: its text is a payload in `dialect`.
+fn shell_file(c: &Call<'_, '_>, out: &mut Out, who: &str, file: &str, dialect: Dialect) {
+    script_file(c, out, who, file, |out, text| {
+        out.payload(
+            dialect,
+            text.to_owned(),
+            "a script the command line shows",
+            false,
+        );
+    });
+}
+
 fn interpreter_file(out: &mut Out, who: &str, file: &str) {
     out.not_read_only();
     out.effects().executes.push(file.to_owned());
@@ -616,7 +858,7 @@ fn posix_shell(c: &Call<'_, '_>, out: &mut Out) {
             if is_stdin_path(t) {
                 out.effects().runs_stdin = true;
             } else {
-                interpreter_file(out, &format!("`{}`", c.prog), t);
+                shell_file(c, out, &format!("`{}`", c.prog), t, Dialect::Posix);
             }
         }
         _ => out.effects().runs_stdin = true,
@@ -669,7 +911,7 @@ fn pwsh_host(c: &Call<'_, '_>, out: &mut Out) {
         let Some(key) = host_key(t) else {
             // A positional: Windows PowerShell runs it as a command, pwsh as a file.
             if t.to_ascii_lowercase().ends_with(".ps1") {
-                interpreter_file(out, &format!("`{}`", c.prog), t);
+                shell_file(c, out, &format!("`{}`", c.prog), t, Dialect::PowerShell);
             } else {
                 let text: Vec<&str> = c
                     .args
@@ -726,7 +968,13 @@ fn pwsh_host(c: &Call<'_, '_>, out: &mut Out) {
         if "file".starts_with(key.as_str()) {
             match c.arg(i + 1) {
                 Some("-") | None => out.effects().runs_stdin = true,
-                Some(f) => interpreter_file(out, &format!("`{} -File`", c.prog), f),
+                Some(f) => shell_file(
+                    c,
+                    out,
+                    &format!("`{} -File`", c.prog),
+                    f,
+                    Dialect::PowerShell,
+                ),
             }
             return;
         }
@@ -930,7 +1178,10 @@ fn powershell_expression(c: &Call<'_, '_>, out: &mut Out) {
         .map(|w| w.text.to_ascii_lowercase())
         .collect::<Vec<_>>()
         .join(" ");
-    if lower.contains(".invoke(") || lower.contains("invoke-expression") {
+    if lower.contains(".invoke(")
+        || lower.contains("invoke-expression")
+        || lower.contains("invokecommand.")
+    {
         out.add(
             &finding::DYNAMIC_CODE_EXECUTION,
             "invokes code built at run time",
@@ -1104,7 +1355,10 @@ fn run_interpreter(c: &Call<'_, '_>, out: &mut Out, lang: Lang) {
                     format!("`{}` runs a script from {}", c.prog, shown(f)),
                 );
             } else {
-                interpreter_file(out, &format!("`{}`", c.prog), f);
+                // (`awk -f F`: the file is the awk program.)
+                script_file(c, out, &format!("`{}`", c.prog), f, |out, text| {
+                    inline_code(c, out, lang, text, via);
+                });
             }
             if lang == Lang::Python {
                 super::data::manage_py(c, out);
@@ -1515,7 +1769,43 @@ fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     if SYSTEM_BIN.iter().any(|p| lower.starts_with(p)) {
         return;
     }
-    interpreter_file(out, "it", &w.text);
+    script_file(c, out, "it", &w.text, |out, text| shebang_run(c, out, text));
+}
+
+/// A script run by path whose text the command line shows (`chmod +x s && ./s`): its `#!`
+/// line names the program that reads it (`#!/usr/bin/env python3`); a shell, or no `#!`
+/// (the shell runs it itself), reads it as shell commands.
+fn shebang_run(c: &Call<'_, '_>, out: &mut Out, text: &str) {
+    let line = text
+        .strip_prefix("#!")
+        .and_then(|rest| rest.lines().next())
+        .unwrap_or("");
+    let mut words = line.split_ascii_whitespace();
+    let mut prog = words.next().map(super::basename).unwrap_or_default();
+    if prog == "env" {
+        prog = words
+            .find(|w| !w.starts_with('-'))
+            .map(super::basename)
+            .unwrap_or_default();
+    }
+    match interpreter(&prog) {
+        Some(lang) if lang != Lang::Awk => inline_code(c, out, lang, text, via(&prog, lang)),
+        Some(_) => {}
+        None if is_powershell(&prog) => {
+            out.payload(
+                Dialect::PowerShell,
+                text.to_owned(),
+                "a script the command line shows",
+                false,
+            );
+        }
+        None => out.payload(
+            Dialect::Posix,
+            text.to_owned(),
+            "a script the command line shows",
+            false,
+        ),
+    }
 }
 
 impl Lang {
@@ -1539,6 +1829,39 @@ impl Lang {
 mod tests {
     use super::super::testing::*;
     use super::super::Category;
+
+    #[test]
+    fn powershell_wildcards_match_and_prefix_match() {
+        use super::wildcard_matches as m;
+        for (pat, text) in [
+            ("i*x", "iex"),
+            ("?e?", "iex"),
+            ("i[e]x", "iex"),
+            ("i[a-f]x", "iex"),
+            ("*-expression", "invoke-expression"),
+            ("*ke-ex*ion", "invoke-expression"),
+            ("remove-i*", "remove-item"),
+            ("*", "anything"),
+            ("a[", "a["),
+        ] {
+            assert!(m(pat.as_bytes(), text.as_bytes(), false), "{pat} {text}");
+        }
+        for (pat, text) in [
+            ("i*x", "iexa"),
+            ("?e?", "gcm"),
+            ("i[a-d]x", "iex"),
+            ("get-dat*", "remove-item"),
+            ("", "x"),
+        ] {
+            assert!(!m(pat.as_bytes(), text.as_bytes(), false), "{pat} {text}");
+        }
+        // Some name starting with the verb matches.
+        assert!(m(b"remove-ad*", b"remove-", true));
+        assert!(m(b"*-date", b"remove-", true));
+        assert!(m(b"r*", b"remove-", true));
+        assert!(!m(b"get-dat*", b"remove-", true));
+        assert!(!m(b"?et-*", b"remove-", true));
+    }
     use crate::finding::*;
 
     #[test]

@@ -79,7 +79,7 @@ mod services;
 mod system;
 mod wipe;
 
-pub use delete::find_roots;
+pub use delete::{find_roots, lists_secrets, reads_listed_files};
 pub use env::is_loader_variable;
 pub use net::is_metadata_url;
 pub use wipe::is_fork_bomb;
@@ -174,6 +174,52 @@ pub struct Context<'a> {
     /// empty means the working directory): deleting them deletes under the roots, scoped or
     /// broad like the roots. `None`: such arguments are unknown, and deleting them is broad.
     pub fed_roots: Option<&'a [&'a Word]>,
+    /// Files whose content this command line shows: literal text written earlier on the line
+    /// and the process substitutions (`<(echo …)`) among this command's words. A program that
+    /// runs such a file runs that text ([`Call::known_text`]).
+    pub known: Known<'a>,
+}
+
+/// Text of files a command line shows ([`Context::known`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Known<'a> {
+    /// Files written earlier on the line with literal content: (normalized path, content), in
+    /// the order written.
+    pub written: &'a [(String, String)],
+    /// The command's process substitutions: (their text as it stands in a word, `<(…)`, and
+    /// what they print).
+    pub substituted: &'a [(&'a str, KnownText)],
+}
+
+/// What a file of [`Known`] holds.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct KnownText {
+    pub text: String,
+    /// Only part of the content is known (`<(cat f; echo x)`): the rest is not visible.
+    pub partial: bool,
+}
+
+impl<'a> Known<'a> {
+    /// The line shows some file's text.
+    pub fn any(&self) -> bool {
+        !self.written.is_empty() || !self.substituted.is_empty()
+    }
+
+    /// The content of `file` (as written in a word), when this command line shows it.
+    pub fn text(&self, file: &str) -> Option<(&'a str, bool)> {
+        if let Some((_, k)) = self.substituted.iter().find(|(w, _)| *w == file) {
+            return Some((k.text.as_str(), k.partial));
+        }
+        if self.written.is_empty() {
+            return None;
+        }
+        let key = super::analyze::norm(file);
+        self.written
+            .iter()
+            .rev()
+            .find(|(p, _)| *p == key)
+            .map(|(_, t)| (t.as_str(), false))
+    }
 }
 
 /// Applies every rule to one command.
@@ -1606,6 +1652,7 @@ pub(super) mod testing {
                 piped_in,
                 cwd: cwd.as_deref(),
                 fed_roots: None,
+                known: Known::default(),
             };
             let argv: Vec<&Word> = sc.argv.iter().collect();
             let peeled = peel(&argv, &sc.assignments);

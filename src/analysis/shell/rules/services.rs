@@ -180,6 +180,24 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                         out.payload(Dialect::Posix, job, "crontab", false);
                     }
                 }
+                // `crontab FILE` installs the file: its jobs when the line shows its text
+                // (`echo '* * * * * …' > j && crontab j`, `crontab <(…)`).
+                let mut skip = false;
+                for w in c.args {
+                    let t = w.text.as_str();
+                    if std::mem::take(&mut skip) {
+                        continue;
+                    }
+                    if t == "-u" {
+                        skip = true;
+                    } else if !t.starts_with('-') {
+                        if let Some((jobs, _)) = c.ctx.known.text(t) {
+                            for job in cron_jobs(jobs) {
+                                out.payload(Dialect::Posix, job, "crontab", false);
+                            }
+                        }
+                    }
+                }
                 Some("`crontab` replaces or removes scheduled jobs".to_owned())
             }
         }
