@@ -3,8 +3,8 @@
 //!
 //! - YAML block scalars (`password: |` / `token: >-` then the indented lines), whose end is the
 //!   first line indented no deeper than the key;
-//! - the sibling `value:` key of a YAML/HCL `name:` key any number of lines away in the same
-//!   mapping (nested lines passed over, never past the item's end);
+//! - the sibling `value:` key of a YAML/HCL `name:` key up to [`SIBLING_MAX_LINES`] lines away
+//!   in the same mapping (nested lines passed over, never past the item's end);
 //! - `.properties` values continued over lines with `\`;
 //! - percent-encoded names and values (`pass%77ord=…`, `Authorization%3A%20Bearer%20…`),
 //!   decoded to be judged.

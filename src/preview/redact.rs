@@ -16,7 +16,12 @@
 //!   component or a component's end (`gitlabPatValue`, `PGPASSWORD`; not `passwordless`,
 //!   `tokenizer`, `keyboard`, `path`); and the value of a name/value pair whose name field is
 //!   such a name (`- name: DB_PASSWORD` / `value: …`, `{"name": …, "value": …}`,
-//!   `ParameterKey=…,ParameterValue=…`, `--name … --value …`; see [`PAIR_PATTERNS`]);
+//!   `ParameterKey=…,ParameterValue=…`, `--name … --value …`; see [`PAIR_PATTERNS`]), also
+//!   up to 32 lines apart in one YAML mapping item, and a YAML block scalar's lines
+//!   (`password: |`), a value after YAML node properties (`secret: &s x`), a `.properties`
+//!   value after blanks (`db.password x`) or continued with `\`, and percent-encoded names
+//!   (`pass%77ord=…`, `Authorization%3A%20Bearer%20…`), whose extents are read in code
+//!   (`extent.rs`);
 //! - short password options whose meaning depends on the command (`mysql -pX`, `sshpass -p X`,
 //!   `docker login -p X`, `redis-cli -a X`, `curl -u user:X`, `openssl -passin pass:X`, …).
 //!
@@ -228,10 +233,11 @@ const ASSIGNMENT_PATTERN: &str = concat!(
 /// `OptionName`, Terraform/HCL `name = …` / `value = …`, `--name N … --value V`). The name is
 /// judged as the assignment rule judges a name ([`Check::Named`]), so `name: LOG_LEVEL`,
 /// `"name": "tokenizer"`, `name: password-policy` and `ParameterKey=KeyName` (an EC2 key pair
-/// name, not a secret) keep their values. Each pattern looks a bounded way ahead: at most four
-/// other fields (flow) or four other lines (block) between the two keys, and a field never
-/// crosses a brace or bracket (flow) nor a line a new list item starts (block), so a pair never
-/// borrows its neighbour's value. A value already `[REDACTED]` is passed over (a patch that
+/// name, not a secret) keep their values. Each pattern looks a bounded way ahead: at most
+/// sixteen other fields (flow; a field's value may be a string with escaped quotes or an array
+/// or object of one level) or four other lines (block; [`PAIR_BLOCK_SIBLING`] reads further in
+/// code) between the two keys, and a field never crosses a brace or bracket (flow) nor a line
+/// a new list item starts (block), so a pair never borrows its neighbour's value. A value already `[REDACTED]` is passed over (a patch that
 /// changes the value has a `-` and a `+` line). Gated by `value` and a name key, and run only
 /// when the text holds a [`NAME_WORDS`] word (see [`Rule::name_words`]).
 macro_rules! pair_name_key {
@@ -438,9 +444,9 @@ const CONTINUED_PATTERN: &str = concat!(
 );
 
 /// `.properties` keys separated from their value by blanks: `db.password s3cr3t` (a dotted
-/// key at the line's start; the value is the rest of the line). Run only on lines
-/// [`extent::dotted_key_then_blank`] lets through.
-const PROPERTIES_SPACE_PATTERN: &str = r"(?m)^[+-]?[ \t]*(?P<n>[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)[ \t]+(?P<s>[^\s=:][^\r\n]*?)[ \t]*\r?$";
+/// key at the line's start, the value one word that ends the line: a line of prose such as
+/// `db.password is required` is not a value). Gated by [`has_secret_dotted_key_line`].
+const PROPERTIES_SPACE_PATTERN: &str = r"(?m)^[+-]?[ \t]*(?P<n>[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)[ \t]+(?P<s>[^\s=:][^\s]*)[ \t]*\r?$";
 
 /// Percent-encoded names or separators in URLs, query strings and form bodies:
 /// `pass%77ord=…`, `api%5Fkey=…`, `client_secret%3D…` (a query inside a parameter),
