@@ -43,6 +43,16 @@ const SHAPES: &[&str] = &[
     "<input type=\"hidden\" name=\"{N}\" value=\"{V}\">\n",
     "<appSettings>\n  <add key=\"{N}\"\n       value='{V}' />\n</appSettings>\n",
     "<add value=\"{V}\" name=\"{N}\"/>",
+    // Session 8: names far from their values, nested lines between, block scalar values,
+    // escaped quotes in the fields between.
+    "env:\n  - name: {N}\n    a: 1\n    b: 2\n    c: 3\n    d: 4\n    e: 5\n    value: {V}\n  - name: X\n",
+    "env:\n  - name: {N}\n    labels:\n      - x\n      - y\n    meta:\n      team: a\n    value: \"{V}\"\n",
+    "env:\n  - name: {N}\n    value: |\n      {V}\n  - name: OTHER\n    value: x\n",
+    "env:\n- value: >-\n    {V}\n  source: vault\n  name: {N}\n",
+    "env:\n  - value: {V}\n    a: 1\n    b: 2\n    c: 3\n    d: 4\n    e: 5\n    name: {N}\n",
+    "{\"name\": \"{N}\", \"a\": 1, \"b\": [1, 2], \"c\": {\"d\": 3}, \"e\": \"x\", \"f\": true, \"value\": \"{V}\"}",
+    "{\"name\": \"{N}\", \"note\": \"say \\\"hi\\\"\", \"value\": \"{V}\"}",
+    "--data \"{\\\"value\\\":\\\"{V}\\\",\\\"note\\\":\\\"a \\\\\\\"b\\\\\\\"\\\",\\\"name\\\":\\\"{N}\\\"}\"",
 ];
 
 fn fill(shape: &str, name: &str, value: &str) -> String {
@@ -171,4 +181,131 @@ fn a_changed_value_under_an_unchanged_name_is_hidden_in_the_patch_preview() {
     let out: serde_json::Value = serde_json::from_str(&gate.decide_json(&req.to_string())).unwrap();
     let desc = out["preview"]["description"].as_str().unwrap();
     assert!(desc.contains("+          value: newPassw0rd88"), "{desc}");
+}
+
+/// Shapes of a value under a key name (session 8): YAML block scalars, anchors and tags,
+/// `.properties` lines separated by blanks or continued with `\`, percent-encoded names.
+/// `{N}` is the name, `{P}` the name percent-encoded, `{V}` the value, `{V1}`/`{V2}` its two
+/// halves around a line continuation.
+const KEY_SHAPES: &[&str] = &[
+    "{N}: |\n  {V}\n",
+    "config:\n  {N}: >-\n    {V}\n  other: 1\n",
+    "items:\n  - {N}: |2\n      {V}\n  - other: x\n",
+    "{N}: &anchor {V}\nother: *anchor\n",
+    "{N}: !!str {V}\n",
+    "{N}: &a |\n  {V}\n",
+    "app.{N} {V}\n",
+    "app.{N}\t{V}\nserver.port 8080\n",
+    "app.{N}={V1}\\\n    {V2}\n",
+    "app.{N} {V1}\\\n  {V2}\nnext.key x\n",
+    "{N}={V1}\\\n{V2}\n",
+    "curl 'https://api.example.com/v1/x?limit=5&{P}={V}&page=2'",
+    "curl -d 'user=bob&{P}={V}' https://login.example.com",
+    "GET /cb?next=%2Fhome%3F{N}%3D{V}%26state%3Dabc HTTP/1.1",
+];
+
+/// A name of `.properties` and YAML keys (letters, digits, `_`, `.`).
+fn key_name(secret: bool) -> impl Strategy<Value = String> {
+    let words = if secret {
+        vec![
+            "password",
+            "token",
+            "secret",
+            "api_key",
+            "apiKey",
+            "client_secret",
+            "passphrase",
+            "access_token",
+            "pwd",
+            "github_pat",
+        ]
+    } else {
+        vec![
+            "name",
+            "description",
+            "token_count",
+            "password_policy",
+            "tokenizer",
+            "key_path",
+            "max_tokens",
+            "secret_name",
+            "port",
+            "passwordless",
+        ]
+    };
+    (
+        prop::sample::select(vec!["", "db", "mail.smtp", "spring.datasource", "app_"]),
+        prop::sample::select(words),
+    )
+        .prop_map(|(prefix, word)| match prefix {
+            "" => word.to_owned(),
+            "app_" => format!("app_{word}"),
+            p => format!("{p}.{word}"),
+        })
+}
+
+/// `name` with one of its letters (or `_`) percent-encoded.
+fn percent_encoded(name: &str, at: usize) -> String {
+    let i = at % name.len();
+    name.char_indices()
+        .map(|(j, c)| {
+            if j == i {
+                format!("%{:02X}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn fill_key(shape: &str, name: &str, at: usize, value: &str) -> String {
+    let half = value.len() / 2;
+    shape
+        .replace("{N}", name)
+        .replace("{P}", &percent_encoded(name, at))
+        .replace("{V1}", &value[..half])
+        .replace("{V2}", &value[half..])
+        .replace("{V}", value)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_secret_under_a_secret_key_never_reaches_a_decision(
+        name in key_name(true),
+        value in "[a-zA-Z]{5,10}[0-9]{2,4}[A-Za-z0-9]{5,10}",
+        shape in 0..KEY_SHAPES.len(),
+        at in 0usize..64,
+    ) {
+        let text = fill_key(KEY_SHAPES[shape], &name, at, &value);
+        let redacted = Redactor::new().redact(&text);
+        let half = value.len() / 2;
+        let pieces: Vec<&str> = if KEY_SHAPES[shape].contains("{V1}") {
+            vec![&value[..half], &value[half..]]
+        } else {
+            vec![&value]
+        };
+        for piece in &pieces {
+            prop_assert!(!leaks(&redacted, piece), "{text:?} -> {redacted:?}");
+        }
+        let gate = openclaw_human_gate::Gate::new("{}");
+        for req in requests(&text) {
+            let out = gate.decide_json(&req.to_string());
+            for piece in &pieces {
+                prop_assert!(!leaks(&out, piece), "{req} -> {out}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_under_a_plain_key_is_left_as_it_is(
+        name in key_name(false),
+        value in "[a-zA-Z]{5,10}[0-9]{2,4}[A-Za-z0-9]{5,10}",
+        shape in 0..KEY_SHAPES.len(),
+        at in 0usize..64,
+    ) {
+        let text = fill_key(KEY_SHAPES[shape], &name, at, &value);
+        prop_assert_eq!(Redactor::new().redact(&text), text);
+    }
 }

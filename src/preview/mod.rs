@@ -16,6 +16,7 @@
 //!
 //! then the remaining parameters, as many as fit.
 
+mod extent;
 pub mod pattern;
 pub mod redact;
 #[cfg(test)]

@@ -16,7 +16,12 @@
 //!   component or a component's end (`gitlabPatValue`, `PGPASSWORD`; not `passwordless`,
 //!   `tokenizer`, `keyboard`, `path`); and the value of a name/value pair whose name field is
 //!   such a name (`- name: DB_PASSWORD` / `value: …`, `{"name": …, "value": …}`,
-//!   `ParameterKey=…,ParameterValue=…`, `--name … --value …`; see [`PAIR_PATTERNS`]);
+//!   `ParameterKey=…,ParameterValue=…`, `--name … --value …`; see [`PAIR_PATTERNS`]), also
+//!   up to 32 lines apart in one YAML mapping item, and a YAML block scalar's lines
+//!   (`password: |`), a value after YAML node properties (`secret: &s x`), a `.properties`
+//!   value after blanks (`db.password x`) or continued with `\`, and percent-encoded names
+//!   (`pass%77ord=…`, `Authorization%3A%20Bearer%20…`), whose extents are read in code
+//!   (`extent.rs`);
 //! - short password options whose meaning depends on the command (`mysql -pX`, `sshpass -p X`,
 //!   `docker login -p X`, `redis-cli -a X`, `curl -u user:X`, `openssl -passin pass:X`, …).
 //!
@@ -24,6 +29,7 @@
 //! `os.environ[...]`, paths, masks like `****`) are left alone. Redaction is idempotent: the
 //! replacement is itself such a reference and never matches again.
 
+use super::extent;
 use super::pattern::LazyRegex;
 use regex::Captures;
 
@@ -54,6 +60,21 @@ enum Check {
     Flag,
     /// A provider key shape; rejects obvious placeholders (`sk-xxxx…`).
     Shape,
+    /// As `Value`, for a credential header: escapes (`\"`) belong to the value only when it
+    /// was opened by a quote (`{"Authorization":"Bearer a\"b"}`); else it ends at a `\`.
+    Header,
+    /// Group `n` is a secret name and the match a YAML block scalar header (`password: |`):
+    /// the value is the block's indented lines (see [`extent::block_scalar`]).
+    BlockScalar,
+    /// Group `n` is a secret name on a `name:` line: the value is that of the sibling `value:`
+    /// key of the same YAML/HCL mapping, however far (see [`extent`]).
+    Sibling,
+    /// A `.properties` value continued over lines with `\`: group `n` a secret name, group
+    /// `s` the value with its continuation lines.
+    Continued,
+    /// Group `n` or `sep` percent-encoded: both are decoded, then judged as `Named`
+    /// (or as a credential header's value).
+    Percent,
 }
 
 struct RuleSpec {
@@ -201,6 +222,8 @@ const ASSIGNMENT_PATTERN: &str = concat!(
     r#"(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>\\?["']?\]?[ \t]*(?:=>|::=|:=|\?\?=|\?=|\+=|\|\|=|=|:)[ \t]*)"#,
     // An auth scheme before the value (`X-Service-Token: Bearer …`) stays shown.
     r"(?:(?:[Bb](?:earer|EARER)|[Bb](?:asic|ASIC)|[Dd](?:igest|IGEST))[ \t]+)?",
+    // YAML node properties (`secret: &s x`, `token: !!str x`) before the value.
+    r"(?:(?:&[A-Za-z0-9_][^\s,;&|]*|!![A-Za-z]+)[ \t]+)*",
     value!()
 );
 
@@ -210,10 +233,11 @@ const ASSIGNMENT_PATTERN: &str = concat!(
 /// `OptionName`, Terraform/HCL `name = …` / `value = …`, `--name N … --value V`). The name is
 /// judged as the assignment rule judges a name ([`Check::Named`]), so `name: LOG_LEVEL`,
 /// `"name": "tokenizer"`, `name: password-policy` and `ParameterKey=KeyName` (an EC2 key pair
-/// name, not a secret) keep their values. Each pattern looks a bounded way ahead: at most four
-/// other fields (flow) or four other lines (block) between the two keys, and a field never
-/// crosses a brace or bracket (flow) nor a line a new list item starts (block), so a pair never
-/// borrows its neighbour's value. A value already `[REDACTED]` is passed over (a patch that
+/// name, not a secret) keep their values. Each pattern looks a bounded way ahead: at most
+/// sixteen other fields (flow; a field's value may be a string with escaped quotes or an array
+/// or object of one level) or four other lines (block; [`PAIR_BLOCK_SIBLING`] reads further in
+/// code) between the two keys, and a field never crosses a brace or bracket (flow) nor a line
+/// a new list item starts (block), so a pair never borrows its neighbour's value. A value already `[REDACTED]` is passed over (a patch that
 /// changes the value has a `-` and a `+` line). Gated by `value` and a name key, and run only
 /// when the text holds a [`NAME_WORDS`] word (see [`Rule::name_words`]).
 macro_rules! pair_name_key {
@@ -252,14 +276,14 @@ macro_rules! pair_field {
             r"[A-Za-z_][A-Za-z0-9_-]{0,40}",
             pair_q!(),
             pair_sep!(),
-            r#"(?:\\?"(?:[^"\\\r\n]|\\[^"\r\n])*\\?"|'[^'\r\n]*'|[A-Za-z0-9_.:/+-]*)[ \t]*,(?:[ \t\r]|\n[+-]?)*"#
+            r#"(?:"(?:[^"\\\r\n]|\\.)*"|\\"(?:[^"\\\r\n]|\\\\(?:\\"|\\\\|[^"\\\r\n])|\\[^"\\\r\n])*\\"|'[^'\r\n]*'|\[[^\[\]{}]*\]|\{[^\[\]{}]*\}|[A-Za-z0-9_.:/+-]*)[ \t]*,(?:[ \t\r]|\n[+-]?)*"#
         )
     };
 }
 /// A flow value (group `s`): a string (not one already redacted), escaped string or bare word.
 macro_rules! pair_flow_value {
     () => {
-        r#"(?P<s>"[^\["\\\r\n](?:[^"\\\r\n]|\\.)*"|\\"[^\["\\\r\n](?:[^"\\\r\n]|\\[^"\r\n])*\\"|'[^\['\r\n][^'\r\n]*'|[^\s"'`,;&|)}\]\[\\=>][^\s"'`,;&|)}\]\\]*)"#
+        r#"(?P<s>"[^\["\\\r\n](?:[^"\\\r\n]|\\.)*"|\\"[^\["\\\r\n](?:[^"\\\r\n]|\\\\(?:\\"|\\\\|[^"\\\r\n])|\\[^"\\\r\n])*\\"|'[^\['\r\n][^'\r\n]*'|[^\s"'`,;&|)}\]\[\\=>][^\s"'`,;&|)}\]\\]*)"#
     };
 }
 /// A block (YAML/HCL) value to the end of its line (group `s`), before a `#` comment. (A line
@@ -301,7 +325,7 @@ const PAIR_FLOW_NAME_FIRST: &str = concat!(
     // Blanks and line ends after the comma, each line perhaps marked as a diff's.
     r"[ \t]*,(?:[ \t\r]|\n[+-]?)*(?:",
     pair_field!(),
-    r"){0,4}",
+    r"){0,16}",
     pair_q!(),
     pair_value_key!(),
     pair_q!(),
@@ -319,7 +343,7 @@ const PAIR_FLOW_VALUE_FIRST: &str = concat!(
     // Blanks and line ends after the comma, each line perhaps marked as a diff's.
     r"[ \t]*,(?:[ \t\r]|\n[+-]?)*(?:",
     pair_field!(),
-    r"){0,4}",
+    r"){0,16}",
     pair_q!(),
     pair_name_key!(),
     pair_q!(),
@@ -388,8 +412,57 @@ const PAIR_ATTRIBUTES_VALUE_FIRST: &str = concat!(
     pair_name!(),
     r#"(?:["']|[ \t/>])"#
 );
+/// Block, either order, any distance: a `name:` line whose sibling `value:` key of the same
+/// mapping is found in code (see [`Check::Sibling`]): more than four lines away, past nested
+/// lists and mappings, or a block scalar. The search never leaves the item (a line indented
+/// less than the name's key ends it) and reads at most [`extent::SIBLING_MAX_LINES`] lines
+/// each way.
+const PAIR_BLOCK_SIBLING: &str = concat!(
+    "(?m)",
+    pair_block_start!(),
+    r#"["']?"#,
+    pair_name_key!(),
+    pair_block_key_sep!(),
+    r#"["']?"#,
+    pair_name!(),
+    r#"["']?[ \t]*(?:#[^\r\n]*)?\r?$"#
+);
+
+/// YAML block scalars: `password: |`, `token: >-`, `key: &a !!str |2` (header line; the value
+/// is the indented block after it, see [`Check::BlockScalar`]). Gated by
+/// [`extent::may_hold_block_scalar`].
+const BLOCK_SCALAR_PATTERN: &str = concat!(
+    r#"(?m)^[+-]?[ \t]*(?:-[ \t]+)?["']?(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)["']?[ \t]*:[ \t]+"#,
+    r"(?:(?:&[A-Za-z0-9_][^\s]*|![^\s]*)[ \t]+)*[|>][0-9+-]{0,2}[ \t]*(?:#[^\r\n]*)?[\r\x{FFFD}]?\n"
+);
+
+/// `.properties` (and shell) values continued over lines with `\` (see [`Check::Continued`]):
+/// `db.password=ab\` then `    cd`. Gated by [`extent::has_line_continuation`].
+const CONTINUED_PATTERN: &str = concat!(
+    r"(?m)^[+-]?[ \t]*(?P<n>[A-Za-z_][A-Za-z0-9_.-]*)(?P<sep>[ \t]*[=:][ \t]*|[ \t]+)",
+    r"(?P<s>(?:[^\r\n\\]|\\[^\r\n])*\\\r?\n(?:[+-]?[ \t]*(?:[^\r\n\\]|\\[^\r\n])*\\\r?\n)*[+-]?[ \t]*(?:[^\r\n\\]|\\[^\r\n])*)"
+);
+
+/// `.properties` keys separated from their value by blanks: `db.password s3cr3t` (a dotted
+/// key at the line's start, the value one word that ends the line: a line of prose such as
+/// `db.password is required` is not a value). Gated by [`has_secret_dotted_key_line`].
+const PROPERTIES_SPACE_PATTERN: &str = r"(?m)^[+-]?[ \t]*(?P<n>[A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)+)[ \t]+(?P<s>[^\s=:][^\s]*)[ \t]*\r?$";
+
+/// Percent-encoded names or separators in URLs, query strings and form bodies:
+/// `pass%77ord=…`, `api%5Fkey=…`, `client_secret%3D…` (a query inside a parameter),
+/// `Authorization%3A%20Bearer%20…` (see [`Check::Percent`]). The value ends at `&`, `%26`,
+/// blanks or quotes.
+const PERCENT_PATTERN: &str = concat!(
+    // A name's escapes are of name characters (`%5F`, `%77`), not of `?`, `/`, `&`, `=`.
+    r"(?P<n>(?:[A-Za-z0-9_.-]|%(?:2[DEde]|3[0-9]|4[1-9A-Fa-f]|5[0-9AFaf]|6[1-9A-Fa-f]|7[0-9Aa]))+)",
+    r"(?P<sep>=|%3[Dd]|%3[Aa](?:%20|\+)*)",
+    r"(?:(?:[Bb](?:earer|EARER)|[Bb](?:asic|ASIC)|[Tt](?:oken|OKEN))(?:%20|\+)+)?",
+    r#"(?P<s>(?:[^\s&"'#<>%;]|%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-57-9A-Fa-f]))+)"#
+);
+
 /// The name/value pair rules (see [`Rule::name_words`]).
-const PAIR_PATTERNS: [&str; 8] = [
+const PAIR_PATTERNS: [&str; 9] = [
+    PAIR_BLOCK_SIBLING,
     PAIR_FLOW_NAME_FIRST,
     PAIR_FLOW_VALUE_FIRST,
     PAIR_BLOCK_NAME_FIRST,
@@ -410,6 +483,11 @@ const RULES: &[RuleSpec] = &[
         Check::Block,
         &["private key"],
     ),
+    // YAML block scalars under a secret name (gated by `Rule::needs_block`), and values
+    // continued over lines (gated by `Rule::needs_continuation`): before the rules that would
+    // hide only a piece of their first line (`token: |` / `  Bearer …`, `app.token x\`).
+    rule(BLOCK_SCALAR_PATTERN, Check::BlockScalar, NAME_WORDS),
+    rule(CONTINUED_PATTERN, Check::Continued, NAME_WORDS),
     // JSON Web Tokens (header and payload are base64 JSON objects: both start with eyJ).
     rule(
         r"(?P<s>\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]*)",
@@ -446,8 +524,8 @@ const RULES: &[RuleSpec] = &[
     ),
     // Credential headers: the value to the end of the line or the closing quote.
     rule(
-        r#"(?i)(?P<n>\b(?:proxy-)?authorization|\bx-api-key|\bapi-key|\bx-auth-token|\bx-access-token|\bprivate-token|\bjob-token|\bx-gitlab-token|\bx-vault-token|\bx-goog-api-key|\bocp-apim-subscription-key|\bx-functions-key|\bset-cookie|\bcookie)(?P<sep>\\?["']?[ \t]*[:=][ \t]*\\?["']?)(?:(?:bearer|basic|token|digest|apikey|sso-key|bot|negotiate|ntlm|aws4-hmac-sha256|key)[ \t]+)?(?P<s>[^"'\r\n\\]+)"#,
-        Check::Value,
+        r#"(?i)(?P<n>\b(?:proxy-)?authorization|\bx-api-key|\bapi-key|\bx-auth-token|\bx-access-token|\bprivate-token|\bjob-token|\bx-gitlab-token|\bx-vault-token|\bx-goog-api-key|\bocp-apim-subscription-key|\bx-functions-key|\bset-cookie|\bcookie)(?P<sep>\\?["']?[ \t]*[:=][ \t]*\\?["']?)(?:(?:bearer|basic|token|digest|apikey|sso-key|bot|negotiate|ntlm|aws4-hmac-sha256|key)[ \t]+)?(?P<s>[^"'\r\n\\]+(?:\\[^\r\n][^"'\r\n\\]*)*)"#,
+        Check::Header,
         &[
             "authorization",
             "api-key",
@@ -757,6 +835,20 @@ const RULES: &[RuleSpec] = &[
         Check::Named,
         &["value"],
         &["name", "key"],
+    ),
+    rule_also(
+        PAIR_BLOCK_SIBLING,
+        Check::Sibling,
+        &["value"],
+        &["name", "key"],
+    ),
+    // `.properties` `key value` lines (gated by `Rule::needs_dotted_key`).
+    rule(PROPERTIES_SPACE_PATTERN, Check::Named, NAME_WORDS),
+    // Percent-encoded names (gated by `Rule::needs_percent`).
+    rule(
+        PERCENT_PATTERN,
+        Check::Percent,
+        &["%2", "%3", "%4", "%5", "%6", "%7"],
     ),
     // NAME=value, "name": "value", name: value, name := value, 'name' => 'value'.
     RuleSpec {
@@ -1262,6 +1354,15 @@ pub fn value_is_secret(raw: &str) -> bool {
     {
         return false;
     }
+    // A YAML block scalar indicator (`|`, `>-`, `|2`): the value is on the lines below.
+    if v.starts_with(['|', '>'])
+        && v.len() <= 3
+        && v.bytes()
+            .skip(1)
+            .all(|c| c.is_ascii_digit() || c == b'+' || c == b'-')
+    {
+        return false;
+    }
     // References: $VAR ${VAR} $(cmd) %VAR% <PLACEHOLDER> {{ tpl }} {..} [..] !Tag *alias @file
     // (and a comparison: `token == ""` leaves `= ""` as the value)
     if v.starts_with(['$', '<', '{', '[', '!', '*', '@', '&', '`', '='])
@@ -1394,6 +1495,187 @@ fn named_secret(name: &str, value: &str) -> bool {
         || (is_auth_name(name) && auth_value(value))
 }
 
+impl Check {
+    /// The checks whose value is found by reading the text around the match
+    /// ([`decide_in_text`]).
+    fn reads_text(self) -> bool {
+        matches!(
+            self,
+            Check::Header | Check::BlockScalar | Check::Sibling | Check::Continued | Check::Percent
+        )
+    }
+}
+
+/// Credential header names (as in the header rule), for a percent-encoded header.
+const HEADER_NAMES: [&str; 5] = [
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "x-api-key",
+    "api-key",
+];
+
+/// [`decide`] for the checks that read the text around the match ([`Check::reads_text`]).
+fn decide_in_text(
+    check: Check,
+    text: &str,
+    caps: &Captures<'_>,
+) -> Option<(usize, usize, &'static str)> {
+    let b = text.as_bytes();
+    let m = caps.get(0)?;
+    let name = caps.name("n").map_or("", |n| n.as_str());
+    let secret = |start: usize, end: usize, judged: &str| {
+        named_secret(name, judged).then_some((start, end, REDACTED))
+    };
+    match check {
+        Check::Header => {
+            let s = caps.name("s")?;
+            let sep = caps.name("sep").map_or("", |x| x.as_str());
+            // Opened by a quote (not an escaped one): its escapes are inside the value.
+            let quoted =
+                sep.ends_with(['"', '\'']) && !sep.ends_with("\\\"") && !sep.ends_with("\\'");
+            let raw = s.as_str();
+            let raw = if quoted {
+                raw
+            } else {
+                raw.split('\\').next().unwrap_or("")
+            };
+            let value = raw.trim_end();
+            (!value.is_empty() && value_is_secret(value)).then_some((
+                s.start(),
+                s.start() + value.len(),
+                REDACTED,
+            ))
+        }
+        Check::BlockScalar => {
+            let line = extent::line_from(b, m.start());
+            let patch = extent::is_patch_line(b, line.start);
+            let key_col = extent::layout(b, line, patch).key_col;
+            let (start, end) = extent::block_scalar(b, m.end(), key_col, patch)?;
+            let first = text.get(start..extent::line_from(b, start).end)?;
+            secret(start, end, first.trim())
+        }
+        Check::Sibling => {
+            let line = extent::line_from(b, m.start());
+            let patch = extent::is_patch_line(b, line.start);
+            let (start, end) = sibling_value(b, line, patch)?;
+            let first = text.get(start..extent::line_from(b, start).end.min(end))?;
+            secret(start, end, first.trim())
+        }
+        Check::Continued => {
+            let s = caps.name("s")?;
+            let sep = caps.name("sep").map_or("", |x| x.as_str());
+            let dotted = name.contains('.');
+            // A shell line `NAME=x \` continues with the next command, not the value: an
+            // undotted name's value is continued only when glued to the `\`.
+            let first = s.as_str().split('\n').next().unwrap_or("");
+            let glued = first
+                .trim_end_matches(['\r', '\\'])
+                .ends_with(|c: char| !c.is_ascii_whitespace());
+            if !dotted && (!glued || sep.trim().is_empty()) {
+                return None;
+            }
+            let joined: String = s
+                .as_str()
+                .split('\n')
+                .map(|l| {
+                    l.trim_end_matches('\r')
+                        .trim_end_matches('\\')
+                        .trim_start_matches(['+', '-'])
+                        .trim_start()
+                })
+                .collect();
+            let value = s.as_str().trim_end();
+            secret(s.start(), s.start() + value.len(), &joined)
+        }
+        Check::Percent => {
+            let s = caps.name("s")?;
+            let sep = caps.name("sep").map_or("", |x| x.as_str());
+            if !name.contains('%') && !sep.contains('%') {
+                // A plain `name=value`: the assignment rule's.
+                return None;
+            }
+            // A name right after an escape of another byte (`%3Fapi_key%3D…`, a query inside a
+            // parameter) starts with that escape's hex digits: they are not part of it.
+            let n_start = caps.name("n").map_or(0, |n| n.start());
+            let name = match (
+                n_start.checked_sub(1).and_then(|i| b.get(i)),
+                n_start.checked_sub(2).and_then(|i| b.get(i)),
+            ) {
+                (Some(b'%'), _) => name.get(2..).unwrap_or(""),
+                (Some(h), Some(b'%')) if h.is_ascii_hexdigit() => name.get(1..).unwrap_or(""),
+                _ => name,
+            };
+            let decoded_name = extent::percent_decode(name);
+            let value = extent::percent_decode(s.as_str());
+            let lower = decoded_name.to_ascii_lowercase();
+            let header = HEADER_NAMES.iter().any(|h| lower.ends_with(h));
+            ((header && value_is_secret(&value)) || named_secret(&decoded_name, &value))
+                .then_some((s.start(), s.end(), REDACTED))
+        }
+        Check::Block
+        | Check::Always
+        | Check::TokenLike
+        | Check::Value
+        | Check::Named
+        | Check::Flag
+        | Check::Shape => None,
+    }
+}
+
+/// The value of the sibling `value:` key of the `name:` key on `line` (see
+/// [`Check::Sibling`]): after it in the same mapping item, else before it.
+fn sibling_value(b: &[u8], line: extent::Line, patch: bool) -> Option<(usize, usize)> {
+    let key_col = extent::layout(b, line, patch).key_col;
+    let at_key = |l: extent::Line, col: usize| {
+        let lay = extent::layout(b, l, patch);
+        let v = extent::value_key_at(b, lay.origin + col, l.end)?;
+        extent::yaml_value(b, l, v, col, patch)
+    };
+    let mut cur = line;
+    for _ in 0..extent::SIBLING_MAX_LINES {
+        if cur.next >= b.len() {
+            break;
+        }
+        cur = extent::line_from(b, cur.next);
+        let lay = extent::layout(b, cur, patch);
+        if lay.empty || lay.indent > key_col {
+            continue;
+        }
+        if lay.indent < key_col {
+            break;
+        }
+        if let Some(found) = at_key(cur, key_col) {
+            return Some(found);
+        }
+    }
+    if extent::layout(b, line, patch).indent < key_col {
+        // The name opens its item (`- name: …`): nothing before it is a sibling.
+        return None;
+    }
+    let mut cur = line;
+    for _ in 0..extent::SIBLING_MAX_LINES {
+        cur = extent::line_before(b, cur.start)?;
+        let lay = extent::layout(b, cur, patch);
+        if lay.empty || lay.indent > key_col {
+            continue;
+        }
+        if lay.indent == key_col {
+            if let Some(found) = at_key(cur, key_col) {
+                return Some(found);
+            }
+            continue;
+        }
+        // The item's first line (`- value: …`), else the mapping's start.
+        return if lay.key_col == key_col {
+            at_key(cur, key_col)
+        } else {
+            None
+        };
+    }
+    None
+}
+
 /// Decides what part of one match (if any) is replaced: `(start, end, replacement)`.
 /// `qualified`: for the assignment rule, the name with the segments before it (see
 /// [`qualified_start`]) when there are any; a [`Check::Named`] match is a secret when either
@@ -1414,7 +1696,12 @@ fn decide(
     let value = s.as_str().trim_end();
     let whole = Some((s.start(), end, REDACTED));
     match check {
-        Check::Block => None,
+        Check::Block
+        | Check::Header
+        | Check::BlockScalar
+        | Check::Sibling
+        | Check::Continued
+        | Check::Percent => None,
         Check::Always => whole,
         Check::TokenLike => token_like(value).then_some((s.start(), end, REDACTED)),
         Check::Value => value_is_secret(value).then_some((s.start(), end, REDACTED)),
@@ -1622,9 +1909,43 @@ struct Rule {
     needs_hex_run: bool,
     /// The assignment rule: lines where [`assignment_may_redact`] is false are skipped.
     needs_separator: bool,
+    /// The block scalar rule: needs [`extent::may_hold_block_scalar`].
+    needs_block: bool,
+    /// The continued-value rule: needs [`extent::has_line_continuation`].
+    needs_continuation: bool,
+    /// The percent-encoded rule: needs [`extent::has_percent_escape`].
+    needs_percent: bool,
+    /// The `.properties` rule: needs a line with a dotted key then a blank that may be a
+    /// secret name ([`extent::dotted_key_then_blank`], [`may_be_secret_name`]).
+    needs_dotted_key: bool,
     /// For the name/value pair rules ([`PAIR_PATTERNS`]): the [`NAME_WORDS`], one of which the
     /// text must hold (every secret name does), so a pair of ordinary names costs no search.
     name_words: Option<LitSet>,
+}
+
+impl Rule {
+    /// The gates in code of the rules added in session 8 (block scalars, continued values,
+    /// `.properties` keys, percent-encoded names): false when the rule cannot redact in
+    /// `text`.
+    fn text_gate(&self, text: &str) -> bool {
+        (!self.needs_block || extent::may_hold_block_scalar(text))
+            && (!self.needs_dotted_key || has_secret_dotted_key_line(text))
+            && (!self.needs_continuation || extent::has_line_continuation(text))
+            && (!self.needs_percent || extent::has_percent_escape(text))
+    }
+}
+
+/// Whether a line of `text` starts with a dotted key then a blank (`db.password x`) whose
+/// key may be a secret name: the `.properties` rule's gate.
+fn has_secret_dotted_key_line(text: &str) -> bool {
+    let b = text.as_bytes();
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', b).map(|i| i + 1))
+        .any(|at| {
+            text.get(at..)
+                .and_then(extent::dotted_key_then_blank)
+                .is_some_and(|n| may_be_secret_name(n.as_bytes()))
+        })
 }
 
 /// The provider key shapes as one regex per alternative, each with a literal it needs, so a
@@ -2767,6 +3088,10 @@ impl Redactor {
                     needs_colon_line: r.pattern == PGPASS_PATTERN,
                     needs_hex_run: r.pattern == AIRTABLE_PATTERN,
                     needs_separator: r.pattern == ASSIGNMENT_PATTERN,
+                    needs_block: r.pattern == BLOCK_SCALAR_PATTERN,
+                    needs_continuation: r.pattern == CONTINUED_PATTERN,
+                    needs_percent: r.pattern == PERCENT_PATTERN,
+                    needs_dotted_key: r.pattern == PROPERTIES_SPACE_PATTERN,
                     name_words: None,
                     split: (r.pattern == SHAPE_PATTERN)
                         .then(|| ShapeSplit::new(shape_alternatives!(), &mut literals)),
@@ -2966,6 +3291,7 @@ impl Redactor {
             if rule.needs_long_dotted_run && !present.long_dotted_run
                 || rule.needs_colon_line && !has_colon_line(cur)
                 || rule.needs_hex_run && !has_hex_run(cur)
+                || !rule.text_gate(cur)
             {
                 continue;
             }
@@ -3011,6 +3337,7 @@ impl Redactor {
             if rule.needs_long_dotted_run && !present.long_dotted_run
                 || rule.needs_colon_line && !has_colon_line(cur)
                 || rule.needs_hex_run && !has_hex_run(cur)
+                || !rule.text_gate(cur)
             {
                 continue;
             }
@@ -3514,6 +3841,8 @@ fn apply(
             });
         let verdict = if inner_colon {
             None
+        } else if rule.check.reads_text() {
+            decide_in_text(rule.check, text, &caps)
         } else {
             decide(rule.check, &caps, qualified)
         };
@@ -3526,7 +3855,12 @@ fn apply(
                 }
                 last = end;
                 changed = true;
-                m.end().max(end)
+                if rule.check == Check::Header {
+                    // The match may run past the value (escapes outside quotes): resume there.
+                    end
+                } else {
+                    m.end().max(end)
+                }
             }
             // Not a secret: resume just before the value, which may hold the next match
             // (one character early, for rules that need the separator before an option).
@@ -4380,8 +4714,9 @@ mod tests {
         }
     }
 
-    /// Every rule's literal filters are necessary: wherever a rule's regex matches a text, the
-    /// text holds one of its `pre` and one of its `also` literals (the scan may skip it
+    /// Every rule's literal filters are necessary: wherever a rule's regex matches a text (for
+    /// a rule that reads the text around its match: changes it), the text holds one of its
+    /// `pre` and one of its `also` literals (the scan may skip it
     /// otherwise). Over the secret corpus, every decision corpus request and a hit for each
     /// command-specific rule.
     #[test]
@@ -4411,7 +4746,18 @@ mod tests {
         for (rule, spec) in r.rules.iter().zip(RULES) {
             let re = rule.re.get().unwrap();
             for text in &texts {
-                if !re.is_match(text) {
+                // A rule that reads the text around its match redacts only where the text
+                // holds its literals (a `name:` line without a `value:` sibling, a plain
+                // `name=value` for the percent rule, a dotted key of no secret name for the
+                // `.properties` rule, are matches that redact nothing).
+                let by_change =
+                    rule.check.reads_text() && rule.check != Check::Header || rule.needs_dotted_key;
+                let hit = if by_change {
+                    apply(rule, text, None, None).is_some()
+                } else {
+                    re.is_match(text)
+                };
+                if !hit {
                     continue;
                 }
                 matched += 1;
