@@ -2640,7 +2640,27 @@ fn default_fd(kind: RedirectKind) -> Option<u32> {
 }
 
 /// `NAME`, `NAME+`, `NAME[sub]`, `NAME[sub]+` (text before an assignment's `=`).
+///
+/// Byte by byte: a name is ASCII, and no byte of a non-ASCII char is an ASCII letter, digit,
+/// `_` or `[` (what [`valid_assign_lhs_ref`], char by char, checks).
 fn valid_assign_lhs(text: &str) -> bool {
+    let t = text.as_bytes();
+    let t = t.strip_suffix(b"+").unwrap_or(t);
+    let (name, sub) = match t.iter().position(|&b| b == b'[') {
+        Some(i) => t.split_at(i),
+        None => (t, &[][..]),
+    };
+    let Some((&first, rest)) = name.split_first() else {
+        return false;
+    };
+    (first == b'_' || first.is_ascii_alphabetic())
+        && rest.iter().all(|&b| b == b'_' || b.is_ascii_alphanumeric())
+        && (sub.is_empty() || sub.len() >= 2 && sub.ends_with(b"]"))
+}
+
+/// What [`valid_assign_lhs`] replaced (char by char), for the tests.
+#[cfg(test)]
+fn valid_assign_lhs_ref(text: &str) -> bool {
     let t = text.strip_suffix('+').unwrap_or(text);
     let (name, sub) = match t.find('[') {
         Some(i) => (t.get(..i).unwrap_or(""), t.get(i..)),
@@ -2727,6 +2747,57 @@ mod tests {
         assert!(
             !is_plain_word_byte(b'.') && !is_plain_word_byte(b'$') && !is_plain_word_byte(0xC3)
         );
+    }
+
+    /// The byte-wise assignment-name check says what the char-wise one said, for every
+    /// word of every corpus and for random texts over the bytes that matter.
+    #[test]
+    fn assignment_names_are_checked_as_before() {
+        let mut texts: Vec<String> = crate::analysis::shell::rules::testing::corpus_texts()
+            .into_iter()
+            .chain(crate::testing::secret_texts())
+            .chain(crate::testing::fuzz_regression_texts())
+            .flat_map(|t| {
+                let lexed = lx(&t);
+                let mut words = vec![t];
+                for c in &lexed.commands {
+                    words.extend(c.argv.iter().map(|w| w.text.clone()));
+                }
+                words
+            })
+            .collect();
+        for w in texts.clone() {
+            if let Some((lhs, _)) = w.split_once('=') {
+                texts.push(lhs.to_owned());
+            }
+        }
+        for t in &texts {
+            assert_eq!(valid_assign_lhs(t), valid_assign_lhs_ref(t), "{t:?}");
+        }
+        let alphabet = [
+            "a", "Z", "_", "0", "9", "[", "]", "+", "é", "ß", "-", "=", " ", "\u{0660}",
+        ];
+        let mut rng = Rng(0x5eed_1234_abcd_0001);
+        for _ in 0..20_000 {
+            let n = rng.below(8);
+            let t: String = (0..n)
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            assert_eq!(valid_assign_lhs(&t), valid_assign_lhs_ref(&t), "{t:?}");
+        }
+        for (t, ok) in [
+            ("A", true),
+            ("_a1", true),
+            ("a+", true),
+            ("a[1]+", true),
+            ("1a", false),
+            ("a[", false),
+            ("é", false),
+            ("", false),
+            ("+", false),
+        ] {
+            assert_eq!(valid_assign_lhs(t), ok, "{t:?}");
+        }
     }
 
     /// A word's first literal run sizes its text; the text is the same whatever the size.
