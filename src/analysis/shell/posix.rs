@@ -752,6 +752,27 @@ impl<'a> Lexer<'a> {
         (self.ch(p), p)
     }
 
+    /// Skips line continuations and returns the char at the cursor (`None` at the end).
+    /// An ASCII byte other than a backslash starts no continuation and is its own char: it is
+    /// read once, without the continuation check.
+    #[inline(always)]
+    fn next_char(&mut self) -> Option<char> {
+        match self.byte(self.pos) {
+            Some(b) if b.is_ascii() && b != b'\\' => Some(char::from(b)),
+            _ => {
+                self.skip_cont();
+                self.ch(self.pos)
+            }
+        }
+    }
+
+    /// What [`Lexer::next_char`] replaced, for the tests.
+    #[cfg(test)]
+    fn next_char_ref(&mut self) -> Option<char> {
+        self.skip_cont();
+        self.ch(self.pos)
+    }
+
     fn skip_cont(&mut self) {
         while self.is_cont(self.pos) {
             self.pos += 2;
@@ -939,8 +960,7 @@ impl Lexer<'_> {
             self.read_heredoc();
             return;
         }
-        self.skip_cont();
-        let Some(c) = self.ch(self.pos) else {
+        let Some(c) = self.next_char() else {
             self.eof_pop();
             return;
         };
@@ -1883,8 +1903,7 @@ impl Lexer<'_> {
     }
 
     fn step_dquote(&mut self) {
-        self.skip_cont();
-        let Some(c) = self.ch(self.pos) else {
+        let Some(c) = self.next_char() else {
             self.eof_pop();
             return;
         };
@@ -2223,8 +2242,7 @@ impl Lexer<'_> {
     }
 
     fn step_raw(&mut self) {
-        self.skip_cont();
-        let Some(c) = self.ch(self.pos) else {
+        let Some(c) = self.next_char() else {
             self.eof_pop();
             return;
         };
@@ -2798,6 +2816,47 @@ mod tests {
         ] {
             assert_eq!(valid_assign_lhs(t), ok, "{t:?}");
         }
+    }
+
+    /// `next_char` finds what skipping continuations then reading the char found, and leaves
+    /// the cursor where that left it, at every char boundary of every corpus text (and of
+    /// texts full of continuations and multi-byte chars), whatever the scanning bound.
+    #[test]
+    fn next_char_is_skip_cont_then_ch() {
+        let mut texts = crate::analysis::shell::rules::testing::corpus_texts();
+        texts.extend(crate::testing::secret_texts());
+        texts.extend(crate::testing::fuzz_regression_texts());
+        texts.extend(
+            [
+                "a\\\nb", "\\\n\\\n", "\\", "é\\\né", "x\\\r\n", "\\\n", "", "ü",
+            ]
+            .map(String::from),
+        );
+        let mut checked = 0usize;
+        for t in &texts {
+            let shared = Shared {
+                tokens: 0,
+                rescan_budget: 0,
+                steps_left: 0,
+                stopped: false,
+                batch: true,
+            };
+            let mut a = Lexer::new(t, Vec::new(), LexLimits::default(), 0, shared);
+            let mut b = Lexer::new(t, Vec::new(), LexLimits::default(), 0, shared);
+            let ends: Vec<usize> = [t.len(), t.len() / 2]
+                .into_iter()
+                .filter(|&e| t.is_char_boundary(e))
+                .collect();
+            for end in ends {
+                for p in (0..=t.len()).filter(|&p| t.is_char_boundary(p) && p <= end) {
+                    (a.pos, a.end, b.pos, b.end) = (p, end, p, end);
+                    assert_eq!(a.next_char(), b.next_char_ref(), "{t:?} at {p} to {end}");
+                    assert_eq!(a.pos, b.pos, "{t:?} at {p} to {end}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 
     /// A word's first literal run sizes its text; the text is the same whatever the size.
