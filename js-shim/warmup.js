@@ -23,14 +23,16 @@
 import { engineSecret, isTrap, poison, processState } from "./core.js";
 
 /**
- * Decisions per run (the whole set about 280 times). Measured with bench/run.mjs's calls
- * (bench/README.md, session 7): 6 000 left the typical hook p99 at 38 µs, 15 000 brought it
- * to 33-35 µs, 30 000 no lower.
+ * Decisions per run (the whole set about 740 times). Measured with bench/run.mjs's protocol,
+ * six interleaved runs each on a quiet machine (bench/README.md, session 8): 15 000 left the
+ * typical hook p99 at 24.9-31.0 µs (median 26.2), 40 000 gave 22.9-24.1 in five runs of six
+ * (median 23.4), 60 000 no lower (24.4). Earlier measurements (session 7) had called 30 000
+ * no better than 15 000; those were single runs on a loaded machine.
  */
-export const WARMUP_DECISIONS = 15000;
+export const WARMUP_DECISIONS = 40000;
 /**
  * Process CPU time per run, at most (ms: user + system during the slices, V8's background
- * compilation included); a slow machine stops here, less warm. About 1 s on the CI machine.
+ * compilation included); a slow machine stops here, less warm. About 1.8 s on the CI machine.
  */
 export const WARMUP_CPU_MS = 3000;
 /** One slice of work between two timer turns (ms): the host's event loop waits at most this. */
