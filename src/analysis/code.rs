@@ -2126,13 +2126,7 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
                 || code.prev_ident(i) == Some("new")
                 // `new (Function)(…)`, `(0, Function)(…)`
                 || (code.punct(i + 1, ")") && code.punct(i + 2, "("))
-                || (code.punct(i + 1, ".")
-                    && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
-                || (code.prev_punct(i, "(")
-                    && matches!(
-                        i.checked_sub(2).and_then(|j| code.ident(j)),
-                        Some("construct" | "apply")
-                    ));
+                || invoked_indirectly(code, i);
             if constructs {
                 out.add(
                     &finding::DYNAMIC_CODE_EXECUTION,
@@ -2155,14 +2149,7 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         _ if !after_dot
             && !code.builders.is_empty()
             && code.builders.contains(name)
-            && ((next_call && !code.parts(i + 1).is_empty())
-                || (code.punct(i + 1, ".")
-                    && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
-                || (code.prev_punct(i, "(")
-                    && matches!(
-                        i.checked_sub(2).and_then(|j| code.ident(j)),
-                        Some("construct" | "apply")
-                    ))) =>
+            && ((next_call && !code.parts(i + 1).is_empty()) || invoked_indirectly(code, i)) =>
         {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -2229,6 +2216,17 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
 }
 
 /// `globalThis.x`, `window.x`, `self.x`, `global.x` (or through an alias of the global).
+/// The function named at token `i` is invoked other than by a direct call:
+/// `f.call(…)` / `f.apply(…)` / `f.bind(…)`, or `Reflect.construct(f, …)` / `Reflect.apply(f, …)`.
+fn invoked_indirectly(code: &Code, i: usize) -> bool {
+    (code.punct(i + 1, ".") && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
+        || (code.prev_punct(i, "(")
+            && matches!(
+                i.checked_sub(2).and_then(|j| code.ident(j)),
+                Some("construct" | "apply")
+            ))
+}
+
 fn global_receiver(code: &Code, i: usize) -> bool {
     code.prev_punct(i, ".")
         && i.checked_sub(2)
