@@ -198,6 +198,8 @@ pub fn analyze(
         secrets: Vec::new(),
         more_secrets: false,
         sinks: Vec::new(),
+        socket: false,
+        bare_shell: false,
         mutation: None,
         xhr_method: false,
         base64: false,
@@ -1969,6 +1971,10 @@ struct Out<'a> {
     more_secrets: bool,
     /// Network APIs the code uses.
     sinks: Vec<String>,
+    /// A raw socket was opened ([`Api::Socket`]).
+    socket: bool,
+    /// A shell was started with nothing to run but its stdin (`spawn('/bin/sh', [])`).
+    bare_shell: bool,
     /// A request that changes state, for details.
     mutation: Option<String>,
     xhr_method: bool,
@@ -2037,12 +2043,21 @@ impl Out<'_> {
             return;
         }
         self.shell_bytes += command.len();
+        self.bare_shell |= is_bare_shell(&command);
         let r = (self.shell)(&command, self.depth + 1);
         self.shell_seen.insert(command);
         absorb(&mut self.report, r);
     }
 
     fn finish(mut self) -> Report {
+        if self.socket && self.bare_shell {
+            // `spawn('/bin/sh')` wired to `new net.Socket()`: a reverse shell.
+            self.add(
+                &finding::REMOTE_SCRIPT_EXECUTION,
+                "starts a shell that reads its stdin and opens a network socket (a reverse shell)"
+                    .to_owned(),
+            );
+        }
         if self.base64 {
             for f in &mut self.report.findings {
                 if f.id == finding::DYNAMIC_CODE_EXECUTION.id && !f.detail.contains("base64") {
@@ -2601,6 +2616,8 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("got", Recv::Bare) => Fetch,
         ("post" | "put" | "delete" | "patch", Recv::Module(M::Got)) => Fetch,
         ("connect" | "createConnection" | "createSocket", Recv::Module(M::Socket)) => Socket,
+        // `new net.Socket()` (then `client.connect(…)`)
+        ("Socket", Recv::Module(M::Socket)) if is_new => Socket,
         ("connect" | "connectTls", Recv::Module(M::Deno | M::Bun)) => Socket,
         ("sendBeacon", _) => Socket,
         ("WebSocket", Recv::Bare) => Socket,
@@ -2817,6 +2834,7 @@ fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open
         }
         Api::Sink => sink(out, &shown),
         Api::Socket => {
+            out.socket = true;
             sink(out, &shown);
             out.mutation
                 .get_or_insert_with(|| format!("{shown} opens a connection that sends data"));
@@ -3021,6 +3039,30 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
     for c in candidates {
         out.run_shell(c);
     }
+}
+
+/// A command line that is a shell with nothing to run but its stdin: `sh`, `/bin/bash -i`,
+/// `cmd.exe`, `powershell -nop`.
+fn is_bare_shell(command: &str) -> bool {
+    let mut words = command.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let name = first
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(first)
+        .to_ascii_lowercase();
+    let name = name.strip_suffix(".exe").unwrap_or(&name);
+    matches!(
+        name,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "cmd" | "powershell" | "pwsh"
+    ) && words.all(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "-i" | "-l" | "--login" | "-s" | "-nop" | "-noprofile" | "/q" | "-noexit"
+        )
+    })
 }
 
 /// The tokens `r` decode data: `atob(…)`, `Buffer.from(…, 'base64' | 'hex' | 'base64url')`,
