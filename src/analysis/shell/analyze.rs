@@ -777,7 +777,7 @@ impl<'l> Walk<'l> {
             // runs its stdin hands its output to a raw network connection, which feeds it back
             // through a fifo: a reverse shell (the `-e`, `/dev/tcp` and socat forms are the
             // rules').
-            if piped_in && prev.is_some_and(|p| p.runs_stdin) && is_raw_socket(&cmd.program) {
+            if piped_in && prev.is_some_and(|p| p.runs_stdin) && v.effects.raw_socket {
                 self.add(
                     &finding::REMOTE_SCRIPT_EXECUTION,
                     format!(
@@ -1384,22 +1384,6 @@ impl<'l> Walk<'l> {
             self.report.merge(sub.report);
         }
     }
-}
-
-/// Clients that connect a pipe to a raw network socket.
-fn is_raw_socket(program: &str) -> bool {
-    matches!(
-        program,
-        "nc" | "ncat"
-            | "netcat"
-            | "nc.traditional"
-            | "nc.openbsd"
-            | "socat"
-            | "telnet"
-            | "cryptcat"
-            | "openssl"
-            | "busybox-nc"
-    )
 }
 
 /// What the walk of a nested script hands to the walk of its command ([`Walk::absorb`]), and

@@ -104,6 +104,9 @@ pub enum Category {
 pub struct Effects {
     /// Sends data over the network (curl, wget, nc, scp, ssh, iwr, …), in any direction.
     pub network: bool,
+    /// Connects its stdin and stdout to a raw network socket (`nc`, `socat`, `telnet`,
+    /// `openssl s_client`): a shell piped into it is a reverse shell.
+    pub raw_socket: bool,
     /// Fetches remote content to stdout (`curl URL`, `wget -O- URL`, `iwr URL`): piping it
     /// into an interpreter runs remote code.
     pub downloads_to_stdout: bool,
@@ -585,6 +588,7 @@ impl Out {
         let e = v.effects;
         let mine = &mut self.v.effects;
         mine.network |= e.network;
+        mine.raw_socket |= e.raw_socket;
         mine.downloads_to_stdout |= e.downloads_to_stdout;
         mine.reads_secret |= e.reads_secret;
         mine.metadata_secret |= e.metadata_secret;

@@ -36,7 +36,8 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         "wget" | "wget2" => wget(c, out),
         "http" | "https" | "xh" | "xhs" | "httpie" => httpie(c, out),
         "fetch" | "lynx" | "w3m" | "links" | "elinks" => text_fetch(c, out),
-        "nc" | "ncat" | "netcat" | "socat" | "telnet" | "cryptcat" | "pwncat" => sockets(c, out),
+        "nc" | "ncat" | "netcat" | "nc.traditional" | "nc.openbsd" | "busybox-nc" | "socat"
+        | "telnet" | "cryptcat" | "pwncat" => sockets(c, out),
         "ssh" | "autossh" => ssh(c, out),
         "scp" | "sftp" | "ftp" | "lftp" | "tftp" | "mosh" | "rlogin" | "rsh" | "rcp" => {
             out.effects().network = true;
@@ -78,6 +79,7 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         "openssl" => {
             if c.arg(0) == Some("s_client") {
                 out.effects().network = true;
+                out.effects().raw_socket = true;
                 out.not_read_only();
             }
             if c.args.iter().any(|w| w.text == "-d")
@@ -637,6 +639,7 @@ pub(super) fn webclient(c: &Call<'_, '_>, out: &mut Out) {
 
 fn sockets(c: &Call<'_, '_>, out: &mut Out) {
     out.effects().network = true;
+    out.effects().raw_socket = true;
     out.not_read_only();
     let lower: Vec<String> = c.args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
     let exec = match c.prog {
