@@ -90,13 +90,7 @@ impl Escapes<'_, '_, '_, '_> {
     /// `text` is a command line the program hands to a shell.
     fn shell(&mut self, text: &str) {
         self.flag("a shell command");
-        let text = text.trim();
-        if text.is_empty() || self.taken >= MAX_ESCAPES {
-            return;
-        }
-        self.taken += 1;
-        self.out
-            .payload(Dialect::Posix, text.to_owned(), self.via, false);
+        self.hook(text);
     }
 
     /// `text` is a command line in an option that normally names a helper program (`man -P
@@ -146,29 +140,34 @@ fn literals(s: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut chars = s.chars();
     while let Some(ch) = chars.next() {
-        if ch != '\'' && ch != '"' {
-            continue;
+        if ch == '\'' || ch == '"' {
+            found.push(take_literal(&mut chars, ch));
         }
-        let mut lit = String::new();
-        while let Some(x) = chars.next() {
-            if x == ch {
-                break;
-            }
-            if x == '\\' && ch == '"' {
-                if let Some(e) = chars.next() {
-                    lit.push(match e {
-                        'n' => '\n',
-                        't' => '\t',
-                        e => e,
-                    });
-                }
-                continue;
-            }
-            lit.push(x);
-        }
-        found.push(lit);
     }
     found
+}
+
+/// The rest of a string literal opened by `quote`, read up to and past its closing quote;
+/// `"…"` decodes `\` escapes (`\n`, `\t`, any other char as itself).
+fn take_literal(chars: &mut impl Iterator<Item = char>, quote: char) -> String {
+    let mut lit = String::new();
+    while let Some(x) = chars.next() {
+        if x == quote {
+            break;
+        }
+        if x == '\\' && quote == '"' {
+            if let Some(e) = chars.next() {
+                lit.push(match e {
+                    'n' => '\n',
+                    't' => '\t',
+                    e => e,
+                });
+            }
+            continue;
+        }
+        lit.push(x);
+    }
+    lit
 }
 
 /// The text after the first `(` of `s` up to its matching `)` (or the end).
@@ -455,24 +454,14 @@ const LISP_SPAWNS: &[(&str, LispRun)] = &[
 /// One argument of a Lisp form: a string literal or anything else.
 fn lisp_args(form: &str) -> Vec<Option<String>> {
     let mut args = Vec::new();
-    let mut chars = form.char_indices().peekable();
+    let mut chars = form.chars().peekable();
     let mut depth = 0usize;
-    while let Some((i, ch)) = chars.next() {
+    while let Some(ch) = chars.next() {
         match ch {
             '"' => {
-                let lit = literals(form.get(i..).unwrap_or("")).into_iter().next();
-                // Skip to the closing quote.
-                let mut escaped = false;
-                for (_, x) in chars.by_ref() {
-                    match (escaped, x) {
-                        (true, _) => escaped = false,
-                        (false, '\\') => escaped = true,
-                        (false, '"') => break,
-                        _ => {}
-                    }
-                }
+                let lit = take_literal(&mut chars, '"');
                 if depth == 0 {
-                    args.push(lit);
+                    args.push(Some(lit));
                 }
             }
             '(' => {
@@ -488,7 +477,7 @@ fn lisp_args(form: &str) -> Vec<Option<String>> {
                 // An atom (`nil`, a symbol, a number).
                 while chars
                     .peek()
-                    .is_some_and(|(_, x)| !x.is_whitespace() && !"()\"".contains(*x))
+                    .is_some_and(|x| !x.is_whitespace() && !"()\"".contains(*x))
                 {
                     chars.next();
                 }
