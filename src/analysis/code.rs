@@ -3054,15 +3054,14 @@ fn is_bare_shell(command: &str) -> bool {
         .unwrap_or(first)
         .to_ascii_lowercase();
     let name = name.strip_suffix(".exe").unwrap_or(&name);
-    matches!(
-        name,
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "cmd" | "powershell" | "pwsh"
-    ) && words.all(|w| {
-        matches!(
-            w.to_ascii_lowercase().as_str(),
-            "-i" | "-l" | "--login" | "-s" | "-nop" | "-noprofile" | "/q" | "-noexit"
-        )
-    })
+    use crate::analysis::shell::command::{is_powershell, is_shell};
+    (is_shell(name) || is_powershell(name) || name == "cmd")
+        && words.all(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "-i" | "-l" | "--login" | "-s" | "-nop" | "-noprofile" | "/q" | "-noexit"
+            )
+        })
 }
 
 /// The tokens `r` decode data: `atob(…)`, `Buffer.from(…, 'base64' | 'hex' | 'base64url')`,
