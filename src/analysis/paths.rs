@@ -457,34 +457,46 @@ pub fn is_credential_path(raw: &str) -> bool {
     lowered(raw, |p| credential_in(p.anchor, &p.segments))
 }
 
-/// Shell and REPL history files: commands typed with tokens and passwords in them. Reading
-/// one hands those to the model (a read tool asks); writing or deleting one is history
-/// tampering, handled where files are written, not a credential write.
-pub fn is_history_file(raw: &str) -> bool {
+/// What a read tool must not hand the model without asking: a credential path
+/// ([`is_credential_path`]) or a shell or REPL history file ([`history_name`]), in one
+/// normalization.
+pub fn is_secret_to_read(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
     lowered(raw, |p| {
-        matches!(
-            p.segments.last().copied().unwrap_or(""),
-            ".bash_history"
-                | ".zsh_history"
-                | ".zhistory"
-                | ".sh_history"
-                | ".ash_history"
-                | ".history"
-                | ".python_history"
-                | ".node_repl_history"
-                | ".psql_history"
-                | ".mysql_history"
-                | ".sqlite_history"
-                | ".rediscli_history"
-                | ".irb_history"
-                | ".lesshst"
-                | ".wget-hsts"
-                | "consolehost_history.txt"
-        )
+        credential_in(p.anchor, &p.segments)
+            || history_name(p.segments.last().copied().unwrap_or(""))
     })
+}
+
+/// Shell and REPL history files (lowercase name): commands typed with tokens and passwords in
+/// them. Reading one hands those to the model; writing or deleting one is history tampering
+/// (the shell rules' `system::is_history_file`), not a credential write (so not in
+/// [`credential_in`]).
+pub fn history_name(name: &str) -> bool {
+    matches!(
+        name,
+        ".bash_history"
+            | ".zsh_history"
+            | ".zhistory"
+            | ".sh_history"
+            | ".ash_history"
+            | ".ksh_history"
+            | "fish_history"
+            | ".history"
+            | ".python_history"
+            | ".node_repl_history"
+            | ".psql_history"
+            | ".mysql_history"
+            | ".sqlite_history"
+            | ".rediscli_history"
+            | ".irb_history"
+            | ".lesshst"
+            | ".viminfo"
+            | ".wget-hsts"
+            | "consolehost_history.txt"
+    )
 }
 
 /// [`is_credential_path`] of a normalized path with lowercase segments.

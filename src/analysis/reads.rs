@@ -95,10 +95,7 @@ pub fn analyze(call: &Call) -> Option<Report> {
     }
     for raw in found.iter().filter(|s| !s.trim().is_empty()) {
         let forms = files::spellings(raw);
-        if forms
-            .iter()
-            .any(|s| paths::is_credential_path(s) || paths::is_history_file(s))
-        {
+        if forms.iter().any(|s| paths::is_secret_to_read(s)) {
             acc.note(
                 &finding::CREDENTIAL_READ,
                 Severity::Warning,

@@ -69,31 +69,14 @@ pub(super) fn is_block_device(t: &str) -> bool {
         || dev.starts_with("mqueue/"))
 }
 
-/// Shell and REPL history files.
+/// Shell and REPL history files ([`crate::analysis::paths::history_name`] of the last segment).
 fn is_history_file(t: &str) -> bool {
     let name = t
         .rsplit(['/', '\\'])
         .next()
         .unwrap_or(t)
         .to_ascii_lowercase();
-    matches!(
-        name.as_str(),
-        ".bash_history"
-            | ".zsh_history"
-            | ".zhistory"
-            | ".history"
-            | ".sh_history"
-            | ".ksh_history"
-            | "fish_history"
-            | ".python_history"
-            | ".node_repl_history"
-            | ".psql_history"
-            | ".mysql_history"
-            | ".sqlite_history"
-            | ".lesshst"
-            | ".viminfo"
-            | "consolehost_history.txt"
-    )
+    crate::analysis::paths::history_name(&name)
 }
 
 /// Escalates an action on a special path: self-protection, system location, absolute
