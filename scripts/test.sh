@@ -15,12 +15,12 @@ fi
 step "build (toolchain check, wasm-pack, size pass)"
 bash scripts/build.sh
 
-step "lint: cargo fmt --check, cargo clippy -D warnings"
+step "lint: cargo fmt --check, cargo clippy -D warnings (the core and crates/segalloc)"
 cargo fmt --check
-cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --workspace --all-targets -- -D warnings
 
 step "Rust tests"
-cargo test --quiet
+cargo test --quiet --workspace
 
 step "JS tests (shim, CLI, schemas) against the built pkg/"
 node --test tests/js/

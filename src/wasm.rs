@@ -1,11 +1,13 @@
 //! The one boundary to JavaScript (wasm-bindgen). Strings in, strings out: the same JSON
 //! contract as [`crate::decide_json_str`], documented in `docs/core-api.md`. No policy here.
 
-/// The allocator: Talc instead of Rust's default dlmalloc, which took ~20 % of a typical
-/// decision in WebAssembly (single-threaded module; the constructor is safe and const).
+/// The allocator: small blocks from size-class free lists (`crates/segalloc`), the rest from
+/// Talc (instead of Rust's default dlmalloc, which took ~20 % of a typical decision in
+/// WebAssembly). Single-threaded module; both constructors are safe and const.
 #[cfg(all(not(target_feature = "atomics"), target_family = "wasm"))]
 #[global_allocator]
-static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOC: segalloc::SizeClasses<talc::wasm::WasmDynamicTalc> =
+    segalloc::SizeClasses::new(talc::wasm::new_wasm_dynamic_allocator());
 
 use crate::audit::AuditMemo;
 use crate::gate::Gate;
