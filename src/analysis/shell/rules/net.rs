@@ -11,7 +11,10 @@
 //! A request that sends data or uses a mutating method is `network-mutation`.
 
 use super::needles::Needles;
-use super::{cluster, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out};
+use super::{
+    cluster, detail, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out,
+    Part,
+};
 use crate::analysis::paths;
 use crate::analysis::shell::command::Dialect;
 use crate::analysis::shell::model::{RedirectKind, Word};
@@ -44,7 +47,11 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             out.not_read_only();
             out.add(
                 &finding::REMOTE_ACCESS,
-                format!("`{}` opens a remote session or copies files", c.prog),
+                detail(&[
+                    Part::T("`"),
+                    Part::T(c.prog),
+                    Part::T("` opens a remote session or copies files"),
+                ]),
             );
             if c.prog == "rsh" {
                 if let Some(rest) = c.plain().get(1..).filter(|r| !r.is_empty()) {
@@ -677,7 +684,7 @@ fn ssh(c: &Call<'_, '_>, out: &mut Out) {
     out.add(&finding::REMOTE_ACCESS, "`ssh` opens a remote shell");
     let p = parse_head(c.args, "bcDEeFIiJLlmOopQRSWwB", &[]);
     for (name, value) in &p.opts {
-        if name != "o" {
+        if *name != "o" {
             continue;
         }
         let Some(v) = value else { continue };
