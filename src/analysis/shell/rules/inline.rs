@@ -117,6 +117,11 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     if s.network && (shell_cmd || dup) {
         s.reverse_shell = true;
     }
+    // Every fork-loop needle holds `fork` (no whitespace: the collapsed text holds it exactly
+    // when the code does), so most code skips building the collapsed copy.
+    if !contains_literal(code, "fork") {
+        return;
+    }
     let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
     let has = |n: &str| contains_literal(&flat, n);
     if has("fork while fork")
@@ -650,24 +655,26 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// Splits call arguments (the tokens between `(` and the matching `)`) at depth-0 commas.
-fn split_args(toks: &[Tok]) -> Vec<Vec<Tok>> {
-    let mut args = vec![Vec::new()];
+/// Splits call arguments (the tokens between `(` and the matching `)`, at most
+/// [`MAX_ARG_TOKENS`] of them) at depth-0 commas: each argument is the run of tokens between
+/// two such commas (borrowed, not copied).
+fn split_args(toks: &[Tok]) -> Vec<&[Tok]> {
+    let toks = toks.get(..MAX_ARG_TOKENS).unwrap_or(toks);
+    let mut args = Vec::new();
     let mut depth = 0usize;
-    for t in toks.iter().take(MAX_ARG_TOKENS) {
+    let mut start = 0;
+    for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::P('(' | '[' | '{') => depth += 1,
             Tok::P(')' | ']' | '}') => depth = depth.saturating_sub(1),
             Tok::P(',') if depth == 0 => {
-                args.push(Vec::new());
-                continue;
+                args.push(toks.get(start..k).unwrap_or(&[]));
+                start = k + 1;
             }
             _ => {}
         }
-        if let Some(last) = args.last_mut() {
-            last.push(t.clone());
-        }
     }
+    args.push(toks.get(start..).unwrap_or(&[]));
     args
 }
 
@@ -1001,8 +1008,8 @@ fn awk_string(toks: &[Tok], i: usize, text: &str, s: &mut Scan) {
 /// `file_put_contents(p, …)`, Perl `open(F, '>', p)`/`open(F, ">p")`, Lua `io.open(p, 'w')`.
 fn file_write(toks: &[Tok], i: usize, name: &str, lang: Lang, s: &mut Scan) {
     let last = last_segment(name);
-    let literal = |a: Option<&Vec<Tok>>| -> Option<String> {
-        match a.map(Vec::as_slice) {
+    let literal = |a: Option<&&[Tok]>| -> Option<String> {
+        match a.copied() {
             Some(
                 [Tok::Str {
                     text,
@@ -1141,12 +1148,13 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
     {
         return;
     }
-    let args: Vec<Vec<Tok>> = match next {
+    // The tokens of a paren-less call's arguments.
+    let mut span = Vec::new();
+    let args: Vec<&[Tok]> = match next {
         Some(Tok::P('(')) => split_args(call_span(toks, i + 1).0),
         Some(t @ (Tok::Str { .. } | Tok::Ident(_))) if matches!(lang, Lang::Perl | Lang::Ruby) => {
             // Paren-less calls: `system "x"`, `eval $x`, `system "a", "b"`.
             let mut j = i + 1;
-            let mut span = Vec::new();
             while let Some(t) = toks.get(j) {
                 if matches!(t, Tok::P(';' | '}')) || span.len() > MAX_ARG_TOKENS {
                     break;
@@ -1160,7 +1168,7 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
         Some(Tok::P('{')) if lang == Lang::Perl && matches!(kind, Kind::Eval) => return,
         _ => return,
     };
-    let first: &[Tok] = args.first().map(Vec::as_slice).unwrap_or(&[]);
+    let first: &[Tok] = args.first().copied().unwrap_or(&[]);
     if first.is_empty() {
         return;
     }

@@ -1119,7 +1119,7 @@ impl std::fmt::Display for Shown<'_> {
         // Printable ASCII (the usual value) is written whole: each byte is one character and
         // none is a control character, so this is exactly what the loop below makes.
         let head = s.as_bytes().get(..SHOWN_CHARS).unwrap_or(s.as_bytes());
-        if head.iter().all(|b| (b' '..=b'~').contains(b)) {
+        if crate::swar::all_printable(head) {
             f.write_str("`")?;
             f.write_str(s.get(..head.len()).unwrap_or(""))?;
             if s.len() > SHOWN_CHARS {
@@ -1136,7 +1136,7 @@ impl std::fmt::Display for Shown<'_> {
 /// Appends [`shown`]`(s)` to `out` (the detail builder's form: no formatting machinery).
 pub(super) fn push_shown(out: &mut String, s: &str) {
     let head = s.as_bytes().get(..SHOWN_CHARS).unwrap_or(s.as_bytes());
-    if head.iter().all(|b| (b' '..=b'~').contains(b)) {
+    if crate::swar::all_printable(head) {
         out.push('`');
         out.push_str(s.get(..head.len()).unwrap_or(""));
         if s.len() > SHOWN_CHARS {

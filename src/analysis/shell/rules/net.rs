@@ -787,15 +787,17 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
         let authority = host.get(..host_end).unwrap_or(host);
         let path = host.get(host_end..).unwrap_or("");
         // `http://metadata/computeMetadata/v1/` (the short name resolves on GCE).
-        let host_name = authority
-            .rsplit('@')
-            .next()
-            .unwrap_or(authority)
-            .split(':')
-            .next()
-            .unwrap_or("");
-        let short_name = lower.contains("://") && matches!(host_name, "metadata" | "metadata.");
-        if HOSTS.any_in(&lower) || short_name {
+        let short_name = || {
+            let host_name = authority
+                .rsplit('@')
+                .next()
+                .unwrap_or(authority)
+                .split(':')
+                .next()
+                .unwrap_or("");
+            lower.contains("://") && matches!(host_name, "metadata" | "metadata.")
+        };
+        if HOSTS.any_in(&lower) || short_name() {
             out.add(
                 &finding::CLOUD_METADATA,
                 format!("reaches the cloud metadata service {}", shown(&w.text)),
@@ -820,6 +822,10 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
                 .strip_prefix(l)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
         }) || authority.starts_with("127.");
+        // Everything below asks for a loopback host first.
+        if !loopback {
+            continue;
+        }
         let admin_path = [
             "/admin",
             "/actuator",
