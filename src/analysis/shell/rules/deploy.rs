@@ -16,8 +16,9 @@
 //! Dry runs (`--dry-run`, `--check`, `--preview`) deploy nothing.
 
 use super::infra::{dry_run, kube_words};
-use super::{shown, tokens, Call, Out};
+use super::{contains_ci, lower, shown, tokens, Call, Out};
 use crate::finding;
+use std::borrow::Cow;
 
 const DEPLOY_VERBS: &[&str] = &[
     "deploy",
@@ -160,17 +161,17 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         return None;
     }
     let kube;
-    let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
+    let words: Vec<Cow<'_, str>> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
         kube = kube_words(c.args);
         kube.as_slice()
     } else {
         c.plain()
     }
     .iter()
-    .map(|w| w.text.to_ascii_lowercase())
+    .map(|w| lower(&w.text))
     .collect();
-    let w0 = words.first().map(String::as_str).unwrap_or("");
-    let w1 = words.get(1).map(String::as_str).unwrap_or("");
+    let w0 = words.first().map(AsRef::as_ref).unwrap_or("");
+    let w1 = words.get(1).map(AsRef::as_ref).unwrap_or("");
     let verb_in =
         |w: &str| tokens(w).any(|t| DEPLOY_VERBS.contains(&t.as_str())) && !w.contains('/');
     let known = match c.prog {
@@ -245,7 +246,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         _ => false,
     };
     known.then(|| {
-        let path: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+        let path: Vec<&str> = words.iter().take(2).map(AsRef::as_ref).collect();
         format!("`{} {}`", c.prog, path.join(" ")).replace(" `", "`")
     })
 }
@@ -288,15 +289,12 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
     if !c.prog_in(&PUBLISHERS) {
         return None;
     }
-    let words: Vec<String> = c
-        .plain()
-        .iter()
-        .map(|w| w.text.to_ascii_lowercase())
-        .collect();
-    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    let words: Vec<Cow<'_, str>> = c.plain().iter().map(|w| lower(&w.text)).collect();
+    let w = |i: usize| words.get(i).map(AsRef::as_ref).unwrap_or("");
     let local_registry = c.args.iter().any(|a| {
-        let l = a.text.to_ascii_lowercase();
-        (l.contains("registry") || l.contains("repository-url") || l.contains("index")) && (l.contains("localhost") || l.contains("127.0.0.1"))
+        let l = a.text.as_str();
+        (contains_ci(l, "registry") || contains_ci(l, "repository-url") || contains_ci(l, "index"))
+            && (contains_ci(l, "localhost") || contains_ci(l, "127.0.0.1"))
     }) || c.args.windows(2).any(|p| matches!(p, [a, b] if a.text.starts_with("--registry") && (b.text.contains("localhost") || b.text.contains("127.0.0.1"))));
     if local_registry {
         return None;

@@ -963,6 +963,16 @@ pub fn has_separator(text: &str) -> bool {
     text.bytes().any(|b| b == b'/' || b == b'\\')
 }
 
+/// `t.to_ascii_lowercase()`, borrowed when `t` has no ASCII capital (a text without one is
+/// its own lowercase).
+pub(super) fn lower(t: &str) -> std::borrow::Cow<'_, str> {
+    if t.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(t.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(t)
+    }
+}
+
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
 /// candidates are found by the first byte, then compared, so it stays linear in practice.
 pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {

@@ -9,7 +9,7 @@
 //! `screen -dm cmd`) run their command: it becomes a payload.
 
 use super::infra::control;
-use super::{cluster, long, parse, parse_head, Call, Category, Out, Part};
+use super::{cluster, long, lower, parse, parse_head, Call, Category, Out, Part};
 use crate::analysis::shell::command::Dialect;
 use crate::finding;
 use std::borrow::Cow;
@@ -412,15 +412,6 @@ impl std::fmt::Display for Ticked<'_> {
         f.write_str("`")?;
         f.write_str(self.0)?;
         f.write_str("`")
-    }
-}
-
-/// `t.to_ascii_lowercase()`, borrowed when `t` has no ASCII capital.
-fn lower(t: &str) -> Cow<'_, str> {
-    if t.bytes().any(|b| b.is_ascii_uppercase()) {
-        Cow::Owned(t.to_ascii_lowercase())
-    } else {
-        Cow::Borrowed(t)
     }
 }
 
