@@ -1135,10 +1135,13 @@ fn powershell_cmdlets(c: &Call<'_, '_>, out: &mut Out) {
 /// Decoding and script-block construction anywhere in the statement (as .NET calls, not as a
 /// word someone searches for: `grep FromBase64String src` is data), whatever the program.
 /// What a word holding a .NET call has (a prefilter for [`dotnet_calls`]), in any case.
-const DOTNET_CALL: super::needles::Needles<2> =
+pub(super) const DOTNET_CALL: super::needles::Needles<2> =
     super::needles::Needles::lowered(["]::", ".invokecommand."]);
 
 fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
+    if !c.may_call_dotnet() {
+        return;
+    }
     // Asked only for a word that looks like a .NET call (nearly none).
     let prints = || {
         matches!(c.prog, "echo" | "printf" | "grep" | "rg" | "findstr")

@@ -290,6 +290,9 @@ pub(super) struct Call<'a, 'w> {
     /// The rule families that can act on this program and cmdlet ([`named::families`]),
     /// computed at the first question (a command word built at run time asks none).
     families: std::cell::OnceCell<u16>,
+    /// Some word that is not fully quoted holds a .NET call or web client needle
+    /// ([`Call::may_call_dotnet`]), computed at the first question.
+    dotnet: std::cell::OnceCell<bool>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -324,6 +327,7 @@ impl<'a, 'w> Call<'a, 'w> {
             ps,
             prog_key: WordKey::new(prog),
             families: std::cell::OnceCell::new(),
+            dotnet: std::cell::OnceCell::new(),
             args,
             plain,
             roots: ctx.fed_roots,
@@ -346,6 +350,19 @@ impl<'a, 'w> Call<'a, 'w> {
             }
         });
         families & bits != 0
+    }
+
+    /// Some word of the command that is not fully quoted holds one of the needles of the .NET
+    /// call and web client rules (`exec::DOTNET_CALL`, `net::WEBCLIENT`): without one, both
+    /// rules' word loops find nothing. One scan per word serves both (nearly every command
+    /// has none).
+    pub fn may_call_dotnet(&self) -> bool {
+        *self.dotnet.get_or_init(|| {
+            self.cmd
+                .argv
+                .iter()
+                .any(|w| !w.fully_quoted && DOTNET_OR_WEBCLIENT.any_in(&w.text))
+        })
     }
 
     /// `list.has(self.prog)`, with the program's filter slots computed once per command.
@@ -685,6 +702,11 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
     net::credential_args(c, out);
     dynamic_args(c, out);
 }
+
+/// The needles of `exec::DOTNET_CALL` and `net::WEBCLIENT` together ([`Call::may_call_dotnet`];
+/// `tests::dotnet_or_webclient_is_the_union` keeps them in step).
+const DOTNET_OR_WEBCLIENT: needles::Needles<5> =
+    needles::Needles::lowered(["]::", ".invokecommand.", "webclient", "load", "sockets"]);
 
 /// Programs whose arguments are (partly) another command's: `--help` there may be that
 /// command's argument, not theirs.
@@ -2255,6 +2277,36 @@ mod tests {
         assert!(!p.has("force"));
         assert_eq!(p.value("path"), Some("C:\\x"));
         assert_eq!(p.pos.len(), 1);
+    }
+
+    /// The shared prefilter of the .NET call and web client rules holds exactly when one of
+    /// theirs does (over every corpus text and word, and the needles in any case).
+    #[test]
+    fn dotnet_or_webclient_is_the_union() {
+        let mut texts = corpus_texts();
+        texts.extend(
+            [
+                "(New-Object Net.WebClient).DownloadString('u')",
+                "[Convert]::FromBase64String($x)",
+                "$ExecutionContext.InvokeCommand.NewScriptBlock($s)",
+                "System.Net.Sockets.TCPClient",
+                "LOAD",
+                "]:",
+                ".invokecommand",
+            ]
+            .map(str::to_owned),
+        );
+        let words: Vec<String> = texts
+            .iter()
+            .flat_map(|t| t.split_whitespace().map(str::to_owned))
+            .collect();
+        let mut hits = 0;
+        for t in texts.iter().chain(&words) {
+            let union = exec::DOTNET_CALL.any_in(t) || net::WEBCLIENT.any_in(t);
+            assert_eq!(DOTNET_OR_WEBCLIENT.any_in(t), union, "{t:?}");
+            hits += usize::from(union);
+        }
+        assert!(hits > 10, "{hits}");
     }
 
     /// The parameter-name comparisons equal the lowercase-copy forms they replace, over every

@@ -600,9 +600,12 @@ fn web_request(c: &Call<'_, '_>, out: &mut Out) {
 
 /// `New-Object Net.WebClient` and its download/upload methods anywhere in the statement.
 /// Words a .NET web client or socket call holds (a prefilter for [`webclient`]).
-const WEBCLIENT: Needles<3> = Needles::lowered(["webclient", "load", "sockets"]);
+pub(super) const WEBCLIENT: Needles<3> = Needles::lowered(["webclient", "load", "sockets"]);
 
 pub(super) fn webclient(c: &Call<'_, '_>, out: &mut Out) {
+    if !c.may_call_dotnet() {
+        return;
+    }
     for w in &c.cmd.argv {
         if w.fully_quoted || !WEBCLIENT.any_in(&w.text) {
             continue;
