@@ -814,7 +814,7 @@ impl Facts {
 
 fn classify(lang: Lang, name: &str, facts: Facts) -> Option<Kind> {
     let last = last_segment(name);
-    let q = qualifier(name).to_ascii_lowercase();
+    let q = super::lower(qualifier(name));
     let bare = q.is_empty();
     match lang {
         Lang::Python => match last {
@@ -953,7 +953,7 @@ fn walk(code: &str, toks: &[Tok], lang: Lang, nest: usize, s: &mut Scan) {
                 s.commands.push(interpolated_cmd(text, lang));
             }
             Tok::Str { text, .. } => {
-                let lower = text.to_ascii_lowercase();
+                let lower = super::lower(text);
                 if !text.contains(char::is_whitespace)
                     && (paths::is_credential_path(text) || text.contains("/.ssh/id_"))
                 {
