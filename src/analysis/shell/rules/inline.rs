@@ -79,9 +79,10 @@ pub(super) struct Scan {
     pub fork_bomb: bool,
 }
 
+/// A token; an identifier is the code's own text (no copy).
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Ident(String),
+enum Tok<'a> {
+    Ident(&'a str),
     Str { text: String, interp: bool },
     Cmd(String),
     P(char),
@@ -142,10 +143,10 @@ struct Lx<'a> {
     src: &'a str,
     i: usize,
     lang: Lang,
-    out: Vec<Tok>,
+    out: Vec<Tok<'a>>,
 }
 
-fn lex(code: &str, lang: Lang) -> Vec<Tok> {
+fn lex(code: &str, lang: Lang) -> Vec<Tok<'_>> {
     let mut lx = Lx {
         b: code.as_bytes(),
         src: code,
@@ -175,12 +176,12 @@ fn closing(open: u8) -> u8 {
     }
 }
 
-impl Lx<'_> {
+impl<'a> Lx<'a> {
     fn at(&self, k: usize) -> Option<u8> {
         self.b.get(self.i + k).copied()
     }
 
-    fn push(&mut self, t: Tok) {
+    fn push(&mut self, t: Tok<'a>) {
         if self.out.len() < MAX_TOKENS {
             self.out.push(t);
         }
@@ -282,7 +283,7 @@ impl Lx<'_> {
                 let start = self.i;
                 self.i += 1;
                 self.ident_tail();
-                let text = self.src.get(start..self.i).unwrap_or("").to_owned();
+                let text = self.src.get(start..self.i).unwrap_or("");
                 self.push(Tok::Ident(text));
             }
             _ if is_ident_start(c) => self.ident(),
@@ -322,7 +323,7 @@ impl Lx<'_> {
     fn ident(&mut self) {
         let start = self.i;
         self.ident_tail();
-        let text = self.src.get(start..self.i).unwrap_or("").to_owned();
+        let text: &'a str = self.src.get(start..self.i).unwrap_or("");
         let next = self.at(0);
         // Python string prefixes: r'…', f"…", rb'…'.
         if self.lang == Lang::Python
@@ -349,11 +350,11 @@ impl Lx<'_> {
                     && *d != b'='
             });
             if let Some(d) = delim {
-                match text.as_str() {
+                match text {
                     "q" | "qq" | "qw" | "qx" => {
                         self.i += 1;
                         let body = self.until(closing(d), text != "q");
-                        let tok = match text.as_str() {
+                        let tok = match text {
                             "qx" => Tok::Cmd(body),
                             "qw" => Tok::Str {
                                 text: body.split_whitespace().collect::<Vec<_>>().join(" "),
@@ -658,7 +659,7 @@ fn shell_quote(s: &str) -> String {
 /// Splits call arguments (the tokens between `(` and the matching `)`, at most
 /// [`MAX_ARG_TOKENS`] of them) at depth-0 commas: each argument is the run of tokens between
 /// two such commas (borrowed, not copied).
-fn split_args(toks: &[Tok]) -> Vec<&[Tok]> {
+fn split_args<'t, 'a>(toks: &'t [Tok<'a>]) -> Vec<&'t [Tok<'a>]> {
     let toks = toks.get(..MAX_ARG_TOKENS).unwrap_or(toks);
     let mut args = Vec::new();
     let mut depth = 0usize;
@@ -679,7 +680,7 @@ fn split_args(toks: &[Tok]) -> Vec<&[Tok]> {
 }
 
 /// The tokens of a parenthesized call starting at `open` (the `(`), and the index after it.
-fn call_span(toks: &[Tok], open: usize) -> (&[Tok], usize) {
+fn call_span<'t, 'a>(toks: &'t [Tok<'a>], open: usize) -> (&'t [Tok<'a>], usize) {
     let mut depth = 0usize;
     let mut j = open;
     while let Some(t) = toks.get(j) {
@@ -705,7 +706,7 @@ fn call_span(toks: &[Tok], open: usize) -> (&[Tok], usize) {
 /// run-time parts as [`DYN`].
 fn command_of(arg: &[Tok]) -> String {
     if matches!(arg.first(), Some(Tok::P('[' | '(')))
-        || matches!(arg.first(), Some(Tok::Ident(n)) if n == "c" || n == "qw")
+        || matches!(arg.first(), Some(Tok::Ident(n)) if *n == "c" || *n == "qw")
     {
         let inner = match arg.first() {
             Some(Tok::P(_)) => arg.get(1..arg.len().saturating_sub(1)).unwrap_or(&[]),
@@ -756,17 +757,14 @@ const DECODERS: &[&str] = &[
 fn mentions(toks: &[Tok], words: &[&str]) -> bool {
     toks.iter().any(|t| match t {
         Tok::Ident(n) => {
-            let lower = n.to_ascii_lowercase();
+            let lower = super::lower(n);
             words
                 .iter()
                 .any(|w| lower.split(['.', ':', '>', '-']).any(|seg| seg == *w))
         }
         Tok::Str { text, .. } => {
-            let lower = text.to_ascii_lowercase();
-            matches!(
-                lower.as_str(),
-                "base64" | "rot13" | "rot_13" | "hex" | "zlib"
-            )
+            let lower = super::lower(text);
+            matches!(&*lower, "base64" | "rot13" | "rot_13" | "hex" | "zlib")
         }
         _ => false,
     })
@@ -989,7 +987,8 @@ fn awk_string(toks: &[Tok], i: usize, text: &str, s: &mut Scan) {
     let prev = i.checked_sub(1).and_then(|k| toks.get(k));
     let next = toks.get(i + 1);
     let next2 = toks.get(i + 2);
-    if matches!(next, Some(Tok::P('|'))) && matches!(next2, Some(Tok::Ident(n)) if n == "getline") {
+    if matches!(next, Some(Tok::P('|'))) && matches!(next2, Some(Tok::Ident(n)) if *n == "getline")
+    {
         s.commands.push(text.to_owned());
     }
     let before_prev = i.checked_sub(2).and_then(|k| toks.get(k));
@@ -1106,14 +1105,14 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
     }
     // AppleScript `do shell script "…"`, `run script "…"`.
     if lang == Lang::AppleScript {
-        if name == "do" && matches!(next, Some(Tok::Ident(n)) if n == "shell") {
+        if name == "do" && matches!(next, Some(Tok::Ident(n)) if *n == "shell") {
             if let Some(Tok::Str { text, .. }) = toks.get(i + 3) {
                 s.commands.push(text.clone());
             } else {
                 s.commands.push(DYN.to_owned());
             }
         }
-        if name == "run" && matches!(next, Some(Tok::Ident(n)) if n == "script") {
+        if name == "run" && matches!(next, Some(Tok::Ident(n)) if *n == "script") {
             s.dynamic = Some("runs a script built at run time");
         }
         return;
@@ -1188,7 +1187,7 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
                 let mut cmd = command_of(first);
                 for a in args.iter().skip(1) {
                     if let Some(Tok::Ident(n)) = a.first() {
-                        if n == "args" {
+                        if *n == "args" {
                             cmd.push(' ');
                             cmd.push_str(&command_of(a.get(2..).unwrap_or(&[])));
                         }
