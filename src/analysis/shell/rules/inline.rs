@@ -152,7 +152,9 @@ fn lex(code: &str, lang: Lang) -> Vec<Tok<'_>> {
         src: code,
         i: 0,
         lang,
-        out: Vec::new(),
+        // About a token per four bytes of short code (no regrowth for a one-liner); longer
+        // code grows as it goes.
+        out: Vec::with_capacity((code.len() / 4 + 4).min(256)),
     };
     lx.run();
     lx.out
