@@ -380,12 +380,8 @@ fn curl(c: &Call<'_, '_>, out: &mut Out) {
             ),
         );
     }
-    let urls: Vec<&str> = p
-        .pos
-        .iter()
-        .map(|w| w.text.as_str())
-        .chain(p.values("url"))
-        .collect();
+    // The URLs, read where asked (no vector of them).
+    let urls = || p.pos.iter().map(|w| w.text.as_str()).chain(p.values("url"));
     let mut to_file = false;
     for o in p.values("o").chain(p.values("output")) {
         if o != "-" {
@@ -395,15 +391,15 @@ fn curl(c: &Call<'_, '_>, out: &mut Out) {
     }
     if p.has("O") || p.has("remote-name") || p.has("remote-name-all") {
         to_file = true;
-        for u in &urls {
+        for u in urls() {
             download_to(c, out, "`curl -O`", &url_file(u));
         }
     }
     if !to_file {
         download_to_stdout(c, out);
     }
-    if urls.iter().any(|u| u.starts_with("file:")) {
-        out.effects().network = urls.iter().any(|u| !u.starts_with("file:"));
+    if urls().any(|u| u.starts_with("file:")) {
+        out.effects().network = urls().any(|u| !u.starts_with("file:"));
     }
 }
 

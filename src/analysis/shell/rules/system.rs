@@ -73,11 +73,7 @@ pub(super) fn is_block_device(t: &str) -> bool {
 
 /// Shell and REPL history files ([`crate::analysis::paths::history_name`] of the last segment).
 fn is_history_file(t: &str) -> bool {
-    let name = t
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(t)
-        .to_ascii_lowercase();
+    let name = super::lower(t.rsplit(['/', '\\']).next().unwrap_or(t));
     crate::analysis::paths::history_name(&name)
 }
 
