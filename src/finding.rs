@@ -28,7 +28,7 @@ fn bound_detail_owned(detail: String) -> String {
 
 /// Printable ASCII within the bound: nothing to strip or cut.
 fn is_bounded(detail: &str) -> bool {
-    detail.len() <= MAX_DETAIL_CHARS && detail.bytes().all(|b| (b' '..=b'~').contains(&b))
+    detail.len() <= MAX_DETAIL_CHARS && crate::swar::all_printable(detail.as_bytes())
 }
 
 fn bound_general(detail: &str) -> String {

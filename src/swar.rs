@@ -137,6 +137,15 @@ pub fn all_printable_or_line(bytes: &[u8]) -> bool {
     .is_none()
 }
 
+/// Whether every byte is printable ASCII (`' '..='~'`): finding details and the values they
+/// show (`crate::finding`, the shell rules' `shown`).
+pub fn all_printable(bytes: &[u8]) -> bool {
+    first(bytes, word_has_non_printable, |b| {
+        !(b' '..=b'~').contains(&b)
+    })
+    .is_none()
+}
+
 /// The high bit of exactly each zero byte of `v` (no borrow between bytes).
 fn zero_bytes(v: u64) -> u64 {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -237,6 +246,13 @@ mod tests {
                     assert_eq!(first_json_special(&w), json_special_reference(&w));
                     assert_eq!(all_printable_or_line(&w), printable_reference(&w));
                     for word in [&v, &w, &h] {
+                        assert_eq!(
+                            all_printable(word),
+                            all_printable_reference(word),
+                            "{b} {at}"
+                        );
+                    }
+                    for word in [&v, &w, &h] {
                         assert_eq!(all_plain_ascii(word), plain_reference(word), "{b} {at}");
                     }
                     if len >= 8 {
@@ -251,6 +267,10 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn all_printable_reference(bytes: &[u8]) -> bool {
+        bytes.iter().all(|b| (b' '..=b'~').contains(b))
     }
 
     fn double_space_reference(bytes: &[u8]) -> bool {
@@ -297,6 +317,7 @@ mod tests {
                 proptest::prop_assert_eq!(mask_first(&bytes), json_special_reference(&bytes[..8]));
             }
             proptest::prop_assert_eq!(all_plain_ascii(&bytes), plain_reference(&bytes));
+            proptest::prop_assert_eq!(all_printable(&bytes), all_printable_reference(&bytes));
             let a = ascii.as_bytes();
             proptest::prop_assert_eq!(all_plain_ascii(a), plain_reference(a));
             proptest::prop_assert_eq!(first_json_special(a), json_special_reference(a));

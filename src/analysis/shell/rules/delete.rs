@@ -13,7 +13,7 @@
 //! broad directory (`rm -f /*`, `del /q C:\*`).
 
 use super::{
-    cluster, cmd_switches, long, ps_param_word, ps_parse, psp, shown, system, Call, Category, Out,
+    cluster, cmd_switches, long, ps_param_name, ps_parse, psp, shown, system, Call, Category, Out,
 };
 use std::borrow::Cow;
 
@@ -78,10 +78,10 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     // `rm -rf x` is POSIX; `rm -Recurse x` / `ri x` are PowerShell.
     let powershell_shaped = !matches!(c.prog, "rm" | "rmdir" | "del" | "erase" | "rd")
         || c.args.iter().any(|w| {
-            super::ps_param_word(&w.text).is_some_and(|(n, _)| {
+            super::ps_param_name(&w.text).is_some_and(|(n, _)| {
                 REMOVE_ITEM
                     .iter()
-                    .any(|p| n.len() >= p.min && p.name.starts_with(n.as_str()))
+                    .any(|p| n.len() >= p.min && super::ps_name_prefixes(p.name, n))
             })
         })
         || c.args.is_empty() && c.ctx.piped_in && !c.cmd.args_unknown;
@@ -354,7 +354,7 @@ fn cmd_del(c: &Call<'_, '_>, out: &mut Out) {
     for w in c.args {
         match cmd_switches(&w.text) {
             Some(s) => recursive |= s.contains(&'s'),
-            None if ps_param_word(&w.text).is_some() => {}
+            None if ps_param_name(&w.text).is_some() => {}
             None => targets.push(Target::word(w)),
         }
     }

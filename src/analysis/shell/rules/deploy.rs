@@ -16,8 +16,9 @@
 //! Dry runs (`--dry-run`, `--check`, `--preview`) deploy nothing.
 
 use super::infra::{dry_run, kube_words};
-use super::{shown, tokens, Call, Out};
+use super::{contains_ci, lower, shown, tokens, Call, Out};
 use crate::finding;
+use std::borrow::Cow;
 
 const DEPLOY_VERBS: &[&str] = &[
     "deploy",
@@ -135,16 +136,43 @@ pub(super) const DEPLOYERS: super::Words = super::Words::new(&[
     "bun",
 ]);
 
+/// The lengths (bits) and lowercase first letters (bits `b - b'a'`) of [`DEPLOY_VERBS`]: a
+/// token of another length or first letter is none of them, without comparing each.
+#[expect(
+    clippy::indexing_slicing,
+    reason = "evaluated for a constant only: an index out of range fails the build"
+)]
+const VERB_SHAPES: (u64, u32) = {
+    let (mut lens, mut firsts) = (0u64, 0u32);
+    let mut i = 0;
+    while i < DEPLOY_VERBS.len() {
+        let v = DEPLOY_VERBS[i].as_bytes();
+        assert!(v.len() < 64 && !v.is_empty() && v[0].is_ascii_lowercase());
+        lens |= 1 << v.len();
+        firsts |= 1 << (v[0] - b'a');
+        i += 1;
+    }
+    (lens, firsts)
+};
+
 /// The program is named for deploying (`deploy.sh`, `release-it`, `ship`): one of its
 /// alphanumeric tokens is a deploy verb. `tokens` without the lowercase copies (the verbs are
-/// lowercase ASCII).
+/// lowercase ASCII). Asked for every command's program: a token is compared only when its
+/// length and first letter are some verb's ([`VERB_SHAPES`]).
 pub(super) fn names_deploy_verb(prog: &str) -> bool {
     // Tokens are runs of ASCII letters and digits, so splitting the bytes finds the same ones
-    // (the bytes of other characters are never ASCII); no verb is shorter than 4.
+    // (the bytes of other characters are never ASCII).
+    let (lens, firsts) = VERB_SHAPES;
     prog.as_bytes()
         .split(|b| !b.is_ascii_alphanumeric())
         .any(|t| {
-            t.len() >= 4
+            let shaped = t.len() < 64
+                && lens >> t.len() & 1 != 0
+                && t.first().is_some_and(|b| {
+                    let l = b.to_ascii_lowercase().wrapping_sub(b'a');
+                    l < 26 && firsts >> l & 1 != 0
+                });
+            shaped
                 && DEPLOY_VERBS
                     .iter()
                     .any(|v| v.as_bytes().eq_ignore_ascii_case(t))
@@ -160,17 +188,17 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         return None;
     }
     let kube;
-    let words: Vec<String> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
+    let words: Vec<Cow<'_, str>> = if matches!(c.prog, "kubectl" | "oc" | "helm") {
         kube = kube_words(c.args);
         kube.as_slice()
     } else {
         c.plain()
     }
     .iter()
-    .map(|w| w.text.to_ascii_lowercase())
+    .map(|w| lower(&w.text))
     .collect();
-    let w0 = words.first().map(String::as_str).unwrap_or("");
-    let w1 = words.get(1).map(String::as_str).unwrap_or("");
+    let w0 = words.first().map(AsRef::as_ref).unwrap_or("");
+    let w1 = words.get(1).map(AsRef::as_ref).unwrap_or("");
     let verb_in =
         |w: &str| tokens(w).any(|t| DEPLOY_VERBS.contains(&t.as_str())) && !w.contains('/');
     let known = match c.prog {
@@ -245,7 +273,7 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         _ => false,
     };
     known.then(|| {
-        let path: Vec<&str> = words.iter().take(2).map(String::as_str).collect();
+        let path: Vec<&str> = words.iter().take(2).map(AsRef::as_ref).collect();
         format!("`{} {}`", c.prog, path.join(" ")).replace(" `", "`")
     })
 }
@@ -288,15 +316,12 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
     if !c.prog_in(&PUBLISHERS) {
         return None;
     }
-    let words: Vec<String> = c
-        .plain()
-        .iter()
-        .map(|w| w.text.to_ascii_lowercase())
-        .collect();
-    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    let words: Vec<Cow<'_, str>> = c.plain().iter().map(|w| lower(&w.text)).collect();
+    let w = |i: usize| words.get(i).map(AsRef::as_ref).unwrap_or("");
     let local_registry = c.args.iter().any(|a| {
-        let l = a.text.to_ascii_lowercase();
-        (l.contains("registry") || l.contains("repository-url") || l.contains("index")) && (l.contains("localhost") || l.contains("127.0.0.1"))
+        let l = a.text.as_str();
+        (contains_ci(l, "registry") || contains_ci(l, "repository-url") || contains_ci(l, "index"))
+            && (contains_ci(l, "localhost") || contains_ci(l, "127.0.0.1"))
     }) || c.args.windows(2).any(|p| matches!(p, [a, b] if a.text.starts_with("--registry") && (b.text.contains("localhost") || b.text.contains("127.0.0.1"))));
     if local_registry {
         return None;
@@ -465,6 +490,21 @@ mod tests {
                 .map(|_| PIECES[rng.below(PIECES.len())])
                 .collect();
             assert_eq!(super::names_deploy_verb(&p), reference(&p), "{p:?}");
+        }
+        for t in super::super::testing::corpus_texts() {
+            for w in t.split_whitespace().chain([t.as_str()]) {
+                assert_eq!(super::names_deploy_verb(w), reference(w), "{w:?}");
+            }
+        }
+        for v in super::DEPLOY_VERBS {
+            for w in [
+                v.to_string(),
+                v.to_ascii_uppercase(),
+                format!("{v}x"),
+                v[1..].to_string(),
+            ] {
+                assert_eq!(super::names_deploy_verb(&w), reference(&w), "{w:?}");
+            }
         }
     }
 

@@ -16,7 +16,7 @@ use std::cell::RefCell;
 
 use super::delete::{self, Target};
 use super::inline::{self, Lang};
-use super::{cluster, only_home_expansion, shown, system, Call, Category, Out};
+use super::{cluster, detail, only_home_expansion, shown, system, Call, Category, Out, Part};
 use crate::analysis::shell::command::{is_powershell, is_shell, Dialect};
 use crate::analysis::shell::model::Word;
 use crate::analysis::{Limits, Report};
@@ -92,7 +92,11 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     }
     out.add(
         &finding::DYNAMIC_CODE_EXECUTION,
-        format!("the command name {} is only known at run time", shown(text)),
+        detail(&[
+            Part::T("the command name "),
+            Part::S(text),
+            Part::T(" is only known at run time"),
+        ]),
     );
     // `{rm,-rf,/}`: brace expansion builds the words; check the expanded command too.
     if w.glob && !w.dynamic && text.starts_with('{') {
@@ -1131,10 +1135,13 @@ fn powershell_cmdlets(c: &Call<'_, '_>, out: &mut Out) {
 /// Decoding and script-block construction anywhere in the statement (as .NET calls, not as a
 /// word someone searches for: `grep FromBase64String src` is data), whatever the program.
 /// What a word holding a .NET call has (a prefilter for [`dotnet_calls`]), in any case.
-const DOTNET_CALL: super::needles::Needles<2> =
+pub(super) const DOTNET_CALL: super::needles::Needles<2> =
     super::needles::Needles::lowered(["]::", ".invokecommand."]);
 
 fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
+    if !c.may_call_dotnet() {
+        return;
+    }
     // Asked only for a word that looks like a .NET call (nearly none).
     let prints = || {
         matches!(c.prog, "echo" | "printf" | "grep" | "rg" | "findstr")
@@ -1642,7 +1649,13 @@ pub(super) fn inline_code(
     out.not_read_only();
     out.add(
         &finding::INLINE_INTERPRETER,
-        format!("`{}` runs inline {} code", c.prog, lang.name()),
+        detail(&[
+            Part::T("`"),
+            Part::T(c.prog),
+            Part::T("` runs inline "),
+            Part::T(lang.name()),
+            Part::T(" code"),
+        ]),
     );
     for cmd in s.commands {
         out.payload(Dialect::Posix, cmd, via, false);

@@ -79,9 +79,10 @@ pub(super) struct Scan {
     pub fork_bomb: bool,
 }
 
+/// A token; an identifier is the code's own text (no copy).
 #[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Ident(String),
+enum Tok<'a> {
+    Ident(&'a str),
     Str { text: String, interp: bool },
     Cmd(String),
     P(char),
@@ -117,6 +118,11 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     if s.network && (shell_cmd || dup) {
         s.reverse_shell = true;
     }
+    // Every fork-loop needle holds `fork` (no whitespace: the collapsed text holds it exactly
+    // when the code does), so most code skips building the collapsed copy.
+    if !contains_literal(code, "fork") {
+        return;
+    }
     let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
     let has = |n: &str| contains_literal(&flat, n);
     if has("fork while fork")
@@ -137,16 +143,18 @@ struct Lx<'a> {
     src: &'a str,
     i: usize,
     lang: Lang,
-    out: Vec<Tok>,
+    out: Vec<Tok<'a>>,
 }
 
-fn lex(code: &str, lang: Lang) -> Vec<Tok> {
+fn lex(code: &str, lang: Lang) -> Vec<Tok<'_>> {
     let mut lx = Lx {
         b: code.as_bytes(),
         src: code,
         i: 0,
         lang,
-        out: Vec::new(),
+        // About a token per four bytes of short code (no regrowth for a one-liner); longer
+        // code grows as it goes.
+        out: Vec::with_capacity((code.len() / 4 + 4).min(256)),
     };
     lx.run();
     lx.out
@@ -170,12 +178,12 @@ fn closing(open: u8) -> u8 {
     }
 }
 
-impl Lx<'_> {
+impl<'a> Lx<'a> {
     fn at(&self, k: usize) -> Option<u8> {
         self.b.get(self.i + k).copied()
     }
 
-    fn push(&mut self, t: Tok) {
+    fn push(&mut self, t: Tok<'a>) {
         if self.out.len() < MAX_TOKENS {
             self.out.push(t);
         }
@@ -277,7 +285,7 @@ impl Lx<'_> {
                 let start = self.i;
                 self.i += 1;
                 self.ident_tail();
-                let text = self.src.get(start..self.i).unwrap_or("").to_owned();
+                let text = self.src.get(start..self.i).unwrap_or("");
                 self.push(Tok::Ident(text));
             }
             _ if is_ident_start(c) => self.ident(),
@@ -317,7 +325,7 @@ impl Lx<'_> {
     fn ident(&mut self) {
         let start = self.i;
         self.ident_tail();
-        let text = self.src.get(start..self.i).unwrap_or("").to_owned();
+        let text: &'a str = self.src.get(start..self.i).unwrap_or("");
         let next = self.at(0);
         // Python string prefixes: r'…', f"…", rb'…'.
         if self.lang == Lang::Python
@@ -344,11 +352,11 @@ impl Lx<'_> {
                     && *d != b'='
             });
             if let Some(d) = delim {
-                match text.as_str() {
+                match text {
                     "q" | "qq" | "qw" | "qx" => {
                         self.i += 1;
                         let body = self.until(closing(d), text != "q");
-                        let tok = match text.as_str() {
+                        let tok = match text {
                             "qx" => Tok::Cmd(body),
                             "qw" => Tok::Str {
                                 text: body.split_whitespace().collect::<Vec<_>>().join(" "),
@@ -650,29 +658,31 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
-/// Splits call arguments (the tokens between `(` and the matching `)`) at depth-0 commas.
-fn split_args(toks: &[Tok]) -> Vec<Vec<Tok>> {
-    let mut args = vec![Vec::new()];
+/// Splits call arguments (the tokens between `(` and the matching `)`, at most
+/// [`MAX_ARG_TOKENS`] of them) at depth-0 commas: each argument is the run of tokens between
+/// two such commas (borrowed, not copied).
+fn split_args<'t, 'a>(toks: &'t [Tok<'a>]) -> Vec<&'t [Tok<'a>]> {
+    let toks = toks.get(..MAX_ARG_TOKENS).unwrap_or(toks);
+    let mut args = Vec::new();
     let mut depth = 0usize;
-    for t in toks.iter().take(MAX_ARG_TOKENS) {
+    let mut start = 0;
+    for (k, t) in toks.iter().enumerate() {
         match t {
             Tok::P('(' | '[' | '{') => depth += 1,
             Tok::P(')' | ']' | '}') => depth = depth.saturating_sub(1),
             Tok::P(',') if depth == 0 => {
-                args.push(Vec::new());
-                continue;
+                args.push(toks.get(start..k).unwrap_or(&[]));
+                start = k + 1;
             }
             _ => {}
         }
-        if let Some(last) = args.last_mut() {
-            last.push(t.clone());
-        }
     }
+    args.push(toks.get(start..).unwrap_or(&[]));
     args
 }
 
 /// The tokens of a parenthesized call starting at `open` (the `(`), and the index after it.
-fn call_span(toks: &[Tok], open: usize) -> (&[Tok], usize) {
+fn call_span<'t, 'a>(toks: &'t [Tok<'a>], open: usize) -> (&'t [Tok<'a>], usize) {
     let mut depth = 0usize;
     let mut j = open;
     while let Some(t) = toks.get(j) {
@@ -698,7 +708,7 @@ fn call_span(toks: &[Tok], open: usize) -> (&[Tok], usize) {
 /// run-time parts as [`DYN`].
 fn command_of(arg: &[Tok]) -> String {
     if matches!(arg.first(), Some(Tok::P('[' | '(')))
-        || matches!(arg.first(), Some(Tok::Ident(n)) if n == "c" || n == "qw")
+        || matches!(arg.first(), Some(Tok::Ident(n)) if *n == "c" || *n == "qw")
     {
         let inner = match arg.first() {
             Some(Tok::P(_)) => arg.get(1..arg.len().saturating_sub(1)).unwrap_or(&[]),
@@ -749,17 +759,14 @@ const DECODERS: &[&str] = &[
 fn mentions(toks: &[Tok], words: &[&str]) -> bool {
     toks.iter().any(|t| match t {
         Tok::Ident(n) => {
-            let lower = n.to_ascii_lowercase();
+            let lower = super::lower(n);
             words
                 .iter()
                 .any(|w| lower.split(['.', ':', '>', '-']).any(|seg| seg == *w))
         }
         Tok::Str { text, .. } => {
-            let lower = text.to_ascii_lowercase();
-            matches!(
-                lower.as_str(),
-                "base64" | "rot13" | "rot_13" | "hex" | "zlib"
-            )
+            let lower = super::lower(text);
+            matches!(&*lower, "base64" | "rot13" | "rot_13" | "hex" | "zlib")
         }
         _ => false,
     })
@@ -807,7 +814,7 @@ impl Facts {
 
 fn classify(lang: Lang, name: &str, facts: Facts) -> Option<Kind> {
     let last = last_segment(name);
-    let q = qualifier(name).to_ascii_lowercase();
+    let q = super::lower(qualifier(name));
     let bare = q.is_empty();
     match lang {
         Lang::Python => match last {
@@ -946,7 +953,7 @@ fn walk(code: &str, toks: &[Tok], lang: Lang, nest: usize, s: &mut Scan) {
                 s.commands.push(interpolated_cmd(text, lang));
             }
             Tok::Str { text, .. } => {
-                let lower = text.to_ascii_lowercase();
+                let lower = super::lower(text);
                 if !text.contains(char::is_whitespace)
                     && (paths::is_credential_path(text) || text.contains("/.ssh/id_"))
                 {
@@ -982,7 +989,8 @@ fn awk_string(toks: &[Tok], i: usize, text: &str, s: &mut Scan) {
     let prev = i.checked_sub(1).and_then(|k| toks.get(k));
     let next = toks.get(i + 1);
     let next2 = toks.get(i + 2);
-    if matches!(next, Some(Tok::P('|'))) && matches!(next2, Some(Tok::Ident(n)) if n == "getline") {
+    if matches!(next, Some(Tok::P('|'))) && matches!(next2, Some(Tok::Ident(n)) if *n == "getline")
+    {
         s.commands.push(text.to_owned());
     }
     let before_prev = i.checked_sub(2).and_then(|k| toks.get(k));
@@ -1001,8 +1009,8 @@ fn awk_string(toks: &[Tok], i: usize, text: &str, s: &mut Scan) {
 /// `file_put_contents(p, …)`, Perl `open(F, '>', p)`/`open(F, ">p")`, Lua `io.open(p, 'w')`.
 fn file_write(toks: &[Tok], i: usize, name: &str, lang: Lang, s: &mut Scan) {
     let last = last_segment(name);
-    let literal = |a: Option<&Vec<Tok>>| -> Option<String> {
-        match a.map(Vec::as_slice) {
+    let literal = |a: Option<&&[Tok]>| -> Option<String> {
+        match a.copied() {
             Some(
                 [Tok::Str {
                     text,
@@ -1099,14 +1107,14 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
     }
     // AppleScript `do shell script "…"`, `run script "…"`.
     if lang == Lang::AppleScript {
-        if name == "do" && matches!(next, Some(Tok::Ident(n)) if n == "shell") {
+        if name == "do" && matches!(next, Some(Tok::Ident(n)) if *n == "shell") {
             if let Some(Tok::Str { text, .. }) = toks.get(i + 3) {
                 s.commands.push(text.clone());
             } else {
                 s.commands.push(DYN.to_owned());
             }
         }
-        if name == "run" && matches!(next, Some(Tok::Ident(n)) if n == "script") {
+        if name == "run" && matches!(next, Some(Tok::Ident(n)) if *n == "script") {
             s.dynamic = Some("runs a script built at run time");
         }
         return;
@@ -1141,12 +1149,13 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
     {
         return;
     }
-    let args: Vec<Vec<Tok>> = match next {
+    // The tokens of a paren-less call's arguments.
+    let mut span = Vec::new();
+    let args: Vec<&[Tok]> = match next {
         Some(Tok::P('(')) => split_args(call_span(toks, i + 1).0),
         Some(t @ (Tok::Str { .. } | Tok::Ident(_))) if matches!(lang, Lang::Perl | Lang::Ruby) => {
             // Paren-less calls: `system "x"`, `eval $x`, `system "a", "b"`.
             let mut j = i + 1;
-            let mut span = Vec::new();
             while let Some(t) = toks.get(j) {
                 if matches!(t, Tok::P(';' | '}')) || span.len() > MAX_ARG_TOKENS {
                     break;
@@ -1160,7 +1169,7 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
         Some(Tok::P('{')) if lang == Lang::Perl && matches!(kind, Kind::Eval) => return,
         _ => return,
     };
-    let first: &[Tok] = args.first().map(Vec::as_slice).unwrap_or(&[]);
+    let first: &[Tok] = args.first().copied().unwrap_or(&[]);
     if first.is_empty() {
         return;
     }
@@ -1180,7 +1189,7 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
                 let mut cmd = command_of(first);
                 for a in args.iter().skip(1) {
                     if let Some(Tok::Ident(n)) = a.first() {
-                        if n == "args" {
+                        if *n == "args" {
                             cmd.push(' ');
                             cmd.push_str(&command_of(a.get(2..).unwrap_or(&[])));
                         }

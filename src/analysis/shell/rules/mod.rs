@@ -290,6 +290,9 @@ pub(super) struct Call<'a, 'w> {
     /// The rule families that can act on this program and cmdlet ([`named::families`]),
     /// computed at the first question (a command word built at run time asks none).
     families: std::cell::OnceCell<u16>,
+    /// Some word that is not fully quoted holds a .NET call or web client needle
+    /// ([`Call::may_call_dotnet`]), computed at the first question.
+    dotnet: std::cell::OnceCell<bool>,
     /// Arguments after the program.
     pub args: &'a [&'w Word],
     /// `plain_words(args)`, computed once (nearly every rule family asks for it).
@@ -324,6 +327,7 @@ impl<'a, 'w> Call<'a, 'w> {
             ps,
             prog_key: WordKey::new(prog),
             families: std::cell::OnceCell::new(),
+            dotnet: std::cell::OnceCell::new(),
             args,
             plain,
             roots: ctx.fed_roots,
@@ -346,6 +350,19 @@ impl<'a, 'w> Call<'a, 'w> {
             }
         });
         families & bits != 0
+    }
+
+    /// Some word of the command that is not fully quoted holds one of the needles of the .NET
+    /// call and web client rules (`exec::DOTNET_CALL`, `net::WEBCLIENT`): without one, both
+    /// rules' word loops find nothing. One scan per word serves both (nearly every command
+    /// has none).
+    pub fn may_call_dotnet(&self) -> bool {
+        *self.dotnet.get_or_init(|| {
+            self.cmd
+                .argv
+                .iter()
+                .any(|w| !w.fully_quoted && DOTNET_OR_WEBCLIENT.any_in(&w.text))
+        })
     }
 
     /// `list.has(self.prog)`, with the program's filter slots computed once per command.
@@ -636,7 +653,10 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
             .find(|w| matches!(**w, "sudo" | "doas" | "elevate" | "chroot"))
             .copied()
             .unwrap_or("a privilege wrapper");
-        out.add(&finding::PRIVILEGE_ELEVATION, format!("runs through {how}"));
+        out.add(
+            &finding::PRIVILEGE_ELEVATION,
+            detail(&[Part::T("runs through "), Part::T(how)]),
+        );
     }
     if c.cmd.opaque {
         out.incomplete("a wrapper's options could not be understood");
@@ -682,6 +702,11 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
     net::credential_args(c, out);
     dynamic_args(c, out);
 }
+
+/// The needles of `exec::DOTNET_CALL` and `net::WEBCLIENT` together ([`Call::may_call_dotnet`];
+/// `tests::dotnet_or_webclient_is_the_union` keeps them in step).
+const DOTNET_OR_WEBCLIENT: needles::Needles<5> =
+    needles::Needles::lowered(["]::", ".invokecommand.", "webclient", "load", "sockets"]);
 
 /// Programs whose arguments are (partly) another command's: `--help` there may be that
 /// command's argument, not theirs.
@@ -803,10 +828,14 @@ fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
         .iter()
         .find(|w| w.dynamic && !only_home_expansion(&w.text))
     {
-        out.add(
-            &finding::DYNAMIC_EXPANSION,
-            format!("{} gets {} at run time", shown(c.prog), shown(&w.text)),
-        );
+        out.add_with(&finding::DYNAMIC_EXPANSION, || {
+            detail(&[
+                Part::S(c.prog),
+                Part::T(" gets "),
+                Part::S(&w.text),
+                Part::T(" at run time"),
+            ])
+        });
         out.not_read_only();
         return;
     }
@@ -956,6 +985,16 @@ pub fn has_separator(text: &str) -> bool {
     text.bytes().any(|b| b == b'/' || b == b'\\')
 }
 
+/// `t.to_ascii_lowercase()`, borrowed when `t` has no ASCII capital (a text without one is
+/// its own lowercase).
+pub(super) fn lower(t: &str) -> std::borrow::Cow<'_, str> {
+    if t.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(t.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(t)
+    }
+}
+
 /// Case-insensitive substring test without allocating (`needle` must be lowercase ASCII):
 /// candidates are found by the first byte, then compared, so it stays linear in practice.
 pub(super) fn contains_ci(hay: &str, needle: &str) -> bool {
@@ -1097,21 +1136,53 @@ fn needs_quotes(t: &str, glob: bool, dynamic: bool) -> bool {
 /// Most characters of a value [`shown`] in a finding detail.
 const SHOWN_CHARS: usize = 60;
 
-/// A value shown in a finding detail: backticked, one line, at most 60 characters.
-pub(super) fn shown(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(SHOWN_CHARS) + 5);
-    out.push('`');
-    // Printable ASCII (the usual value) is copied whole: each byte is one character and none
-    // is a control character, so this is exactly what the loop below makes.
+/// A value shown in a finding detail: backticked, one line, at most 60 characters. It is
+/// written where it is formatted (`format!("… {}", shown(x))`): no string of its own.
+pub(super) fn shown(s: &str) -> Shown<'_> {
+    Shown(s)
+}
+
+/// [`shown`]'s value, displayed as the detail text it stands for.
+pub(super) struct Shown<'a>(&'a str);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = self.0;
+        // Printable ASCII (the usual value) is written whole: each byte is one character and
+        // none is a control character, so this is exactly what the loop below makes.
+        let head = s.as_bytes().get(..SHOWN_CHARS).unwrap_or(s.as_bytes());
+        if crate::swar::all_printable(head) {
+            f.write_str("`")?;
+            f.write_str(s.get(..head.len()).unwrap_or(""))?;
+            if s.len() > SHOWN_CHARS {
+                f.write_str("…")?;
+            }
+            return f.write_str("`");
+        }
+        let mut out = String::new();
+        push_shown_chars(&mut out, s);
+        f.write_str(&out)
+    }
+}
+
+/// Appends [`shown`]`(s)` to `out` (the detail builder's form: no formatting machinery).
+pub(super) fn push_shown(out: &mut String, s: &str) {
     let head = s.as_bytes().get(..SHOWN_CHARS).unwrap_or(s.as_bytes());
-    if head.iter().all(|b| (b' '..=b'~').contains(b)) {
+    if crate::swar::all_printable(head) {
+        out.push('`');
         out.push_str(s.get(..head.len()).unwrap_or(""));
         if s.len() > SHOWN_CHARS {
             out.push('…');
         }
         out.push('`');
-        return out;
+        return;
     }
+    push_shown_chars(out, s);
+}
+
+/// [`shown`] character by character (any text: controls become spaces, at most 60 kept).
+fn push_shown_chars(out: &mut String, s: &str) {
+    out.push('`');
     for (i, ch) in s.chars().enumerate() {
         if i >= SHOWN_CHARS {
             out.push('…');
@@ -1120,6 +1191,35 @@ pub(super) fn shown(s: &str) -> String {
         out.push(if ch.is_control() { ' ' } else { ch });
     }
     out.push('`');
+}
+
+/// One part of a finding detail built by [`detail`].
+pub(super) enum Part<'a> {
+    /// Text as it is.
+    T(&'a str),
+    /// A value as [`shown`] writes it.
+    S(&'a str),
+}
+
+/// The detail made of `parts` — what `format!` of the same texts and [`shown`] values
+/// makes — in one allocation sized up front, without the formatting machinery (the
+/// findings of nearly every command are built here).
+pub(super) fn detail(parts: &[Part<'_>]) -> String {
+    let cap = parts
+        .iter()
+        .map(|p| match p {
+            Part::T(t) => t.len(),
+            // Backticks and `…`; at most 60 characters of at most 4 bytes.
+            Part::S(s) => s.len().min(SHOWN_CHARS * 4) + 5,
+        })
+        .sum();
+    let mut out = String::with_capacity(cap);
+    for p in parts {
+        match p {
+            Part::T(t) => out.push_str(t),
+            Part::S(s) => push_shown(&mut out, s),
+        }
+    }
     out
 }
 
@@ -1189,26 +1289,27 @@ fn plain_words_into<'w>(args: &[&'w Word], out: &mut Vec<&'w Word>) {
 /// `long_vals`: long options taking one (`--output FILE`, `--output=FILE`).
 pub(super) struct Parsed<'w> {
     /// Option names as seen: short as one char (`"o"`), long without dashes (`"output"`).
-    pub opts: Vec<(String, Option<&'w str>)>,
+    /// Both are parts of the argument words (no copies).
+    pub opts: Vec<(&'w str, Option<&'w str>)>,
     pub pos: Vec<&'w Word>,
 }
 
 impl<'w> Parsed<'w> {
     pub fn has(&self, name: &str) -> bool {
-        self.opts.iter().any(|(n, _)| n == name)
+        self.opts.iter().any(|(n, _)| *n == name)
     }
 
     pub fn value(&self, name: &str) -> Option<&'w str> {
         self.opts
             .iter()
-            .find(|(n, v)| n == name && v.is_some())
+            .find(|(n, v)| *n == name && v.is_some())
             .and_then(|(_, v)| *v)
     }
 
     pub fn values<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'w str> + 's {
         self.opts
             .iter()
-            .filter(move |(n, _)| n == name)
+            .filter(move |(n, _)| *n == name)
             .filter_map(|(_, v)| *v)
     }
 }
@@ -1264,11 +1365,13 @@ fn parse_opts<'w>(
             } else {
                 None
             };
-            p.opts.push((name.to_owned(), value));
+            p.opts.push((name, value));
             continue;
         }
         if let Some(cl) = cluster(t) {
             for (at, ch) in cl.char_indices() {
+                // The option's name is its character, as it stands in the word.
+                let name = cl.get(at..at + ch.len_utf8()).unwrap_or("");
                 if short_vals.contains(ch) {
                     let rest = cl.get(at + ch.len_utf8()..).unwrap_or("");
                     let value = if rest.is_empty() {
@@ -1278,10 +1381,10 @@ fn parse_opts<'w>(
                     } else {
                         Some(rest)
                     };
-                    p.opts.push((ch.to_string(), value));
+                    p.opts.push((name, value));
                     break;
                 }
-                p.opts.push((ch.to_string(), None));
+                p.opts.push((name, None));
             }
             continue;
         }
@@ -1350,20 +1453,40 @@ impl<'w> PsArgs<'w> {
     }
 }
 
-/// The lowercase name of a PowerShell parameter word (`-Recurse`, `–Force:$true`), without
-/// any `:value`, and the inline value.
-pub(super) fn ps_param_word(t: &str) -> Option<(String, Option<&str>)> {
+/// The name of a PowerShell parameter word (`-Recurse`, `–Force:$true`) as written, without
+/// any `:value`, and the inline value. Parameter names are compared ignoring ASCII case
+/// ([`ps_name_is`], [`ps_name_prefixes`]): no lowercase copy.
+pub(super) fn ps_param_name(t: &str) -> Option<(&str, Option<&str>)> {
     let rest = t
         .strip_prefix('-')
         .or_else(|| t.strip_prefix(['\u{2013}', '\u{2014}', '\u{2015}']))?;
     if !rest.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) {
         return None;
     }
-    let (name, value) = match rest.split_once(':') {
+    Some(match rest.split_once(':') {
         Some((n, v)) => (n, Some(v)),
         None => (rest, None),
-    };
-    Some((name.to_ascii_lowercase(), value))
+    })
+}
+
+/// [`ps_param_name`] with the name lowercased (the reference it replaces).
+#[cfg(test)]
+pub(super) fn ps_param_word(t: &str) -> Option<(String, Option<&str>)> {
+    ps_param_name(t).map(|(n, v)| (n.to_ascii_lowercase(), v))
+}
+
+/// `name.to_ascii_lowercase() == lower` (`lower`: a table's parameter name), without the copy.
+pub(super) fn ps_name_is(lower: &str, name: &str) -> bool {
+    lower.len() == name.len() && ps_name_prefixes(lower, name)
+}
+
+/// `lower.starts_with(&name.to_ascii_lowercase())`, without the copy.
+pub(super) fn ps_name_prefixes(lower: &str, name: &str) -> bool {
+    lower.as_bytes().get(..name.len()).is_some_and(|head| {
+        head.iter()
+            .zip(name.bytes())
+            .all(|(l, n)| n.to_ascii_lowercase() == *l)
+    })
 }
 
 /// Parses cmdlet arguments by the cmdlet's parameter table (case-insensitive, unambiguous
@@ -1376,15 +1499,18 @@ pub(super) fn ps_parse<'w>(args: &[&'w Word], params: &[PsParam]) -> PsArgs<'w> 
     let mut i = 0;
     while let Some(w) = args.get(i) {
         i += 1;
-        let Some((name, inline)) = ps_param_word(&w.text) else {
+        let Some((name, inline)) = ps_param_name(&w.text) else {
             out.pos.push(w);
             continue;
         };
-        let found = params.iter().find(|p| p.name == name).or_else(|| {
-            params
-                .iter()
-                .find(|p| name.len() >= p.min && p.name.starts_with(name.as_str()))
-        });
+        let found = params
+            .iter()
+            .find(|p| ps_name_is(p.name, name))
+            .or_else(|| {
+                params
+                    .iter()
+                    .find(|p| name.len() >= p.min && ps_name_prefixes(p.name, name))
+            });
         match found {
             Some(p) if p.value => {
                 let v = if inline.is_some() {
@@ -1403,7 +1529,7 @@ pub(super) fn ps_parse<'w>(args: &[&'w Word], params: &[PsParam]) -> PsArgs<'w> 
                 }
             }
             None => {
-                if PS_COMMON_VALUES.contains(&name.as_str()) && inline.is_none() {
+                if PS_COMMON_VALUES.iter().any(|p| ps_name_is(p, name)) && inline.is_none() {
                     i += 1;
                 }
             }
@@ -2014,14 +2140,23 @@ mod tests {
             }
         }
         for t in &texts {
-            assert_eq!(shown(t), shown_oracle(t), "{t:?}");
+            let want = shown_oracle(t);
+            assert_eq!(shown(t).to_string(), want, "{t:?}");
+            assert_eq!(format!("{}", shown(t)), want, "{t:?}");
+            let mut pushed = String::from("x");
+            push_shown(&mut pushed, t);
+            assert_eq!(pushed, format!("x{want}"), "{t:?}");
+            let built = detail(&[Part::T("a "), Part::S(t), Part::T(" b"), Part::S("c")]);
+            assert_eq!(built, format!("a {} b{}", want, shown_oracle("c")), "{t:?}");
         }
     }
 
     proptest::proptest! {
         #[test]
         fn shown_equals_the_char_by_char_form_on_any_text(t in "(?s).{0,70}|[ -~\\t]{55,65}") {
-            proptest::prop_assert_eq!(shown(&t), shown_oracle(&t));
+            proptest::prop_assert_eq!(shown(&t).to_string(), shown_oracle(&t));
+            let built = detail(&[Part::S(&t), Part::T(" x")]);
+            proptest::prop_assert_eq!(built, format!("{} x", shown_oracle(&t)));
         }
     }
 
@@ -2142,6 +2277,83 @@ mod tests {
         assert!(!p.has("force"));
         assert_eq!(p.value("path"), Some("C:\\x"));
         assert_eq!(p.pos.len(), 1);
+    }
+
+    /// The shared prefilter of the .NET call and web client rules holds exactly when one of
+    /// theirs does (over every corpus text and word, and the needles in any case).
+    #[test]
+    fn dotnet_or_webclient_is_the_union() {
+        let mut texts = corpus_texts();
+        texts.extend(
+            [
+                "(New-Object Net.WebClient).DownloadString('u')",
+                "[Convert]::FromBase64String($x)",
+                "$ExecutionContext.InvokeCommand.NewScriptBlock($s)",
+                "System.Net.Sockets.TCPClient",
+                "LOAD",
+                "]:",
+                ".invokecommand",
+            ]
+            .map(str::to_owned),
+        );
+        let words: Vec<String> = texts
+            .iter()
+            .flat_map(|t| t.split_whitespace().map(str::to_owned))
+            .collect();
+        let mut hits = 0;
+        for t in texts.iter().chain(&words) {
+            let union = exec::DOTNET_CALL.any_in(t) || net::WEBCLIENT.any_in(t);
+            assert_eq!(DOTNET_OR_WEBCLIENT.any_in(t), union, "{t:?}");
+            hits += usize::from(union);
+        }
+        assert!(hits > 10, "{hits}");
+    }
+
+    /// The parameter-name comparisons equal the lowercase-copy forms they replace, over every
+    /// corpus word and names in any case (including tables' names not in lowercase).
+    #[test]
+    fn ps_names_compare_as_the_lowercased_copy() {
+        let mut texts = corpus_texts();
+        texts.extend(
+            [
+                "-Recurse",
+                "-REC",
+                "–Force:$true",
+                "-ea",
+                "-ÉA",
+                "-Path:x",
+                "-r1",
+                "-",
+                "-1",
+                "-pathé",
+            ]
+            .map(str::to_owned),
+        );
+        let tables = ["recurse", "path", "erroraction", "Path", "pathé", "", "ea"];
+        for t in texts.iter().flat_map(|t| t.split_whitespace()) {
+            let old = ps_param_word(t);
+            let new = ps_param_name(t);
+            assert_eq!(
+                new.map(|(n, v)| (n.to_ascii_lowercase(), v)),
+                old.clone(),
+                "{t:?}"
+            );
+            let (Some((lower_name, _)), Some((name, _))) = (old, new) else {
+                continue;
+            };
+            for table in tables {
+                assert_eq!(
+                    ps_name_is(table, name),
+                    table == lower_name,
+                    "{t:?} {table}"
+                );
+                assert_eq!(
+                    ps_name_prefixes(table, name),
+                    table.starts_with(lower_name.as_str()),
+                    "{t:?} {table}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,10 @@
 //! A request that sends data or uses a mutating method is `network-mutation`.
 
 use super::needles::Needles;
-use super::{cluster, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out};
+use super::{
+    cluster, detail, long, parse, parse_head, ps_parse, psp, shown, system, Call, Category, Out,
+    Part,
+};
 use crate::analysis::paths;
 use crate::analysis::shell::command::Dialect;
 use crate::analysis::shell::model::{RedirectKind, Word};
@@ -44,7 +47,11 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             out.not_read_only();
             out.add(
                 &finding::REMOTE_ACCESS,
-                format!("`{}` opens a remote session or copies files", c.prog),
+                detail(&[
+                    Part::T("`"),
+                    Part::T(c.prog),
+                    Part::T("` opens a remote session or copies files"),
+                ]),
             );
             if c.prog == "rsh" {
                 if let Some(rest) = c.plain().get(1..).filter(|r| !r.is_empty()) {
@@ -373,12 +380,8 @@ fn curl(c: &Call<'_, '_>, out: &mut Out) {
             ),
         );
     }
-    let urls: Vec<&str> = p
-        .pos
-        .iter()
-        .map(|w| w.text.as_str())
-        .chain(p.values("url"))
-        .collect();
+    // The URLs, read where asked (no vector of them).
+    let urls = || p.pos.iter().map(|w| w.text.as_str()).chain(p.values("url"));
     let mut to_file = false;
     for o in p.values("o").chain(p.values("output")) {
         if o != "-" {
@@ -388,15 +391,15 @@ fn curl(c: &Call<'_, '_>, out: &mut Out) {
     }
     if p.has("O") || p.has("remote-name") || p.has("remote-name-all") {
         to_file = true;
-        for u in &urls {
+        for u in urls() {
             download_to(c, out, "`curl -O`", &url_file(u));
         }
     }
     if !to_file {
         download_to_stdout(c, out);
     }
-    if urls.iter().any(|u| u.starts_with("file:")) {
-        out.effects().network = urls.iter().any(|u| !u.starts_with("file:"));
+    if urls().any(|u| u.starts_with("file:")) {
+        out.effects().network = urls().any(|u| !u.starts_with("file:"));
     }
 }
 
@@ -593,9 +596,12 @@ fn web_request(c: &Call<'_, '_>, out: &mut Out) {
 
 /// `New-Object Net.WebClient` and its download/upload methods anywhere in the statement.
 /// Words a .NET web client or socket call holds (a prefilter for [`webclient`]).
-const WEBCLIENT: Needles<3> = Needles::lowered(["webclient", "load", "sockets"]);
+pub(super) const WEBCLIENT: Needles<3> = Needles::lowered(["webclient", "load", "sockets"]);
 
 pub(super) fn webclient(c: &Call<'_, '_>, out: &mut Out) {
+    if !c.may_call_dotnet() {
+        return;
+    }
     for w in &c.cmd.argv {
         if w.fully_quoted || !WEBCLIENT.any_in(&w.text) {
             continue;
@@ -677,7 +683,7 @@ fn ssh(c: &Call<'_, '_>, out: &mut Out) {
     out.add(&finding::REMOTE_ACCESS, "`ssh` opens a remote shell");
     let p = parse_head(c.args, "bcDEeFIiJLlmOopQRSWwB", &[]);
     for (name, value) in &p.opts {
-        if name != "o" {
+        if *name != "o" {
             continue;
         }
         let Some(v) = value else { continue };
@@ -780,15 +786,17 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
         let authority = host.get(..host_end).unwrap_or(host);
         let path = host.get(host_end..).unwrap_or("");
         // `http://metadata/computeMetadata/v1/` (the short name resolves on GCE).
-        let host_name = authority
-            .rsplit('@')
-            .next()
-            .unwrap_or(authority)
-            .split(':')
-            .next()
-            .unwrap_or("");
-        let short_name = lower.contains("://") && matches!(host_name, "metadata" | "metadata.");
-        if HOSTS.any_in(&lower) || short_name {
+        let short_name = || {
+            let host_name = authority
+                .rsplit('@')
+                .next()
+                .unwrap_or(authority)
+                .split(':')
+                .next()
+                .unwrap_or("");
+            lower.contains("://") && matches!(host_name, "metadata" | "metadata.")
+        };
+        if HOSTS.any_in(&lower) || short_name() {
             out.add(
                 &finding::CLOUD_METADATA,
                 format!("reaches the cloud metadata service {}", shown(&w.text)),
@@ -813,6 +821,10 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
                 .strip_prefix(l)
                 .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
         }) || authority.starts_with("127.");
+        // Everything below asks for a loopback host first.
+        if !loopback {
+            continue;
+        }
         let admin_path = [
             "/admin",
             "/actuator",

@@ -596,7 +596,7 @@ fn tar(c: &Call<'_, '_>, out: &mut Out) {
     );
     for (name, value) in &p.opts {
         let Some(v) = value else { continue };
-        match name.as_str() {
+        match *name {
             "checkpoint-action" => {
                 if let Some(cmd) = v.strip_prefix("exec=") {
                     e.shell(cmd);

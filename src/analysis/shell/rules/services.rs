@@ -9,9 +9,10 @@
 //! `screen -dm cmd`) run their command: it becomes a payload.
 
 use super::infra::control;
-use super::{cluster, long, parse, parse_head, Call, Category, Out};
+use super::{cluster, long, lower, parse, parse_head, Call, Category, Out, Part};
 use crate::analysis::shell::command::Dialect;
 use crate::finding;
+use std::borrow::Cow;
 
 /// Names of the gate and its host, found in a lowercased argument.
 pub(super) const GATE_NAMES: super::needles::Needles<2> =
@@ -131,14 +132,11 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     if !c.prog_in(&CONTROL_PROGS) && !c.ps_in(&CONTROL_CMDLETS) {
         return;
     }
-    let words: Vec<String> = c
-        .plain()
-        .iter()
-        .map(|w| w.text.to_ascii_lowercase())
-        .collect();
-    let first = words.first().map(String::as_str).unwrap_or("");
+    // Lowercase copies only of words with capitals (a word without is its own lowercase).
+    let words: Vec<Cow<'_, str>> = c.plain().iter().map(|w| lower(&w.text)).collect();
+    let first = words.first().map(AsRef::as_ref).unwrap_or("");
     let has = |s: &str| c.args.iter().any(|w| w.text == s);
-    let who = format!("`{}`", c.prog);
+    let who = Ticked(c.prog);
     let changed: Option<String> = match c.prog {
         "systemctl" => match first {
             "" | "status" | "show" | "cat" | "help" | "is-active" | "is-enabled" | "is-failed"
@@ -148,9 +146,15 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                 out.category(Category::ReadOnly);
                 None
             }
-            _ => Some(format!("{who} {first} changes system services")),
+            _ => Some(super::detail(&[
+                Part::T("`"),
+                Part::T(c.prog),
+                Part::T("` "),
+                Part::T(first),
+                Part::T(" changes system services"),
+            ])),
         },
-        "service" => match words.get(1).map(String::as_str) {
+        "service" => match words.get(1).map(AsRef::as_ref) {
             Some("status") | None => {
                 out.category(Category::ReadOnly);
                 None
@@ -281,7 +285,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                 || c.prog == "init"
                     && !words
                         .iter()
-                        .any(|w| matches!(w.as_str(), "0" | "1" | "6" | "s"))
+                        .any(|w| matches!(w.as_ref(), "0" | "1" | "6" | "s"))
             {
                 None
             } else {
@@ -300,7 +304,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                 "add", "del", "delete", "set", "flush", "change", "replace", "append", "prepend",
                 "exec", "attach", "detach",
             ];
-            if words.iter().any(|w| verbs.contains(&w.as_str())) {
+            if words.iter().any(|w| verbs.contains(&w.as_ref())) {
                 Some("`ip` changes network configuration".to_owned())
             } else {
                 out.category(Category::ReadOnly);
@@ -317,7 +321,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         }
         "route" => words
             .iter()
-            .any(|w| matches!(w.as_str(), "add" | "del" | "delete" | "change" | "flush"))
+            .any(|w| matches!(w.as_ref(), "add" | "del" | "delete" | "change" | "flush"))
             .then(|| "`route` changes routing".to_owned()),
         "mount" | "umount" | "swapoff" | "swapon" => {
             if c.prog == "mount" && c.args.is_empty() {
@@ -338,7 +342,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "date" => (has("-s") || c.args.iter().any(|w| w.text.starts_with("--set")))
             .then(|| "`date -s` sets the clock".to_owned()),
         "reg" => {
-            let key = words.get(1).map(String::as_str).unwrap_or("");
+            let key = words.get(1).map(AsRef::as_ref).unwrap_or("");
             let value_only = c
                 .args
                 .iter()
@@ -397,6 +401,17 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             );
         }
         control(out, why);
+    }
+}
+
+/// A program name in backticks where it is formatted (no string of its own).
+struct Ticked<'a>(&'a str);
+
+impl std::fmt::Display for Ticked<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("`")?;
+        f.write_str(self.0)?;
+        f.write_str("`")
     }
 }
 

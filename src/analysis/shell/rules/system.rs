@@ -14,7 +14,9 @@
 //! → `history-tampering`. Reads of self-protected paths are not escalated here (reading
 //! `openclaw.json` is a credential read, see [`super::net`]).
 
-use super::{cluster, cmd_switches, long, parse, ps_parse, psp, shown, Call, Category, Out};
+use super::{
+    cluster, cmd_switches, detail, long, parse, ps_parse, psp, shown, Call, Category, Out, Part,
+};
 use crate::analysis::paths::{self, Breadth};
 use crate::analysis::shell::command::{is_shell, Dialect};
 use crate::analysis::shell::model::{RedirectKind, Word};
@@ -71,11 +73,7 @@ pub(super) fn is_block_device(t: &str) -> bool {
 
 /// Shell and REPL history files ([`crate::analysis::paths::history_name`] of the last segment).
 fn is_history_file(t: &str) -> bool {
-    let name = t
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or(t)
-        .to_ascii_lowercase();
+    let name = super::lower(t.rsplit(['/', '\\']).next().unwrap_or(t));
     crate::analysis::paths::history_name(&name)
 }
 
@@ -130,11 +128,11 @@ pub(super) fn write_text(c: &Call<'_, '_>, out: &mut Out, who: &str, t: &str, re
     }
     if redirect {
         out.add_with(&finding::OUTPUT_REDIRECTION, || {
-            format!("output goes to {}", shown(t))
+            detail(&[Part::T("output goes to "), Part::S(t)])
         });
     } else {
         out.add_with(&finding::FILE_WRITE, || {
-            format!("{who} writes {}", shown(t))
+            detail(&[Part::T(who), Part::T(" writes "), Part::S(t)])
         });
     }
     if !out.spend() {
