@@ -23,6 +23,8 @@
 //! incomplete with `wrapper-depth-exceeded`, yet are still analysed up to twice that depth,
 //! at most 8, so that wrapping never lowers a decision), the lexers' depth/token limits.
 
+use std::borrow::Cow;
+
 use super::command::{self, Dialect, Payload};
 use super::model::{
     Connector, LexLimits, LexProblem, Nested, NestedKind, RedirectKind, Script, SimpleCommand,
@@ -186,15 +188,32 @@ fn walk_primary<'v>(
     depth: usize,
     memo: &dyn Store<'v>,
 ) {
-    let mut walk = Walk::new(limits, depth, dialect, memo);
-    walk.root(root, text);
-    walk.finish((dialect == Dialect::Posix).then_some((text, root)));
-    let problems = match root {
-        Root::Script(script) => real_problems(script, text),
-        // (A substitution's reading lexed with no problem at all: [`Substitutions`].)
-        Root::Substitution { .. } => Vec::new(),
-    };
-    for p in &problems {
+    let lexed = (dialect == Dialect::Posix).then_some((text, root));
+    match root {
+        Root::Script(script) => {
+            let mut walk = Walk::new(limits, depth, dialect, memo);
+            walk.script(script, 0);
+            walk.finish(lexed);
+            let problems = real_problems(script, text);
+            fold_primary(out, walk, &problems);
+        }
+        Root::Substitution { sub, .. } => {
+            // The one command (made here: it lives shorter than the memo, see [`Copying`]).
+            let sc = substitution_command(text);
+            let copying = Copying(memo);
+            let mut walk = Walk::new(limits, depth, dialect, &copying);
+            walk.substitution(&sc, sub);
+            walk.finish(lexed);
+            // (A substitution's reading lexed with no problem at all: [`Substitutions`].)
+            fold_primary(out, walk, &[]);
+        }
+    }
+}
+
+/// Folds the primary dialect's finished walk, with the lexer's `problems` that leave it
+/// incomplete, into `out`.
+fn fold_primary(out: &mut Analysis, mut walk: Walk<'_, '_>, problems: &[LexProblem]) {
+    for p in problems {
         walk.report.add(problem_finding(p));
     }
     if !problems.is_empty() {
@@ -212,6 +231,33 @@ fn walk_primary<'v>(
         out.report.targets = walk.report.targets;
     } else {
         out.report.targets.extend(walk.report.targets);
+    }
+}
+
+/// The one command of the script a payload's substitution reading stands for
+/// ([`Root::Substitution`]): one unquoted dynamic word, the payload `text`, with the
+/// substitution nested in it (which [`Walk::substitution`] is given where it lies).
+fn substitution_command(text: &str) -> SimpleCommand {
+    let whole = Span {
+        start: 0,
+        end: text.len(),
+    };
+    SimpleCommand {
+        connector: Connector::Sequence,
+        assignments: Vec::new(),
+        argv: vec![Word {
+            text: text.to_owned(),
+            span: whole,
+            quoted: false,
+            fully_quoted: false,
+            dynamic: true,
+            glob: false,
+        }],
+        redirects: Vec::new(),
+        heredocs: Vec::new(),
+        nested: Vec::new(),
+        background: false,
+        span: whole,
     }
 }
 
@@ -660,7 +706,8 @@ struct Walk<'l, 'w> {
     executes: Vec<String>,
     /// Bare command words (`a.exe`): CMD and PowerShell hosts run them from the working
     /// directory, so a file downloaded there under that name is what runs.
-    run_words: Vec<String>,
+    /// (As written: normalized only when the line downloads something, [`Walk::finish`].)
+    run_words: Vec<Cow<'w, str>>,
     payloads: Vec<Payload>,
     /// Some command in this script writes downloaded content to stdout.
     downloads_to_stdout: bool,
@@ -700,43 +747,17 @@ impl<'l, 'w> Walk<'l, 'w> {
         self.report.add(Finding::new(spec, detail.into()));
     }
 
-    /// Walks a line's reading `root` of `text`.
-    fn root(&mut self, root: Root<'w>, text: &str) {
-        let sub = match root {
-            Root::Script(script) => return self.script(script, 0),
-            Root::Substitution { sub, .. } => sub,
-        };
-        // The script [`Substitutions`] stands for: one command, one unquoted dynamic word
-        // holding the substitution (`sub`, walked from where it lies: no copy of it).
-        let whole = Span {
-            start: 0,
-            end: text.len(),
-        };
-        let sc = SimpleCommand {
-            connector: Connector::Sequence,
-            assignments: Vec::new(),
-            argv: vec![Word {
-                text: text.to_owned(),
-                span: whole,
-                quoted: false,
-                fully_quoted: false,
-                dynamic: true,
-                glob: false,
-            }],
-            redirects: Vec::new(),
-            heredocs: Vec::new(),
-            nested: Vec::new(),
-            background: false,
-            span: whole,
-        };
-        // [`Walk::script`] of that one command at the top: no `|` after it, no output read.
+    /// Walks `sc`, the command of a substitution's reading ([`substitution_command`]), with
+    /// `sub` as its nested script: [`Walk::script`] of that one command at the top (no `|`
+    /// after it, no output read).
+    fn substitution(&mut self, sc: &'w SimpleCommand, sub: &'w Script) {
         let mut state = ScriptState::default();
         let mut peeled = command::Peeled::default();
         let nests = Nests {
             list: &[],
             substitution: Some(sub),
         };
-        self.simple(&sc, nests, None, 0, &mut state, &mut peeled);
+        self.simple(sc, nests, None, 0, &mut state, &mut peeled);
         self.out = Piped::default();
     }
 
@@ -778,14 +799,14 @@ impl<'l, 'w> Walk<'l, 'w> {
     /// Analyses one simple command; returns the effects of its last effective command (what a
     /// following `|` receives).
     #[inline(never)]
-    fn simple<'s>(
+    fn simple(
         &mut self,
-        sc: &'s SimpleCommand,
+        sc: &'w SimpleCommand,
         nests: Nests<'w>,
         prev: Option<&Piped>,
         nest: usize,
-        state: &mut ScriptState<'s>,
-        peeled: &mut command::Peeled<'s>,
+        state: &mut ScriptState<'w>,
+        peeled: &mut command::Peeled<'w>,
     ) -> Piped {
         let piped_in = matches!(
             sc.connector,
@@ -803,7 +824,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 .map(|r| r.target.text.as_str())
         });
         command::peel_into(&sc.argv, &sc.assignments, peeled);
-        let peeled: &command::Peeled<'s> = peeled;
+        let peeled: &command::Peeled<'w> = peeled;
         // Roots that a `find … |` before this command feeds into it.
         let fed = if piped_in {
             state.find_roots.take()
@@ -833,7 +854,7 @@ impl<'l, 'w> Walk<'l, 'w> {
         let subst_lists = feeds.is_some_and(|f| f.subst_lists);
         let redirected = feeds.and_then(|f| f.redirected.as_deref());
         let stdin_partial = feeds.is_some_and(|f| f.stdin_partial);
-        let substituted: &[(&'s str, rules::KnownText)] =
+        let substituted: &[(&'w str, rules::KnownText)] =
             feeds.map_or(&[], |f| f.substituted.as_slice());
         let stdin_text = own_stdin.or(redirected).or(piped_text);
         let mut last = Piped::default();
@@ -943,9 +964,9 @@ impl<'l, 'w> Walk<'l, 'w> {
                     }
                 }
             }
-            if let Some(w) = cmd.argv.first() {
+            if let Some(&w) = cmd.argv.first() {
                 if !w.dynamic && self.run_words.len() < 256 && !rules::has_separator(&w.text) {
-                    self.run_words.push(norm(&w.text));
+                    self.run_words.push(Cow::Borrowed(w.text.as_str()));
                 }
             }
             // A command word whose value comes from a download runs remote code.
@@ -1132,14 +1153,14 @@ impl<'l, 'w> Walk<'l, 'w> {
     /// command line) and reads what they and its redirections feed it ([`Feeds`]);
     /// `own_stdin`: a heredoc or here-string is its stdin.
     #[inline(never)]
-    fn feeds<'s>(
+    fn feeds(
         &mut self,
-        sc: &'s SimpleCommand,
+        sc: &'w SimpleCommand,
         nests: Nests<'w>,
-        peeled: &command::Peeled<'s>,
+        peeled: &command::Peeled<'w>,
         nest: usize,
         own_stdin: bool,
-    ) -> Feeds<'s> {
+    ) -> Feeds<'w> {
         let mut f = Feeds::default();
         // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
         // takes their walks from the memo. Kept only for scripts in an argument of a command
@@ -1347,7 +1368,7 @@ impl<'l, 'w> Walk<'l, 'w> {
 
     /// The walk of a script nested in a command of this one, from the memo when an equal
     /// script was walked before; `record`: keep it there for a payload of the command.
-    fn nested(&self, script: &'w Script, nest: usize, record: bool) -> Absorbed {
+    fn nested(&self, script: &'w Script, nest: usize, record: bool) -> Absorbed<'w> {
         if shortcuts_enabled() {
             if let Some(done) = self.memo.find(self.dialect, script) {
                 #[cfg(test)]
@@ -1365,7 +1386,7 @@ impl<'l, 'w> Walk<'l, 'w> {
     }
 
     /// What [`Walk::absorb`] takes from a finished walk of a nested script.
-    fn into_absorbed(self) -> Absorbed {
+    fn into_absorbed(self) -> Absorbed<'w> {
         Absorbed {
             report: self.report,
             payloads: self.payloads,
@@ -1383,7 +1404,7 @@ impl<'l, 'w> Walk<'l, 'w> {
         }
     }
 
-    fn absorb(&mut self, sub: Absorbed) {
+    fn absorb(&mut self, sub: Absorbed<'w>) {
         self.report.merge(sub.report);
         self.payloads.extend(sub.payloads);
         self.reads_secret |= sub.reads_secret;
@@ -1414,13 +1435,17 @@ impl<'l, 'w> Walk<'l, 'w> {
         }
         let executed: Vec<String> = self.executes.clone();
         // A bare command word runs a downloaded file of that name (`certutil … a.exe && a.exe`).
+        // (Normalized only here, and only when the line downloads something.)
         let words = std::mem::take(&mut self.run_words);
-        for word in &words {
-            if self.downloads.iter().any(|d| d == word) {
-                self.add(
-                    &finding::REMOTE_SCRIPT_EXECUTION,
-                    format!("downloads {word} and runs it"),
-                );
+        if !self.downloads.is_empty() {
+            for word in &words {
+                let word = norm(word);
+                if self.downloads.contains(&word) {
+                    self.add(
+                        &finding::REMOTE_SCRIPT_EXECUTION,
+                        format!("downloads {word} and runs it"),
+                    );
+                }
             }
         }
         for file in &executed {
@@ -1499,7 +1524,7 @@ impl<'l, 'w> Walk<'l, 'w> {
 /// What the walk of a nested script hands to the walk of its command ([`Walk::absorb`]), and
 /// whether it writes downloaded content to stdout.
 #[derive(Debug, Clone, PartialEq)]
-struct Absorbed {
+struct Absorbed<'w> {
     report: Report,
     payloads: Vec<Payload>,
     reads_secret: bool,
@@ -1510,10 +1535,35 @@ struct Absorbed {
     written: Vec<(String, String)>,
     decoded: Vec<String>,
     executes: Vec<String>,
-    run_words: Vec<String>,
+    run_words: Vec<Cow<'w, str>>,
     downloads_to_stdout: bool,
     /// What the script's last command writes to stdout.
     out: Piped,
+}
+
+impl Absorbed<'_> {
+    /// A copy that borrows nothing (its bare command words copied).
+    fn to_owned_words(&self) -> Absorbed<'static> {
+        Absorbed {
+            report: self.report.clone(),
+            payloads: self.payloads.clone(),
+            reads_secret: self.reads_secret,
+            network: self.network,
+            metadata_secret: self.metadata_secret,
+            network_cmds: self.network_cmds,
+            downloads: self.downloads.clone(),
+            written: self.written.clone(),
+            decoded: self.decoded.clone(),
+            executes: self.executes.clone(),
+            run_words: self
+                .run_words
+                .iter()
+                .map(|w| Cow::Owned(w.clone().into_owned()))
+                .collect(),
+            downloads_to_stdout: self.downloads_to_stdout,
+            out: self.out.clone(),
+        }
+    }
 }
 
 /// Walks of nested scripts made for one command line, kept where a command has a payload:
@@ -1531,7 +1581,7 @@ struct Absorbed {
 /// ([`Copying`]).
 #[derive(Default)]
 struct Memo<'w> {
-    entries: Vec<(Dialect, Key<'w>, Absorbed)>,
+    entries: Vec<(Dialect, Key<'w>, Absorbed<'w>)>,
 }
 
 /// A script the memo keeps a walk of.
@@ -1553,7 +1603,7 @@ impl Key<'_> {
 const MEMO_ENTRIES: usize = 8;
 
 impl<'w> Memo<'w> {
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<&Absorbed> {
+    fn find(&self, dialect: Dialect, script: &Script) -> Option<&Absorbed<'w>> {
         self.entries
             .iter()
             .find(|(d, s, _)| {
@@ -1573,19 +1623,20 @@ impl<'w> Memo<'w> {
 /// by reference where the scripts allow.
 trait Store<'w> {
     /// A copy of the walk of a script equal to `script`, when one is kept.
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed>;
+    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed<'w>>;
     /// Keeps `done`, the walk of `script`.
-    fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed);
-    /// Keeps `done`, the walk of `script`, with a copy of the script.
-    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed);
+    fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>);
+    /// Keeps `done`, the walk of `script`, with copies of the script and of what `done`
+    /// borrows from it.
+    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>);
 }
 
 impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed> {
+    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed<'w>> {
         self.borrow().find(dialect, script).cloned()
     }
 
-    fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed) {
+    fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>) {
         let mut memo = self.borrow_mut();
         if memo.wants(dialect, script) {
             memo.entries
@@ -1593,11 +1644,11 @@ impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
         }
     }
 
-    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed) {
+    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>) {
         let mut memo = self.borrow_mut();
         if memo.wants(dialect, script) {
             memo.entries
-                .push((dialect, Key::Copy(script.clone()), done.clone()));
+                .push((dialect, Key::Copy(script.clone()), done.to_owned_words()));
         }
     }
 }
@@ -1605,16 +1656,16 @@ impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
 /// The memo for scripts that live shorter than it (a payload's own lexing): records copy them.
 struct Copying<'a, 'w>(&'a dyn Store<'w>);
 
-impl<'v> Store<'v> for Copying<'_, '_> {
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed> {
+impl<'v, 'w: 'v> Store<'v> for Copying<'_, 'w> {
+    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed<'v>> {
         self.0.find(dialect, script)
     }
 
-    fn record(&self, dialect: Dialect, script: &'v Script, done: &Absorbed) {
+    fn record(&self, dialect: Dialect, script: &'v Script, done: &Absorbed<'v>) {
         self.0.record_copy(dialect, script, done);
     }
 
-    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed) {
+    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>) {
         self.0.record_copy(dialect, script, done);
     }
 }
