@@ -327,10 +327,13 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     // A word holds a `%` only when the text does, or when an escape decodes to one (`\%`,
     // `$'\x25'`): without either, no word has the two of a `%VAR%` (no search per word).
     let words_may_hold_percent = percent || backslash.is_some();
-    let mut stack: Vec<&Script> = vec![posix];
+    // The line's script, then the nested ones (last pushed first; the stack is only made for a
+    // line that nests any).
+    let mut next = Some(posix);
+    let mut stack: Vec<&Script> = Vec::new();
     let mut seen = 0usize;
     let mut prog = String::new();
-    while let Some(script) = stack.pop() {
+    while let Some(script) = next.take().or_else(|| stack.pop()) {
         for sc in &script.commands {
             seen += 1;
             if seen > 4096 {
@@ -1406,16 +1409,16 @@ impl<'l, 'w> Walk<'l, 'w> {
 
     fn absorb(&mut self, sub: Absorbed<'w>) {
         self.report.merge(sub.report);
-        self.payloads.extend(sub.payloads);
+        append(&mut self.payloads, sub.payloads);
         self.reads_secret |= sub.reads_secret;
         self.network |= sub.network;
         self.metadata_secret |= sub.metadata_secret;
         self.network_cmds += sub.network_cmds;
-        self.downloads.extend(sub.downloads);
-        self.written.extend(sub.written);
-        self.decoded.extend(sub.decoded);
-        self.executes.extend(sub.executes);
-        self.run_words.extend(sub.run_words);
+        append(&mut self.downloads, sub.downloads);
+        append(&mut self.written, sub.written);
+        append(&mut self.decoded, sub.decoded);
+        append(&mut self.executes, sub.executes);
+        append(&mut self.run_words, sub.run_words);
     }
 
     /// Cross-command verdicts and payload recursion, once the whole script is walked; `lexed`:
@@ -1521,6 +1524,15 @@ impl<'l, 'w> Walk<'l, 'w> {
     }
 }
 
+/// `to` followed by `from`: `from` itself when `to` is empty (no copy into a new buffer).
+fn append<T>(to: &mut Vec<T>, from: Vec<T>) {
+    if to.is_empty() {
+        *to = from;
+    } else {
+        to.extend(from);
+    }
+}
+
 /// What the walk of a nested script hands to the walk of its command ([`Walk::absorb`]), and
 /// whether it writes downloaded content to stdout.
 #[derive(Debug, Clone, PartialEq)]
@@ -1617,6 +1629,14 @@ impl<'w> Memo<'w> {
     fn wants(&self, dialect: Dialect, script: &Script) -> bool {
         self.entries.len() < MEMO_ENTRIES && self.find(dialect, script).is_none()
     }
+
+    /// Keeps an entry (room for one at first: most lines keep one walk, and an entry is large).
+    fn push(&mut self, entry: (Dialect, Key<'w>, Absorbed<'w>)) {
+        if self.entries.capacity() == 0 {
+            self.entries.reserve_exact(1);
+        }
+        self.entries.push(entry);
+    }
 }
 
 /// The memo as a walk over scripts that live as long as `'w` uses it: look-ups, and records
@@ -1639,16 +1659,14 @@ impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
     fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>) {
         let mut memo = self.borrow_mut();
         if memo.wants(dialect, script) {
-            memo.entries
-                .push((dialect, Key::Line(script), done.clone()));
+            memo.push((dialect, Key::Line(script), done.clone()));
         }
     }
 
     fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>) {
         let mut memo = self.borrow_mut();
         if memo.wants(dialect, script) {
-            memo.entries
-                .push((dialect, Key::Copy(script.clone()), done.to_owned_words()));
+            memo.push((dialect, Key::Copy(script.clone()), done.to_owned_words()));
         }
     }
 }
@@ -1874,8 +1892,10 @@ fn candidates(root: Root<'_>, len: usize) -> Vec<(Span, usize, &Script)> {
             (sub, shift)
         }
     };
-    let mut stack = vec![script];
-    while let Some(s) = stack.pop() {
+    // (`script`, then the nested ones, last pushed first.)
+    let mut next = Some(script);
+    let mut stack = Vec::new();
+    while let Some(s) = next.take().or_else(|| stack.pop()) {
         for n in s.commands.iter().flat_map(|c| c.nested.iter()) {
             if let (NestedKind::CommandSubstitution, Some(span)) = (n.kind, n.source) {
                 if n.script.problems.is_empty() && out.len() < SUBSTITUTIONS {
