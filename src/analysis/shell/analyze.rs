@@ -1183,7 +1183,13 @@ impl<'l, 'w> Walk<'l, 'w> {
                             .iter()
                             .any(|c| runs_its_argument(&c.program))
                 });
-            let mut sub = self.nested(n.script, nest, record);
+            // (Only these read what the script prints; a `$(…)` reads its flags.)
+            let prints = match n.kind {
+                NestedKind::ProcessSubstitutionIn => true,
+                NestedKind::Subshell | NestedKind::Group => n.in_word.is_none(),
+                _ => false,
+            };
+            let mut sub = self.nested(n.script, nest, record, prints);
             match n.kind {
                 NestedKind::ProcessSubstitutionIn => {
                     let out = std::mem::take(&mut sub.out);
@@ -1371,9 +1377,11 @@ impl<'l, 'w> Walk<'l, 'w> {
 
     /// The walk of a script nested in a command of this one, from the memo when an equal
     /// script was walked before; `record`: keep it there for a payload of the command.
-    fn nested(&self, script: &'w Script, nest: usize, record: bool) -> Absorbed<'w> {
+    /// `prints`: the caller reads the text the script prints (a walk taken from the memo
+    /// comes without it otherwise).
+    fn nested(&self, script: &'w Script, nest: usize, record: bool, prints: bool) -> Absorbed<'w> {
         if shortcuts_enabled() {
-            if let Some(done) = self.memo.find(self.dialect, script) {
+            if let Some(done) = self.memo.find(self.dialect, script, prints) {
                 #[cfg(test)]
                 MEMO_HITS.with(|h| h.set(h.get() + 1));
                 return done;
@@ -1553,7 +1561,33 @@ struct Absorbed<'w> {
     out: Piped,
 }
 
-impl Absorbed<'_> {
+impl<'w> Absorbed<'w> {
+    /// A copy, with the text the script prints only when `prints`.
+    fn copy(&self, prints: bool) -> Absorbed<'w> {
+        Absorbed {
+            report: self.report.clone(),
+            payloads: self.payloads.clone(),
+            reads_secret: self.reads_secret,
+            network: self.network,
+            metadata_secret: self.metadata_secret,
+            network_cmds: self.network_cmds,
+            downloads: self.downloads.clone(),
+            written: self.written.clone(),
+            decoded: self.decoded.clone(),
+            executes: self.executes.clone(),
+            run_words: self.run_words.clone(),
+            downloads_to_stdout: self.downloads_to_stdout,
+            out: Piped {
+                prints: if prints {
+                    self.out.prints.clone()
+                } else {
+                    None
+                },
+                ..self.out.without_prints()
+            },
+        }
+    }
+
     /// A copy that borrows nothing (its bare command words copied).
     fn to_owned_words(&self) -> Absorbed<'static> {
         Absorbed {
@@ -1642,8 +1676,9 @@ impl<'w> Memo<'w> {
 /// The memo as a walk over scripts that live as long as `'w` uses it: look-ups, and records
 /// by reference where the scripts allow.
 trait Store<'w> {
-    /// A copy of the walk of a script equal to `script`, when one is kept.
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed<'w>>;
+    /// A copy of the walk of a script equal to `script`, when one is kept (`prints`: with the
+    /// text it prints).
+    fn find(&self, dialect: Dialect, script: &Script, prints: bool) -> Option<Absorbed<'w>>;
     /// Keeps `done`, the walk of `script`.
     fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>);
     /// Keeps `done`, the walk of `script`, with copies of the script and of what `done`
@@ -1652,8 +1687,10 @@ trait Store<'w> {
 }
 
 impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed<'w>> {
-        self.borrow().find(dialect, script).cloned()
+    fn find(&self, dialect: Dialect, script: &Script, prints: bool) -> Option<Absorbed<'w>> {
+        self.borrow()
+            .find(dialect, script)
+            .map(|done| done.copy(prints))
     }
 
     fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>) {
@@ -1675,8 +1712,8 @@ impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
 struct Copying<'a, 'w>(&'a dyn Store<'w>);
 
 impl<'v, 'w: 'v> Store<'v> for Copying<'_, 'w> {
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<Absorbed<'v>> {
-        self.0.find(dialect, script)
+    fn find(&self, dialect: Dialect, script: &Script, prints: bool) -> Option<Absorbed<'v>> {
+        self.0.find(dialect, script, prints)
     }
 
     fn record(&self, dialect: Dialect, script: &'v Script, done: &Absorbed<'v>) {
@@ -2018,6 +2055,20 @@ struct Piped {
 }
 
 impl Piped {
+    /// A copy of the flags, without the printed text.
+    fn without_prints(&self) -> Piped {
+        Piped {
+            network: self.network,
+            downloads_to_stdout: self.downloads_to_stdout,
+            decodes: self.decodes,
+            runs_stdin: self.runs_stdin,
+            passes_stdin: self.passes_stdin,
+            prints: None,
+            partial: self.partial,
+            lists_secrets: self.lists_secrets,
+        }
+    }
+
     /// Adds the output of a pipeline that runs after the ones already in `self` (the output
     /// of a script or group is that of each of its pipelines in turn).
     fn then(&mut self, next: Piped) {
