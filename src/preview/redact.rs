@@ -3557,9 +3557,12 @@ fn apply_lines(
     let mut out: Option<String> = None;
     // Where the current line starts, and how much of `text` is in `out`.
     let (mut at, mut copied) = (0, 0);
-    for line in text.split_inclusive('\n') {
+    // The lines with their `\n` (as `split_inclusive('\n')` gives them), found by `memchr`.
+    while at < text.len() {
         let start = at;
-        at += line.len();
+        at = memchr::memchr(b'\n', text.as_bytes().get(start..).unwrap_or(&[]))
+            .map_or(text.len(), |i| start + i + 1);
+        let line = text.get(start..at).unwrap_or("");
         let hit = (!rule.needs_separator || assignment_may_redact(line))
             && (words_known || line_holds_a_word(line));
         if let Some(new) = hit
