@@ -518,8 +518,21 @@ fn edit_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'st
     let path = one_line(&c.clean(path_of(call).unwrap_or(""), 60));
     let all = edits(call);
     let n = all.len();
-    let what = format!("{path} ({n} replacement{})", if n == 1 { "" } else { "s" });
-    let mut section = format!("{n} replacement{} in {path}", if n == 1 { "" } else { "s" });
+    // `{path} ({n} replacement(s))` and `{n} replacement(s) in {path}`, written in place.
+    let plural = if n == 1 { "" } else { "s" };
+    let mut what = String::with_capacity(path.len() + 40);
+    what.push_str(&path);
+    what.push_str(" (");
+    push_u64(&mut what, n as u64);
+    what.push_str(" replacement");
+    what.push_str(plural);
+    what.push(')');
+    let mut section = String::with_capacity(path.len() + 40);
+    push_u64(&mut section, n as u64);
+    section.push_str(" replacement");
+    section.push_str(plural);
+    section.push_str(" in ");
+    section.push_str(&path);
     if let Some((old, new)) = all.first() {
         let half = Cleaner {
             redactor: c.redactor,
@@ -530,13 +543,24 @@ fn edit_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'st
             },
             unchanged: c.unchanged,
         };
-        section.push_str(&format!(
-            "; first:\n- {}\n+ {}",
-            half.excerpt(old).replace('\n', "\n- "),
-            half.excerpt(new).replace('\n', "\n+ ")
-        ));
+        let (old, new) = (half.excerpt(old), half.excerpt(new));
+        section.push_str("; first:\n- ");
+        push_marking_lines(&mut section, &old, "\n- ");
+        section.push_str("\n+ ");
+        push_marking_lines(&mut section, &new, "\n+ ");
     }
     (what, section, &EDIT_KEYS)
+}
+
+/// Appends `text` with each `\n` written as `marker` (what `text.replace('\n', marker)`
+/// gives, without the copy).
+fn push_marking_lines(out: &mut String, text: &str, marker: &str) {
+    for (i, piece) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push_str(marker);
+        }
+        out.push_str(piece);
+    }
 }
 
 /// One file of a patch: what happens to it and its line counts.
@@ -864,6 +888,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The edit section's line marking is `str::replace` of each line break.
+        #[test]
+        fn marking_lines_is_replacing_line_breaks(s in "[a\n\r é]{0,20}|\\PC{0,30}", plus: bool) {
+            let marker = if plus { "\n+ " } else { "\n- " };
+            let mut out = "x".to_owned();
+            push_marking_lines(&mut out, &s, marker);
+            proptest::prop_assert_eq!(out, format!("x{}", s.replace('\n', marker)));
+        }
+
         #[test]
         fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*|[a ]{0,30}") {
             proptest::prop_assert_eq!(one_line(&s), one_line_reference(&s));
