@@ -326,7 +326,15 @@ impl Reader<'_> {
                     })
                 }
                 b'\\' => {
-                    let s = out.get_or_insert_with(|| String::with_capacity(run.len() + 16));
+                    // Room at the first escape for the run so far and what may follow (no
+                    // more than the text holds): in a short request, a string with escapes
+                    // (a command with quotes) is not regrown per escape. (A long one's long
+                    // strings grow by doubling as before.)
+                    let room = match self.text.len().saturating_sub(end) {
+                        rest if self.text.len() <= ESCAPED_ROOM_MAX_TEXT => rest,
+                        _ => 16,
+                    };
+                    let s = out.get_or_insert_with(|| String::with_capacity(run.len() + room));
                     s.push_str(run);
                     s.push(match self.byte()? {
                         b'"' => '"',
@@ -451,6 +459,10 @@ pub fn to_ascii_string<T: serde::Serialize>(v: &T) -> Result<String, String> {
     v.serialize(&mut ser).map_err(|e| e.to_string())?;
     String::from_utf8(out).map_err(|e| e.to_string())
 }
+
+/// The longest request text in which [`Reader::string`] makes room at a string's first
+/// escape for the rest of the text (which bounds what the string unescapes to).
+const ESCAPED_ROOM_MAX_TEXT: usize = 1024;
 
 /// Appends `s` as a JSON string literal in ASCII: exactly what [`to_ascii_string`] writes for
 /// it (serde_json's escapes for `"`, `\\` and control characters, `\uXXXX` for every

@@ -27,6 +27,7 @@ use crate::call::Call;
 use crate::config::Previews;
 use crate::decision::{Class, Preview, Severity};
 use crate::finding::Finding;
+use crate::json::push_u64;
 use redact::{head, Redactor};
 use sanitize::{sanitize_cow, truncate_chars, truncate_cow};
 use serde_json::Value;
@@ -468,12 +469,23 @@ fn write_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'s
         .unwrap_or("");
     let lines = content.lines().count();
     let shown_path = one_line(&c.clean(path, 60));
-    let what = format!("{shown_path} ({lines} lines)");
-    let section = format!(
-        "writes {} bytes, {lines} lines to {shown_path}:\n{}",
-        content.len(),
-        c.excerpt(content)
-    );
+    let excerpt = c.excerpt(content);
+    // `{shown_path} ({lines} lines)` and `writes {bytes} bytes, {lines} lines to
+    // {shown_path}:\n{excerpt}`, written in place (two numbers of at most 20 digits each).
+    let mut what = String::with_capacity(shown_path.len() + 30);
+    what.push_str(&shown_path);
+    what.push_str(" (");
+    push_u64(&mut what, lines as u64);
+    what.push_str(" lines)");
+    let mut section = String::with_capacity(shown_path.len() + excerpt.len() + 80);
+    section.push_str("writes ");
+    push_u64(&mut section, content.len() as u64);
+    section.push_str(" bytes, ");
+    push_u64(&mut section, lines as u64);
+    section.push_str(" lines to ");
+    section.push_str(&shown_path);
+    section.push_str(":\n");
+    section.push_str(&excerpt);
     (what, section, &WRITE_KEYS)
 }
 
@@ -506,8 +518,21 @@ fn edit_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'st
     let path = one_line(&c.clean(path_of(call).unwrap_or(""), 60));
     let all = edits(call);
     let n = all.len();
-    let what = format!("{path} ({n} replacement{})", if n == 1 { "" } else { "s" });
-    let mut section = format!("{n} replacement{} in {path}", if n == 1 { "" } else { "s" });
+    // `{path} ({n} replacement(s))` and `{n} replacement(s) in {path}`, written in place.
+    let plural = if n == 1 { "" } else { "s" };
+    let mut what = String::with_capacity(path.len() + 40);
+    what.push_str(&path);
+    what.push_str(" (");
+    push_u64(&mut what, n as u64);
+    what.push_str(" replacement");
+    what.push_str(plural);
+    what.push(')');
+    let mut section = String::with_capacity(path.len() + 40);
+    push_u64(&mut section, n as u64);
+    section.push_str(" replacement");
+    section.push_str(plural);
+    section.push_str(" in ");
+    section.push_str(&path);
     if let Some((old, new)) = all.first() {
         let half = Cleaner {
             redactor: c.redactor,
@@ -518,13 +543,24 @@ fn edit_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'st
             },
             unchanged: c.unchanged,
         };
-        section.push_str(&format!(
-            "; first:\n- {}\n+ {}",
-            half.excerpt(old).replace('\n', "\n- "),
-            half.excerpt(new).replace('\n', "\n+ ")
-        ));
+        let (old, new) = (half.excerpt(old), half.excerpt(new));
+        section.push_str("; first:\n- ");
+        push_marking_lines(&mut section, &old, "\n- ");
+        section.push_str("\n+ ");
+        push_marking_lines(&mut section, &new, "\n+ ");
     }
     (what, section, &EDIT_KEYS)
+}
+
+/// Appends `text` with each `\n` written as `marker` (what `text.replace('\n', marker)`
+/// gives, without the copy).
+fn push_marking_lines(out: &mut String, text: &str, marker: &str) {
+    for (i, piece) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push_str(marker);
+        }
+        out.push_str(piece);
+    }
 }
 
 /// One file of a patch: what happens to it and its line counts.
@@ -609,19 +645,34 @@ fn patch_section(call: &Call, c: &Cleaner<'_>) -> (String, String, &'static [&'s
         }
     }
     let n = files.len();
-    let what = match files.first() {
-        Some(f) if n == 1 => format!("{} {}", f.op, one_line(&c.clean(&f.path, 60))),
-        _ => format!("{n} files"),
-    };
-    let mut section = format!("patch: {n} file{}", if n == 1 { "" } else { "s" });
+    // The texts below written in place (no `format!`): `{op} {path}` or `{n} files`, then
+    // `patch: {n} file(s)` and `\n{op} {path} (+{added} -{removed})` per file shown.
+    let mut what = String::new();
+    match files.first() {
+        Some(f) if n == 1 => {
+            what.push_str(f.op);
+            what.push(' ');
+            what.push_str(&one_line(&c.clean(&f.path, 60)));
+        }
+        _ => {
+            push_u64(&mut what, n as u64);
+            what.push_str(" files");
+        }
+    }
+    let mut section = String::with_capacity(64);
+    section.push_str("patch: ");
+    push_u64(&mut section, n as u64);
+    section.push_str(if n == 1 { " file" } else { " files" });
     for f in files.iter().take(c.cfg.max_files) {
-        section.push_str(&format!(
-            "\n{} {} (+{} -{})",
-            f.op,
-            one_line(&c.clean(&f.path, 80)),
-            f.added,
-            f.removed
-        ));
+        section.push('\n');
+        section.push_str(f.op);
+        section.push(' ');
+        section.push_str(&one_line(&c.clean(&f.path, 80)));
+        section.push_str(" (+");
+        push_u64(&mut section, f.added as u64);
+        section.push_str(" -");
+        push_u64(&mut section, f.removed as u64);
+        section.push(')');
     }
     if n > c.cfg.max_files {
         section.push_str(&format!("\n… {} more files", n - c.cfg.max_files));
@@ -837,6 +888,15 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The edit section's line marking is `str::replace` of each line break.
+        #[test]
+        fn marking_lines_is_replacing_line_breaks(s in "[a\n\r é]{0,20}|\\PC{0,30}", plus: bool) {
+            let marker = if plus { "\n+ " } else { "\n- " };
+            let mut out = "x".to_owned();
+            push_marking_lines(&mut out, &s, marker);
+            proptest::prop_assert_eq!(out, format!("x{}", s.replace('\n', marker)));
+        }
+
         #[test]
         fn one_line_agrees_on_any_text(s in "\\PC*|[ -~\t\n\r]*|.*|[a ]{0,30}") {
             proptest::prop_assert_eq!(one_line(&s), one_line_reference(&s));

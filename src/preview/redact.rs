@@ -3299,8 +3299,15 @@ impl Redactor {
                 apply(rule, cur, Some(&present), fragments.as_deref_mut())
             } else if present.any_of(&rule.line_set) {
                 // A text of one line holds one of the rule's words: the scan just found it.
+                // A line of a longer one can only hold the words the text holds.
                 let one_line = memchr::memchr(b'\n', cur.as_bytes()).is_none();
-                apply_lines(rule, cur, one_line, fragments.as_deref_mut())
+                apply_lines(
+                    rule,
+                    cur,
+                    one_line,
+                    Some(&present),
+                    fragments.as_deref_mut(),
+                )
             } else {
                 // No line holds one of the rule's words.
                 None
@@ -3345,7 +3352,7 @@ impl Redactor {
                 apply(rule, cur, Some(&present), fragments.as_deref_mut())
             } else if present.any_of(&rule.line_set) {
                 let one_line = !cur.contains('\n');
-                apply_lines(rule, cur, one_line, fragments.as_deref_mut())
+                apply_lines(rule, cur, one_line, None, fragments.as_deref_mut())
             } else {
                 None
             };
@@ -3501,26 +3508,63 @@ const WINDOW: usize = 8;
 /// Applies a line-bound rule to the lines of `text` that hold one of its words (ASCII
 /// case-insensitively); `None` when nothing changed. `words_known`: the caller already knows
 /// that every line holds one (a one-line text whose literal scan found one).
+/// `in_text`, when given, is the scan of `text`: a line is searched only for the rule's words
+/// the text holds (a line holds no word its text does not), not for every one.
 fn apply_lines(
     rule: &Rule,
     text: &str,
     words_known: bool,
+    in_text: Option<&Presence>,
     mut fragments: Option<&mut Vec<String>>,
 ) -> Option<String> {
+    // The rule's words a line may hold, one bit each (of the first 64; any past them is
+    // always searched). (perf, session 9: a multi-line text searched each line for every
+    // word, e.g. all of `NAME_WORDS` in each line of a patch that holds one of them.)
+    let words: u64 = match in_text {
+        // Not searched.
+        _ if words_known => 0,
+        Some(present) => rule
+            .line_ids
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(_, id)| present.hit.contains(**id))
+            .fold(0, |m, (k, _)| m | 1 << k),
+        None => u64::MAX
+            .checked_shr(64u32.saturating_sub(rule.per_line.len() as u32))
+            .unwrap_or(0),
+    };
+    let line_holds_a_word = |line: &str| {
+        let mut rest = words;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if rule
+                .per_line
+                .get(k)
+                .is_some_and(|w| contains_lower(line.as_bytes(), w.as_bytes()))
+            {
+                return true;
+            }
+        }
+        rule.per_line
+            .iter()
+            .skip(64)
+            .any(|w| contains_lower(line.as_bytes(), w.as_bytes()))
+    };
     // The text is copied only once a line changes (session 7; `apply_lines_reference` built
     // the copy line by line).
     let mut out: Option<String> = None;
     // Where the current line starts, and how much of `text` is in `out`.
     let (mut at, mut copied) = (0, 0);
-    for line in text.split_inclusive('\n') {
+    // The lines with their `\n` (as `split_inclusive('\n')` gives them), found by `memchr`.
+    while at < text.len() {
         let start = at;
-        at += line.len();
+        at = memchr::memchr(b'\n', text.as_bytes().get(start..).unwrap_or(&[]))
+            .map_or(text.len(), |i| start + i + 1);
+        let line = text.get(start..at).unwrap_or("");
         let hit = (!rule.needs_separator || assignment_may_redact(line))
-            && (words_known
-                || rule
-                    .per_line
-                    .iter()
-                    .any(|w| contains_lower(line.as_bytes(), w.as_bytes())));
+            && (words_known || line_holds_a_word(line));
         if let Some(new) = hit
             .then(|| apply(rule, line, None, fragments.as_deref_mut()))
             .flatten()
@@ -4366,11 +4410,25 @@ mod tests {
             for known in [false, true] {
                 let (mut fast, mut slow) = (Vec::new(), Vec::new());
                 assert_eq!(
-                    apply_lines(rule, text, known, Some(&mut fast)),
+                    apply_lines(rule, text, known, None, Some(&mut fast)),
                     apply_lines_reference(rule, text, known, Some(&mut slow)),
                     "{text:?}"
                 );
                 assert_eq!(fast, slow, "{text:?}");
+                // Searching each line only for the words the text holds: the same.
+                let (mut given, mut slow) = (Vec::new(), Vec::new());
+                assert_eq!(
+                    apply_lines(
+                        rule,
+                        text,
+                        known,
+                        Some(&r.literals.scan(text)),
+                        Some(&mut given)
+                    ),
+                    apply_lines_reference(rule, text, known, Some(&mut slow)),
+                    "{text:?}"
+                );
+                assert_eq!(given, slow, "{text:?}");
             }
         }
     }
@@ -5224,7 +5282,7 @@ mod timing {
                 let _ = if rule.per_line.is_empty() {
                     apply(rule, &json, None, None)
                 } else {
-                    apply_lines(rule, &json, false, None)
+                    apply_lines(rule, &json, false, None, None)
                 };
             }
             eprintln!("rule {i} {:?}: {:?}", rule.check, t.elapsed());

@@ -504,19 +504,10 @@ impl Sessions {
             let window = cfg.flood.window_ms as f64;
             let n = asks_within(&s.asks, t, window);
             if n >= cfg.flood.threshold as usize {
-                let mut count = String::new();
-                crate::json::push_u64(&mut count, n as u64);
-                let mut secs = String::new();
-                crate::json::push_u64(&mut secs, cfg.flood.window_ms / 1000);
-                prepend_hint(
+                prepend_flood_hint(
                     &mut d.preview.description,
-                    &[
-                        "⚠ ",
-                        &count,
-                        " approval requests in ",
-                        &secs,
-                        " s in this session. Check each one: nothing is approved automatically.\n",
-                    ],
+                    n as u64,
+                    cfg.flood.window_ms / 1000,
                 );
             }
         }
@@ -748,6 +739,29 @@ fn prepend_hint(description: &mut String, hint: &[&str]) {
     for part in hint {
         text.push_str(part);
     }
+    text.push_str(description);
+    crate::preview::sanitize::truncate_in_place(&mut text, crate::preview::MAX_DESCRIPTION_CHARS);
+    *description = text;
+}
+
+/// The flood warning (`count` asks in `secs` seconds) put before the prompt's `description`,
+/// as [`prepend_hint`] puts its parts: the numbers are written into the one text made.
+fn prepend_flood_hint(description: &mut String, count: u64, secs: u64) {
+    const PARTS: [&str; 3] = [
+        "⚠ ",
+        " approval requests in ",
+        " s in this session. Check each one: nothing is approved automatically.\n",
+    ];
+    let [warn, asks, rest] = PARTS;
+    // Two numbers of at most 20 digits each.
+    let mut text = String::with_capacity(
+        PARTS.iter().map(|p| p.len()).sum::<usize>() + 40 + description.len(),
+    );
+    text.push_str(warn);
+    crate::json::push_u64(&mut text, count);
+    text.push_str(asks);
+    crate::json::push_u64(&mut text, secs);
+    text.push_str(rest);
     text.push_str(description);
     crate::preview::sanitize::truncate_in_place(&mut text, crate::preview::MAX_DESCRIPTION_CHARS);
     *description = text;

@@ -1113,22 +1113,10 @@ fn flood_hint_reference(description: &str, n: usize, window_ms: u64) -> String {
     )
 }
 
-/// `prepend_hint` as `Sessions::record` calls it for the flood hint.
+/// `prepend_flood_hint` as `Sessions::record` calls it.
 fn flood_hint(description: &str, n: usize, window_ms: u64) -> String {
     let mut out = description.to_owned();
-    let (mut count, mut secs) = (String::new(), String::new());
-    crate::json::push_u64(&mut count, n as u64);
-    crate::json::push_u64(&mut secs, window_ms / 1000);
-    prepend_hint(
-        &mut out,
-        &[
-            "⚠ ",
-            &count,
-            " approval requests in ",
-            &secs,
-            " s in this session. Check each one: nothing is approved automatically.\n",
-        ],
-    );
+    prepend_flood_hint(&mut out, n as u64, window_ms / 1000);
     out
 }
 
