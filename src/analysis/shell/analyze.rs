@@ -854,6 +854,7 @@ impl<'l, 'w> Walk<'l, 'w> {
         let feeds = feeds.as_ref();
         let nested_downloads = feeds.is_some_and(|f| f.nested_downloads);
         let proc_decodes = feeds.is_some_and(|f| f.proc_decodes);
+        let proc_out_runs = feeds.is_some_and(|f| f.proc_out_runs);
         let subst_lists = feeds.is_some_and(|f| f.subst_lists);
         let redirected = feeds.and_then(|f| f.redirected.as_deref());
         let stdin_partial = feeds.is_some_and(|f| f.stdin_partial);
@@ -949,6 +950,10 @@ impl<'l, 'w> Walk<'l, 'w> {
             if stdin_text.is_some() || !self.written.is_empty() {
                 self.copies(cmd, stdin_text);
             }
+            // `Set-Content s.ps1 -Value '…'`, `'…' | Out-File s.ps1`.
+            if !v.effects.writes_text.is_empty() {
+                self.ps_writes(&v.effects.writes_text, stdin_text);
+            }
             // `find / -name '*.pem' | xargs -I{} curl -F f=@{} …`: the paths a listing of
             // credential files feeds to a command that reads them are secrets it reads.
             let fed_listing = piped_in && prev.is_some_and(|p| p.lists_secrets);
@@ -979,6 +984,9 @@ impl<'l, 'w> Walk<'l, 'w> {
                     &finding::REMOTE_SCRIPT_EXECUTION,
                     "runs the output of a download as a command",
                 );
+            }
+            if proc_out_runs {
+                self.written_into_reader(cmd, sc, &v.effects, prev, piped_in, stdin_text);
             }
             let runs_code = effects.runs_stdin
                 || command::is_shell(&cmd.program)
@@ -1235,6 +1243,7 @@ impl<'l, 'w> Walk<'l, 'w> {
             }
             if n.kind == NestedKind::ProcessSubstitutionOut {
                 self.report.read_only = false;
+                f.proc_out_runs |= sub.out.runs_stdin;
             }
             self.absorb(sub);
         }
@@ -1358,6 +1367,75 @@ impl<'l, 'w> Walk<'l, 'w> {
                 &finding::CREDENTIAL_READ,
                 format!("{} reads the credential files listed to it", cmd.program),
             );
+        }
+    }
+
+    /// `… | tee >(sh)`, `cmd > >(bash)`: a shell in a `>(…)` runs what is written into it —
+    /// tee's stdin (a `>(…)` among its files), or the command's own output (a `>(…)`
+    /// redirection target). Read as if piped into that shell.
+    #[inline(never)]
+    fn written_into_reader(
+        &mut self,
+        cmd: &command::Cmd<'_>,
+        sc: &SimpleCommand,
+        own: &rules::Effects,
+        prev: Option<&Piped>,
+        piped_in: bool,
+        stdin_text: Option<&str>,
+    ) {
+        let into_proc = |t: &str| t.starts_with(">(");
+        let (downloads, decodes, text) =
+            if cmd.program == "tee" && cmd.argv.iter().skip(1).any(|w| into_proc(&w.text)) {
+                let p = prev.filter(|_| piped_in);
+                (
+                    p.is_some_and(|p| p.downloads_to_stdout),
+                    p.is_some_and(|p| p.decodes),
+                    stdin_text,
+                )
+            } else if sc.redirects.iter().any(|r| {
+                matches!(
+                    r.kind,
+                    RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
+                ) && r.fd.is_none_or(|fd| fd == 1)
+                    && into_proc(&r.target.text)
+            }) {
+                // (A download's rules name the `>(…)` as the file it downloads to.)
+                let downloads =
+                    own.downloads_to_stdout || own.downloads_to.iter().any(|f| into_proc(f));
+                (downloads, own.decodes, own.prints.as_deref())
+            } else {
+                return;
+            };
+        if downloads {
+            self.add(
+                &finding::REMOTE_SCRIPT_EXECUTION,
+                format!("{} writes a download into a shell (`>(…)`)", cmd.program),
+            );
+        }
+        if decodes {
+            self.add(
+                &finding::DYNAMIC_CODE_EXECUTION,
+                format!("{} writes decoded data into a shell (`>(…)`)", cmd.program),
+            );
+        }
+        if let Some(text) = text {
+            self.payloads.push(Payload {
+                dialect: Dialect::Posix,
+                text: text.to_owned(),
+                via: "text written into a shell's process substitution",
+                encoded: false,
+            });
+        }
+    }
+
+    /// PowerShell writers' files ([`rules::Effects::writes_text`]): the literal value, or
+    /// the pipeline's text when the line shows it.
+    #[inline(never)]
+    fn ps_writes(&mut self, writes: &[(String, Option<String>, bool)], stdin_text: Option<&str>) {
+        for (path, value, append) in writes {
+            if let Some(text) = value.as_deref().or(stdin_text) {
+                self.wrote(path, text, *append);
+            }
         }
     }
 
@@ -2145,6 +2223,8 @@ struct Feeds<'s> {
     redirected: Option<String>,
     /// `redirected` is only part of the input.
     stdin_partial: bool,
+    /// Some `>(…)` runs what it is written as program text (`tee >(sh)`, `> >(bash)`).
+    proc_out_runs: bool,
 }
 
 /// Per-script facts that flow from one command to the next.

@@ -678,6 +678,13 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
         let text: Vec<&str> = c.args.iter().map(|w| w.text.as_str()).collect();
         out.effects().prints = Some(text.join(" "));
     }
+    // A PowerShell statement that is one string (`'…' | Out-File f`) writes it to the
+    // pipeline (a POSIX shell would run a program of that name: both readings stand).
+    if let [w] = c.cmd.argv.as_slice() {
+        if w.fully_quoted && !w.dynamic && out.v.effects.prints.is_none() {
+            out.effects().prints = Some(w.text.clone());
+        }
+    }
 }
 
 /// Decodes `echo -e` / `printf` escapes: `\n \t \\ \xHH \0NNN \NNN`.

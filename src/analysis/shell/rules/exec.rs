@@ -1773,8 +1773,12 @@ const SYSTEM_BIN: &[&str] = &[
 /// gate cannot see.
 fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     let Some(w) = c.cmd.argv.first() else { return };
-    // Nearly every command word has no separator: decided before any copy.
-    if !super::has_separator(&w.text) || out.has(&finding::INTERPRETER_FILE) {
+    // Nearly every command word has no separator: decided before any copy. CMD also runs a
+    // batch file named bare (`x.bat`), from the current directory: only one the line wrote
+    // is read here (any other is an unknown program).
+    let bare_batch =
+        || c.ctx.known.any() && batch_file(&w.text) && c.ctx.known.text(&w.text).is_some();
+    if !super::has_separator(&w.text) && !bare_batch() || out.has(&finding::INTERPRETER_FILE) {
         return;
     }
     let t = w.text.replace('\\', "/");
@@ -1785,10 +1789,44 @@ fn path_program(c: &Call<'_, '_>, out: &mut Out) {
     script_file(c, out, "it", &w.text, |out, text| shebang_run(c, out, text));
 }
 
+/// A Windows batch file name (`x.bat`, `C.CMD`).
+fn batch_file(name: &str) -> bool {
+    ends_with_ci(name, ".bat") || ends_with_ci(name, ".cmd")
+}
+
+fn ends_with_ci(name: &str, suffix: &str) -> bool {
+    name.len() > suffix.len()
+        && name
+            .get(name.len() - suffix.len()..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
+}
+
 /// A script run by path whose text the command line shows (`chmod +x s && ./s`): its `#!`
 /// line names the program that reads it (`#!/usr/bin/env python3`); a shell, or no `#!`
 /// (the shell runs it itself), reads it as shell commands.
 fn shebang_run(c: &Call<'_, '_>, out: &mut Out, text: &str) {
+    // Without a `#!`, Windows runs a script by its extension: `.ps1` in PowerShell, `.bat`
+    // and `.cmd` in CMD.
+    if !text.starts_with("#!") {
+        if let Some(w) = c.cmd.argv.first() {
+            let dialect = if batch_file(&w.text) {
+                Some(Dialect::Cmd)
+            } else if ends_with_ci(&w.text, ".ps1") {
+                Some(Dialect::PowerShell)
+            } else {
+                None
+            };
+            if let Some(dialect) = dialect {
+                out.payload(
+                    dialect,
+                    text.to_owned(),
+                    "a script the command line shows",
+                    false,
+                );
+                return;
+            }
+        }
+    }
     let line = text
         .strip_prefix("#!")
         .and_then(|rest| rest.lines().next())

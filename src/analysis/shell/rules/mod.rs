@@ -131,6 +131,10 @@ pub struct Effects {
     pub makes_executable: Vec<String>,
     /// Files it writes (redirect targets, `tee`, `cp`/`mv` destinations, `sed -i`, downloads).
     pub writes: Vec<String>,
+    /// Files a PowerShell writer fills with text (`Set-Content f -Value 'x'`, `… | Out-File
+    /// f`): (path as written, the literal value, or `None` for its pipeline input; appends).
+    /// The walk records them as written with that text (a later `./f.ps1` runs it).
+    pub writes_text: Vec<(String, Option<String>, bool)>,
     /// It copies its stdin to its stdout, possibly filtered (`tee`, `cat`, `sed`, `grep`,
     /// `head`, `pv` with no file operand): a download or decoded text piped through it still
     /// reaches the next command.

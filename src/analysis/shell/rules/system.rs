@@ -572,12 +572,48 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                 .iter()
                 .filter_map(|n| p.value(n))
                 .collect();
+            let named_target = !targets.is_empty();
             if targets.is_empty() {
                 targets.extend(p.pos.first().map(|w| w.text.as_str()));
             }
-            for t in targets {
+            for t in &targets {
                 for part in t.split(',') {
                     write_text(c, out, &who(), part.trim(), false);
+                }
+            }
+            if matches!(
+                ps,
+                "set-content" | "add-content" | "out-file" | "tee-object"
+            ) {
+                let append = ps == "add-content" || p.has("append");
+                // The text: `-Value` / `-InputObject`, or Set-/Add-Content's second
+                // positional (`Set-Content f 'x'`); none: the pipeline's input.
+                let value = p
+                    .value("value")
+                    .or_else(|| p.value("inputobject"))
+                    .or_else(|| {
+                        matches!(ps, "set-content" | "add-content")
+                            .then(|| p.pos.get(usize::from(!named_target)))
+                            .flatten()
+                            .map(|w| w.text.as_str())
+                    });
+                // Only literal text is known (`"$x"` is not).
+                let literal = value.filter(|v| !c.args.iter().any(|w| w.dynamic && w.text == *v));
+                if value.is_none() || literal.is_some() {
+                    for t in targets {
+                        for part in t.split(',') {
+                            let part = part.trim();
+                            if !part.is_empty()
+                                && out.v.effects.writes_text.len() < super::MAX_PATHS
+                            {
+                                out.effects().writes_text.push((
+                                    part.to_owned(),
+                                    literal.map(str::to_owned),
+                                    append,
+                                ));
+                            }
+                        }
+                    }
                 }
             }
         }
