@@ -1006,14 +1006,25 @@ impl Lexer<'_> {
                         _ => self.start_word(),
                     }
                 }
-                None => self.start_word(),
+                None => self.start_word_with(c),
             },
-            _ => self.start_word(),
+            _ => self.start_word_with(c),
         }
     }
 
     fn start_word(&mut self) {
         self.cur.word = Some(WordBuilder::new(self.pos, self.cur.cmd.nested.len()));
+    }
+
+    /// Start a word at `c` (the char at the cursor) and take the step that would come next
+    /// now, charged as that step: it finds the same frame, no heredoc, the same char and this
+    /// word, so it is `step_word(c)`. (Past the budget the loop takes over, as before.)
+    fn start_word_with(&mut self, c: char) {
+        self.start_word();
+        if self.sh.steps_left > 0 {
+            self.sh.steps_left -= 1;
+            self.step_word(c);
+        }
     }
 
     /// `2>`, `10<`: a descriptor number right before a redirection operator.
@@ -1829,6 +1840,17 @@ impl Lexer<'_> {
         // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
         // The run is ASCII, so it ends on a char boundary and is appended in one copy. (Without
         // batching the loop brings each char back here: the reference it must equal.)
+        // Which bytes are plain here: `.` `,` `}` outside a brace, `=` after the first one,
+        // `]` with no `[` before it do nothing above either (see [`WORD_BYTE_CLASS`]); the word
+        // state they depend on cannot change within the run.
+        let plain = PLAIN
+            | if w.brace_depth == 0 { NO_BRACE } else { 0 }
+            | if w.eq_seen { AFTER_EQ } else { 0 }
+            | if w.bracket_at.is_none() {
+                NO_BRACKET
+            } else {
+                0
+            };
         let run_start = self.pos;
         let mut q = run_start;
         if self.sh.batch {
@@ -1836,25 +1858,24 @@ impl Lexer<'_> {
                 .end
                 .min(src.len())
                 .min(run_start.saturating_add(self.sh.steps_left));
-            let bytes = src.as_bytes();
-            while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
-                q += 1;
-            }
+            let bytes = src.get(run_start..limit).unwrap_or("").as_bytes();
+            q += bytes
+                .iter()
+                .position(|&b| word_byte_class(b) & plain == 0)
+                .unwrap_or(bytes.len());
         }
         let n = q - run_start;
-        // The char and its run in one allocation (see `word_room`).
-        word_room(&mut w.text, c.len_utf8() + n);
-        w.text.push(c);
+        // The char and its run in one allocation (see `word_room`), and one copy: `c` is the
+        // char at `pos`.
+        word_room(&mut w.text, q - pos);
         w.add_part(Part::Literal(c));
         if let Some(&last) = src.as_bytes().get(run_start..q).and_then(<[u8]>::last) {
             self.sh.steps_left -= n;
             self.pos = q;
-            if n == 1 {
-                w.text.push(char::from(last));
-            } else {
-                w.text.push_str(src.get(run_start..q).unwrap_or(""));
-            }
+            w.text.push_str(src.get(pos..q).unwrap_or(""));
             w.add_literal_run(n, char::from(last));
+        } else {
+            w.text.push(c);
         }
     }
 
@@ -2610,33 +2631,55 @@ fn is_compound_opener(word: &str) -> bool {
     )
 }
 
-/// Bytes that continue a word with no special meaning (see `Lexer::literal`).
-fn is_plain_word_byte(b: u8) -> bool {
-    PLAIN_WORD_BYTES
-        .get(usize::from(b))
-        .copied()
-        .unwrap_or(false)
+/// [`WORD_BYTE_CLASS`] bits: where a byte continues a word with no special meaning (see
+/// `Lexer::literal`): always, outside a `{` (`.` `,` `}`), after an `=` (`=`), with no `[`
+/// before it (`]`).
+const PLAIN: u8 = 1;
+const NO_BRACE: u8 = 2;
+const AFTER_EQ: u8 = 4;
+const NO_BRACKET: u8 = 8;
+
+/// The [`WORD_BYTE_CLASS`] bits of `b`.
+fn word_byte_class(b: u8) -> u8 {
+    WORD_BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(0)
 }
 
-/// [`is_plain_word_byte`] as a table (one load per byte of a word's run).
-const PLAIN_WORD_BYTES: [bool; 256] = {
-    let mut t = [false; 256];
+/// [`word_byte_class_ref`] as a table (one load per byte of a word's run).
+const WORD_BYTE_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         #[expect(clippy::cast_possible_truncation, reason = "b < 256")]
         let c = b as u8;
         #[expect(clippy::indexing_slicing, reason = "b < 256 (const context)")]
         {
-            t[b] = plain_word_byte_ref(c);
+            t[b] = word_byte_class_ref(c);
         }
         b += 1;
     }
     t
 };
 
-/// The definition [`PLAIN_WORD_BYTES`] tabulates.
-const fn plain_word_byte_ref(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%')
+/// The definition [`WORD_BYTE_CLASS`] tabulates: ASCII bytes that a word's step sends to
+/// `Lexer::literal` (not a blank, operator, quote, escape, `$` or backtick) and that
+/// `literal` does nothing with but append (not a glob, bracket or brace char, or `=`), and
+/// those it does nothing with in some word states.
+const fn word_byte_class_ref(b: u8) -> u8 {
+    if b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%' | b'~' | b'!' | b'^' | b'#'
+        )
+    {
+        PLAIN
+    } else {
+        match b {
+            b'.' | b',' | b'}' => NO_BRACE,
+            b'=' => AFTER_EQ,
+            b']' => NO_BRACKET,
+            _ => 0,
+        }
+    }
 }
 
 /// Problems that stop the lexer: always reported, even below the depth limit.
@@ -2758,12 +2801,16 @@ mod tests {
     #[test]
     fn the_plain_word_byte_table_is_its_definition() {
         for b in 0..=u8::MAX {
-            assert_eq!(is_plain_word_byte(b), plain_word_byte_ref(b), "{b:#04x}");
+            assert_eq!(word_byte_class(b), word_byte_class_ref(b), "{b:#04x}");
         }
-        assert!(is_plain_word_byte(b'a') && is_plain_word_byte(b'%'));
-        assert!(
-            !is_plain_word_byte(b'.') && !is_plain_word_byte(b'$') && !is_plain_word_byte(0xC3)
-        );
+        assert_eq!(word_byte_class(b'a'), PLAIN);
+        assert_eq!(word_byte_class(b'%'), PLAIN);
+        assert_eq!(word_byte_class(b'.'), NO_BRACE);
+        for b in [
+            b'$', 0xC3, b' ', b'{', b'[', b'*', b'?', b'\\', b'"', b'\'', b'`', b';',
+        ] {
+            assert_eq!(word_byte_class(b), 0, "{b:#04x}");
+        }
     }
 
     /// The byte-wise assignment-name check says what the char-wise one said, for every
@@ -4472,6 +4519,8 @@ mod tests {
                 "cat <<E\nab $(x) cd `y` ef\\$ gh é\nE\necho ${a:-bc de} $(( 1 + (2 * 3) )) $[4+5]",
                 "a=bcd:e/f+g@h%i_j-k echo abc'd'e \"f\\\"g\"h",
                 "x\\\ny \"a\\\nb\" ${a\\\nb}",
+                "cp a.b,c} {a,b}.c {a..c}.d ~/x.y#z a=b=c.d x]y [x]y].z !^~ x{a}.b,c a.{b,c}",
+                "a.b=c=d,e}f]g [a.b]=c x]=y.z= =a=b {=} {x]} u{.,=]}v",
             ]
             .map(String::from),
         );
