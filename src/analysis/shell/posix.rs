@@ -1865,14 +1865,20 @@ impl Lexer<'_> {
                 .unwrap_or(bytes.len());
         }
         let n = q - run_start;
-        // The char and its run in one allocation (see `word_room`), and one copy: `c` is the
-        // char at `pos`.
+        // The char and its run in one allocation (see `word_room`), and (past two chars) one
+        // copy: `c` is the char at `pos`.
         word_room(&mut w.text, q - pos);
         w.add_part(Part::Literal(c));
         if let Some(&last) = src.as_bytes().get(run_start..q).and_then(<[u8]>::last) {
             self.sh.steps_left -= n;
             self.pos = q;
-            w.text.push_str(src.get(pos..q).unwrap_or(""));
+            if n == 1 {
+                // (Two pushes: cheaper than a copy call for a two-char word such as `ls`.)
+                w.text.push(c);
+                w.text.push(char::from(last));
+            } else {
+                w.text.push_str(src.get(pos..q).unwrap_or(""));
+            }
             w.add_literal_run(n, char::from(last));
         } else {
             w.text.push(c);
