@@ -210,8 +210,11 @@ struct Snapshot {
 
 #[derive(Debug)]
 enum Frame {
-    /// The cursor is in the script on top of the script stack (`Lexer::cur`).
-    Script,
+    /// The cursor is in a nested script (`Lexer::cur`); `parent` is the script it is nested
+    /// in, back in `cur` when it closes (the frames are the stack of scripts: no second one).
+    Script {
+        parent: Box<ScriptState>,
+    },
     DQuote {
         open: usize,
     },
@@ -631,11 +634,8 @@ struct Lexer<'a> {
     /// nesting level moves a pointer, not a ~450-byte state (measured: 10 000 nested `$(` lex
     /// in half the time).
     cur: Box<ScriptState>,
-    #[expect(
-        clippy::vec_box,
-        reason = "states are swapped with `cur` on every nesting level"
-    )]
-    stack: Vec<Box<ScriptState>>,
+    /// How many scripts `cur` is nested in (the `Frame::Script`s on `frames`).
+    nest: usize,
     /// States of closed scripts, reset and reused by the next `open_script` (no allocation,
     /// and their buffers keep their capacity).
     #[expect(clippy::vec_box, reason = "pooled states are swapped with `cur`")]
@@ -668,7 +668,7 @@ impl<'a> Lexer<'a> {
             frames: Vec::new(),
             done: false,
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
-            stack: Vec::new(),
+            nest: 0,
             spare: Vec::new(),
             not_arith: BTreeSet::new(),
             result: None,
@@ -698,7 +698,7 @@ impl<'a> Lexer<'a> {
 
     fn step(&mut self) {
         match self.frames.last() {
-            None | Some(Frame::Script) => self.step_script(),
+            None | Some(Frame::Script { .. }) => self.step_script(),
             Some(Frame::DQuote { .. }) => self.step_dquote(),
             Some(Frame::Raw { .. }) => self.step_raw(),
             Some(Frame::HereBody { .. }) => self.step_herebody(),
@@ -709,7 +709,7 @@ impl<'a> Lexer<'a> {
     fn unwind(&mut self) {
         while !self.done {
             match self.frames.last() {
-                None | Some(Frame::Script) => self.close_script(),
+                None | Some(Frame::Script { .. }) => self.close_script(),
                 Some(Frame::DQuote { .. } | Frame::Raw { .. }) => {
                     self.frames.pop();
                     if let Some(w) = self.cur.word.as_mut() {
@@ -818,7 +818,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn depth(&self) -> usize {
-        self.base_depth + self.stack.len()
+        self.base_depth + self.nest
     }
 
     fn map_pos(&self, p: usize) -> usize {
@@ -1627,8 +1627,8 @@ impl Lexer<'_> {
             None => Box::new(ScriptState::new(kind, open, owns_raw, discard)),
         };
         let parent = mem::replace(&mut self.cur, child);
-        self.stack.push(parent);
-        self.frames.push(Frame::Script);
+        self.nest += 1;
+        self.frames.push(Frame::Script { parent });
     }
 
     /// Close the script on top (its closer, if any, already consumed).
@@ -1646,8 +1646,9 @@ impl Lexer<'_> {
                 self.problem(LexProblem::UnterminatedGroup { span });
             }
         }
-        let Some(parent) = self.stack.pop() else {
-            // The top script of this lexer (its frame is implicit).
+        // A nested script's frame is on top here; the top script's is implicit (none).
+        let Some(Frame::Script { parent }) = self.frames.pop() else {
+            // The top script of this lexer.
             self.done = true;
             if !self.sh.stopped {
                 let spans: Vec<Span> = self
@@ -1664,7 +1665,7 @@ impl Lexer<'_> {
             self.result = Some(mem::take(&mut self.cur.script));
             return;
         };
-        self.frames.pop();
+        self.nest -= 1;
         let mut child = mem::replace(&mut self.cur, parent);
         self.attach(&mut child);
         self.spare.push(child);
@@ -1731,7 +1732,7 @@ impl Lexer<'_> {
     /// The input ended inside the frame on top.
     fn eof_pop(&mut self) {
         match self.frames.last() {
-            None | Some(Frame::Script) => {
+            None | Some(Frame::Script { .. }) => {
                 if self.cur.word.is_some() {
                     self.finish_word();
                     return;
