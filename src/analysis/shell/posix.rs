@@ -637,7 +637,9 @@ struct Lexer<'a> {
     /// How many scripts `cur` is nested in (the `Frame::Script`s on `frames`).
     nest: usize,
     /// States of closed scripts, reset and reused by the next `open_script` (no allocation,
-    /// and their buffers keep their capacity).
+    /// and their buffers keep their capacity): one in `spare_one`, more in `spare` (so that a
+    /// line with one nesting level at a time allocates no pool).
+    spare_one: Option<Box<ScriptState>>,
     #[expect(clippy::vec_box, reason = "pooled states are swapped with `cur`")]
     spare: Vec<Box<ScriptState>>,
     /// Offsets of `$((` / `((` found not to be arithmetic (each falls back at most once).
@@ -669,6 +671,7 @@ impl<'a> Lexer<'a> {
             done: false,
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
             nest: 0,
+            spare_one: None,
             spare: Vec::new(),
             not_arith: BTreeSet::new(),
             result: None,
@@ -1619,7 +1622,7 @@ impl Lexer<'_> {
             self.mark_dynamic();
         }
         let discard = too_deep || self.cur.discard;
-        let child = match self.spare.pop() {
+        let child = match self.spare.pop().or_else(|| self.spare_one.take()) {
             Some(mut state) => {
                 state.reset(kind, open, owns_raw, discard);
                 state
@@ -1668,7 +1671,11 @@ impl Lexer<'_> {
         self.nest -= 1;
         let mut child = mem::replace(&mut self.cur, parent);
         self.attach(&mut child);
-        self.spare.push(child);
+        if self.spare_one.is_none() {
+            self.spare_one = Some(child);
+        } else {
+            self.spare.push(child);
+        }
     }
 
     /// Hand what a closed script built to its parent (`cur`); `child` goes back to the pool.
