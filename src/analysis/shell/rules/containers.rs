@@ -472,16 +472,16 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
                 src.trim_end_matches('/')
             };
             // (`replace` of an absent pattern would only copy the text.)
-            if let Some(at) = joined.find(dst) {
+            if let Some(at) = find_from(&joined, dst, 0) {
                 joined = replace_from(&joined, at, dst, if base.is_empty() { "/" } else { base });
             }
-            if let Some(at) = joined.find("//") {
+            if let Some(at) = find_from(&joined, "//", 0) {
                 joined = replace_from(&joined, at, "//", "/");
             }
         }
     } else if let Some((_, dst)) = mounts().find(|(src, _)| cwd(src)) {
         if dst.len() > 1 {
-            if let Some(at) = joined.find(dst) {
+            if let Some(at) = find_from(&joined, dst, 0) {
                 joined = replace_from(&joined, at, dst, ".");
             }
         }
@@ -494,13 +494,28 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
 fn replace_from(text: &str, at: usize, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
-    for (i, _) in text.get(at..).unwrap_or("").match_indices(from) {
-        out.push_str(text.get(last..at + i).unwrap_or(""));
+    let mut next = Some(at);
+    while let Some(i) = next {
+        out.push_str(text.get(last..i).unwrap_or(""));
         out.push_str(to);
-        last = at + i + from.len();
+        last = i + from.len();
+        next = find_from(text, from, last);
     }
     out.push_str(text.get(last..).unwrap_or(""));
     out
+}
+
+/// `text[start..].find(needle)` as an offset in `text`, for a short needle in a command line:
+/// a plain scan (a `str` search first builds a two-way searcher, which costs more here).
+/// A match of valid UTF-8 bytes starts on a char boundary, like `find`'s. (The needle is never
+/// empty here; for an empty one this says `None`.)
+fn find_from(text: &str, needle: &str, start: usize) -> Option<usize> {
+    let (hay, pat) = (text.as_bytes().get(start..)?, needle.as_bytes());
+    let (&first, rest) = pat.split_first()?;
+    let last_start = hay.len().checked_sub(pat.len())?;
+    (0..=last_start)
+        .find(|&i| hay.get(i) == Some(&first) && hay.get(i + 1..i + pat.len()) == Some(rest))
+        .map(|i| start + i)
 }
 
 /// A word substituted from a quiet listing of every container, image or volume
@@ -724,13 +739,23 @@ mod tests {
             );
         }
 
-        /// [`super::replace_from`] at the first match is `str::replace`.
+        /// [`super::replace_from`] at the first match is `str::replace`, and
+        /// [`super::find_from`] is `find`.
         #[test]
         fn replacing_from_the_first_match_is_replace(
-            text in "[ab/ .]{0,24}",
-            from in "[ab/]{1,3}",
+            text in "[ab/ .é]{0,24}",
+            from in "[ab/é]{1,3}",
             to in "[ab/.]{0,3}",
+            start in 0usize..26,
         ) {
+            if text.is_char_boundary(start.min(text.len())) {
+                let start = start.min(text.len());
+                proptest::prop_assert_eq!(
+                    super::find_from(&text, &from, start),
+                    text[start..].find(&from).map(|i| i + start)
+                );
+            }
+            proptest::prop_assert_eq!(super::find_from(&text, &from, 0), text.find(&from));
             if let Some(at) = text.find(&from) {
                 proptest::prop_assert_eq!(
                     super::replace_from(&text, at, &from, &to),
