@@ -9,12 +9,14 @@
 //! line continuations removed) and the flags documented on [`Word`].
 //!
 //! # How
-//! A byte cursor walks the text once. The state lives on two heap stacks: `frames` (what the
-//! cursor is inside above the top script: a nested script, a double quote, a raw region such as
-//! `${…}` / `$((…))` / `@(…)`, or an unquoted heredoc body) and the scripts being built (one per `$(`, `<(`, `>(`, `(`,
-//! `{`). There is no recursion over the input except one level per *backtick* substitution,
-//! whose content must be unescaped first; that level is bounded by `max_depth` and, because
-//! each backtick level needs twice the backslashes, by the logarithm of the input length.
+//! A byte cursor walks the text once. The state lives on one heap stack, `frames`: what the
+//! cursor is inside above the top script (a nested script, a double quote, a raw region such as
+//! `${…}` / `$((…))` / `@(…)`, or an unquoted heredoc body); a nested script's frame holds the
+//! script being built around it (one per `$(`, `<(`, `>(`, `(`, `{`), the innermost being
+//! built in `Lexer::cur`. There is no recursion over the input except one level per
+//! *backtick* substitution, whose content must be unescaped first; that level is bounded by
+//! `max_depth` and, because each backtick level needs twice the backslashes, by the logarithm
+//! of the input length.
 //!
 //! # Invariants
 //! - Every span is a byte range inside the analysed text, on char boundaries (spans in backtick
