@@ -2058,15 +2058,12 @@ impl Lexer<'_> {
                 // A name right after the `$` that no line continuation follows: the expansion
                 // is the source text `p..q` (what the loop below finds, one byte at a time).
                 if np == p + 1 {
-                    let bytes = self.src.as_bytes();
-                    let mut q = np;
-                    while q < self.end
-                        && bytes
-                            .get(q)
-                            .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric())
-                    {
-                        q += 1;
-                    }
+                    let name = self.src.as_bytes().get(np..self.end).unwrap_or(&[]);
+                    let q = np
+                        + name
+                            .iter()
+                            .position(|&b| word_byte_class(b) & NAME == 0)
+                            .unwrap_or(name.len());
                     if !self.is_cont(q) {
                         self.pos = q;
                         let src = self.src;
@@ -2654,6 +2651,9 @@ const PLAIN: u8 = 1;
 const NO_BRACE: u8 = 2;
 const AFTER_EQ: u8 = 4;
 const NO_BRACKET: u8 = 8;
+/// A byte of a parameter name (`_`, ASCII letters and digits): not a word class, a table
+/// lookup for `$NAME`.
+const NAME: u8 = 16;
 
 /// The [`WORD_BYTE_CLASS`] bits of `b`.
 fn word_byte_class(b: u8) -> u8 {
@@ -2681,12 +2681,12 @@ const WORD_BYTE_CLASS: [u8; 256] = {
 /// `literal` does nothing with but append (not a glob, bracket or brace char, or `=`), and
 /// those it does nothing with in some word states.
 const fn word_byte_class_ref(b: u8) -> u8 {
-    if b.is_ascii_alphanumeric()
-        || matches!(
-            b,
-            b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%' | b'~' | b'!' | b'^' | b'#'
-        )
-    {
+    if b.is_ascii_alphanumeric() || b == b'_' {
+        PLAIN | NAME
+    } else if matches!(
+        b,
+        b'-' | b'/' | b':' | b'+' | b'@' | b'%' | b'~' | b'!' | b'^' | b'#'
+    ) {
         PLAIN
     } else {
         match b {
@@ -2819,8 +2819,13 @@ mod tests {
         for b in 0..=u8::MAX {
             assert_eq!(word_byte_class(b), word_byte_class_ref(b), "{b:#04x}");
         }
-        assert_eq!(word_byte_class(b'a'), PLAIN);
+        assert_eq!(word_byte_class(b'a'), PLAIN | NAME);
+        assert_eq!(word_byte_class(b'_'), PLAIN | NAME);
         assert_eq!(word_byte_class(b'%'), PLAIN);
+        for b in 0..=u8::MAX {
+            let name = b == b'_' || b.is_ascii_alphanumeric();
+            assert_eq!(word_byte_class(b) & NAME != 0, name, "{b:#04x}");
+        }
         assert_eq!(word_byte_class(b'.'), NO_BRACE);
         for b in [
             b'$', 0xC3, b' ', b'{', b'[', b'*', b'?', b'\\', b'"', b'\'', b'`', b';',
