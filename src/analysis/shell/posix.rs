@@ -1935,7 +1935,38 @@ impl Lexer<'_> {
         let open = self.pos;
         self.pos += 1;
         self.word_part(Part::Quoted);
+        if self.sh.batch && self.plain_dquote() {
+            return;
+        }
         self.frames.push(Frame::DQuote { open });
+    }
+
+    /// A double-quoted text with no `\`, `$` or backtick before its closing quote (`"a b"`):
+    /// what the `DQuote` frame's steps would do to it (append its text, one step per char and
+    /// one for the quote), done at once with no frame; false (nothing done) for any other text
+    /// or when the step budget might run out inside it (then the frame takes its steps).
+    fn plain_dquote(&mut self) -> bool {
+        let from = self.pos;
+        let text = self.src.as_bytes().get(from..self.end).unwrap_or(&[]);
+        let mut chars = 0;
+        for (i, &b) in text.iter().enumerate() {
+            match b {
+                b'"' => {
+                    if chars >= self.sh.steps_left {
+                        return false;
+                    }
+                    self.sh.steps_left -= chars + 1;
+                    let src = self.src;
+                    self.push_text(src.get(from..from + i).unwrap_or(""));
+                    self.pos = from + i + 1;
+                    return true;
+                }
+                b'\\' | b'$' | b'`' => return false,
+                // A char is one step, charged at its first byte.
+                _ => chars += usize::from(b & 0xC0 != 0x80),
+            }
+        }
+        false
     }
 
     fn step_dquote(&mut self) {
@@ -4542,6 +4573,8 @@ mod tests {
                 "x\\\ny \"a\\\nb\" ${a\\\nb}",
                 "cp a.b,c} {a,b}.c {a..c}.d ~/x.y#z a=b=c.d x]y [x]y].z !^~ x{a}.b,c a.{b,c}",
                 "a.b=c=d,e}f]g [a.b]=c x]=y.z= =a=b {=} {x]} u{.,=]}v",
+                "echo \"a b\" \"\" \"é ü\" x\"y\"z \"a\nb\" $\"t\" \"c\\\"d\" \"$e\" \"f",
+                "x=\"a b\" y=\"\"; \"$(echo \"c d\")\" \"${a:-\"b c\"}\" ${x:+\"q\"} `echo \"z\"`",
             ]
             .map(String::from),
         );
