@@ -9,12 +9,14 @@
 //! line continuations removed) and the flags documented on [`Word`].
 //!
 //! # How
-//! A byte cursor walks the text once. The state lives on two heap stacks: `frames` (what the
-//! cursor is inside: a script, a double quote, a raw region such as `${…}` / `$((…))` / `@(…)`,
-//! or an unquoted heredoc body) and the scripts being built (one per `$(`, `<(`, `>(`, `(`,
-//! `{`). There is no recursion over the input except one level per *backtick* substitution,
-//! whose content must be unescaped first; that level is bounded by `max_depth` and, because
-//! each backtick level needs twice the backslashes, by the logarithm of the input length.
+//! A byte cursor walks the text once. The state lives on one heap stack, `frames`: what the
+//! cursor is inside above the top script (a nested script, a double quote, a raw region such as
+//! `${…}` / `$((…))` / `@(…)`, or an unquoted heredoc body); a nested script's frame holds the
+//! script being built around it (one per `$(`, `<(`, `>(`, `(`, `{`), the innermost being
+//! built in `Lexer::cur`. There is no recursion over the input except one level per
+//! *backtick* substitution, whose content must be unescaped first; that level is bounded by
+//! `max_depth` and, because each backtick level needs twice the backslashes, by the logarithm
+//! of the input length.
 //!
 //! # Invariants
 //! - Every span is a byte range inside the analysed text, on char boundaries (spans in backtick
@@ -210,8 +212,11 @@ struct Snapshot {
 
 #[derive(Debug)]
 enum Frame {
-    /// The cursor is in the script on top of the script stack (`Lexer::cur`).
-    Script,
+    /// The cursor is in a nested script (`Lexer::cur`); `parent` is the script it is nested
+    /// in, back in `cur` when it closes (the frames are the stack of scripts: no second one).
+    Script {
+        parent: Box<ScriptState>,
+    },
     DQuote {
         open: usize,
     },
@@ -622,18 +627,21 @@ struct Lexer<'a> {
     limits: LexLimits,
     base_depth: usize,
     sh: Shared,
+    /// The frames above the top script of this lexer (which is implicit: an empty stack means
+    /// the cursor is in it, so a line without quotes or nesting never allocates one).
     frames: Vec<Frame>,
+    /// The top script was closed: lexing is over.
+    done: bool,
     /// The script the cursor is in; its parents below. Boxed so that entering and leaving a
     /// nesting level moves a pointer, not a ~450-byte state (measured: 10 000 nested `$(` lex
     /// in half the time).
     cur: Box<ScriptState>,
-    #[expect(
-        clippy::vec_box,
-        reason = "states are swapped with `cur` on every nesting level"
-    )]
-    stack: Vec<Box<ScriptState>>,
+    /// How many scripts `cur` is nested in (the `Frame::Script`s on `frames`).
+    nest: usize,
     /// States of closed scripts, reset and reused by the next `open_script` (no allocation,
-    /// and their buffers keep their capacity).
+    /// and their buffers keep their capacity): one in `spare_one`, more in `spare` (so that a
+    /// line with one nesting level at a time allocates no pool).
+    spare_one: Option<Box<ScriptState>>,
     #[expect(clippy::vec_box, reason = "pooled states are swapped with `cur`")]
     spare: Vec<Box<ScriptState>>,
     /// Offsets of `$((` / `((` found not to be arithmetic (each falls back at most once).
@@ -661,14 +669,11 @@ impl<'a> Lexer<'a> {
             limits,
             base_depth,
             sh,
-            // Room for a quote and a substitution in it (`"$(…)"`) without growing.
-            frames: {
-                let mut f = Vec::with_capacity(4);
-                f.push(Frame::Script);
-                f
-            },
+            frames: Vec::new(),
+            done: false,
             cur: Box::new(ScriptState::new(ScriptKind::Top, 0, false, false)),
-            stack: Vec::new(),
+            nest: 0,
+            spare_one: None,
             spare: Vec::new(),
             not_arith: BTreeSet::new(),
             result: None,
@@ -676,7 +681,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn run(mut self) -> (Script, Shared) {
-        while !self.frames.is_empty() {
+        while !self.done {
             if self.sh.stopped {
                 self.unwind();
                 break;
@@ -698,26 +703,25 @@ impl<'a> Lexer<'a> {
 
     fn step(&mut self) {
         match self.frames.last() {
-            Some(Frame::Script) => self.step_script(),
+            None | Some(Frame::Script { .. }) => self.step_script(),
             Some(Frame::DQuote { .. }) => self.step_dquote(),
             Some(Frame::Raw { .. }) => self.step_raw(),
             Some(Frame::HereBody { .. }) => self.step_herebody(),
-            None => {}
         }
     }
 
     /// Close everything after a limit stopped the lexer, keeping what was built.
     fn unwind(&mut self) {
-        while let Some(top) = self.frames.last() {
-            match top {
-                Frame::Script => self.close_script(),
-                Frame::DQuote { .. } | Frame::Raw { .. } => {
+        while !self.done {
+            match self.frames.last() {
+                None | Some(Frame::Script { .. }) => self.close_script(),
+                Some(Frame::DQuote { .. } | Frame::Raw { .. }) => {
                     self.frames.pop();
                     if let Some(w) = self.cur.word.as_mut() {
                         w.raw_start = None;
                     }
                 }
-                Frame::HereBody { .. } => self.pop_herebody(),
+                Some(Frame::HereBody { .. }) => self.pop_herebody(),
             }
         }
     }
@@ -819,7 +823,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn depth(&self) -> usize {
-        self.base_depth + self.stack.len()
+        self.base_depth + self.nest
     }
 
     fn map_pos(&self, p: usize) -> usize {
@@ -1007,14 +1011,25 @@ impl Lexer<'_> {
                         _ => self.start_word(),
                     }
                 }
-                None => self.start_word(),
+                None => self.start_word_with(c),
             },
-            _ => self.start_word(),
+            _ => self.start_word_with(c),
         }
     }
 
     fn start_word(&mut self) {
         self.cur.word = Some(WordBuilder::new(self.pos, self.cur.cmd.nested.len()));
+    }
+
+    /// Start a word at `c` (the char at the cursor) and take the step that would come next
+    /// now, charged as that step: it finds the same frame, no heredoc, the same char and this
+    /// word, so it is `step_word(c)`. (Past the budget the loop takes over, as before.)
+    fn start_word_with(&mut self, c: char) {
+        self.start_word();
+        if self.sh.steps_left > 0 {
+            self.sh.steps_left -= 1;
+            self.step_word(c);
+        }
     }
 
     /// `2>`, `10<`: a descriptor number right before a redirection operator.
@@ -1609,7 +1624,7 @@ impl Lexer<'_> {
             self.mark_dynamic();
         }
         let discard = too_deep || self.cur.discard;
-        let child = match self.spare.pop() {
+        let child = match self.spare.pop().or_else(|| self.spare_one.take()) {
             Some(mut state) => {
                 state.reset(kind, open, owns_raw, discard);
                 state
@@ -1617,8 +1632,8 @@ impl Lexer<'_> {
             None => Box::new(ScriptState::new(kind, open, owns_raw, discard)),
         };
         let parent = mem::replace(&mut self.cur, child);
-        self.stack.push(parent);
-        self.frames.push(Frame::Script);
+        self.nest += 1;
+        self.frames.push(Frame::Script { parent });
     }
 
     /// Close the script on top (its closer, if any, already consumed).
@@ -1636,9 +1651,10 @@ impl Lexer<'_> {
                 self.problem(LexProblem::UnterminatedGroup { span });
             }
         }
-        self.frames.pop();
-        let Some(parent) = self.stack.pop() else {
+        // A nested script's frame is on top here; the top script's is implicit (none).
+        let Some(Frame::Script { parent }) = self.frames.pop() else {
             // The top script of this lexer.
+            self.done = true;
             if !self.sh.stopped {
                 let spans: Vec<Span> = self
                     .cur
@@ -1654,9 +1670,14 @@ impl Lexer<'_> {
             self.result = Some(mem::take(&mut self.cur.script));
             return;
         };
+        self.nest -= 1;
         let mut child = mem::replace(&mut self.cur, parent);
         self.attach(&mut child);
-        self.spare.push(child);
+        if self.spare_one.is_none() {
+            self.spare_one = Some(child);
+        } else {
+            self.spare.push(child);
+        }
     }
 
     /// Hand what a closed script built to its parent (`cur`); `child` goes back to the pool.
@@ -1720,7 +1741,7 @@ impl Lexer<'_> {
     /// The input ended inside the frame on top.
     fn eof_pop(&mut self) {
         match self.frames.last() {
-            Some(Frame::Script) => {
+            None | Some(Frame::Script { .. }) => {
                 if self.cur.word.is_some() {
                     self.finish_word();
                     return;
@@ -1745,7 +1766,6 @@ impl Lexer<'_> {
                 }
             }
             Some(Frame::HereBody { .. }) => self.pop_herebody(),
-            None => {}
         }
     }
 }
@@ -1830,6 +1850,17 @@ impl Lexer<'_> {
         // are counted as that many literal parts at once ([`WordBuilder::add_literal_run`]).
         // The run is ASCII, so it ends on a char boundary and is appended in one copy. (Without
         // batching the loop brings each char back here: the reference it must equal.)
+        // Which bytes are plain here: `.` `,` `}` outside a brace, `=` after the first one,
+        // `]` with no `[` before it do nothing above either (see [`WORD_BYTE_CLASS`]); the word
+        // state they depend on cannot change within the run.
+        let plain = PLAIN
+            | if w.brace_depth == 0 { NO_BRACE } else { 0 }
+            | if w.eq_seen { AFTER_EQ } else { 0 }
+            | if w.bracket_at.is_none() {
+                NO_BRACKET
+            } else {
+                0
+            };
         let run_start = self.pos;
         let mut q = run_start;
         if self.sh.batch {
@@ -1837,25 +1868,30 @@ impl Lexer<'_> {
                 .end
                 .min(src.len())
                 .min(run_start.saturating_add(self.sh.steps_left));
-            let bytes = src.as_bytes();
-            while q < limit && bytes.get(q).is_some_and(|&b| is_plain_word_byte(b)) {
-                q += 1;
-            }
+            let bytes = src.get(run_start..limit).unwrap_or("").as_bytes();
+            q += bytes
+                .iter()
+                .position(|&b| word_byte_class(b) & plain == 0)
+                .unwrap_or(bytes.len());
         }
         let n = q - run_start;
-        // The char and its run in one allocation (see `word_room`).
-        word_room(&mut w.text, c.len_utf8() + n);
-        w.text.push(c);
+        // The char and its run in one allocation (see `word_room`), and (past two chars) one
+        // copy: `c` is the char at `pos`.
+        word_room(&mut w.text, q - pos);
         w.add_part(Part::Literal(c));
         if let Some(&last) = src.as_bytes().get(run_start..q).and_then(<[u8]>::last) {
             self.sh.steps_left -= n;
             self.pos = q;
             if n == 1 {
+                // (Two pushes: cheaper than a copy call for a two-char word such as `ls`.)
+                w.text.push(c);
                 w.text.push(char::from(last));
             } else {
-                w.text.push_str(src.get(run_start..q).unwrap_or(""));
+                w.text.push_str(src.get(pos..q).unwrap_or(""));
             }
             w.add_literal_run(n, char::from(last));
+        } else {
+            w.text.push(c);
         }
     }
 
@@ -1899,7 +1935,38 @@ impl Lexer<'_> {
         let open = self.pos;
         self.pos += 1;
         self.word_part(Part::Quoted);
+        if self.sh.batch && self.plain_dquote() {
+            return;
+        }
         self.frames.push(Frame::DQuote { open });
+    }
+
+    /// A double-quoted text with no `\`, `$` or backtick before its closing quote (`"a b"`):
+    /// what the `DQuote` frame's steps would do to it (append its text, one step per char and
+    /// one for the quote), done at once with no frame; false (nothing done) for any other text
+    /// or when the step budget might run out inside it (then the frame takes its steps).
+    fn plain_dquote(&mut self) -> bool {
+        let from = self.pos;
+        let text = self.src.as_bytes().get(from..self.end).unwrap_or(&[]);
+        let mut chars = 0;
+        for (i, &b) in text.iter().enumerate() {
+            match b {
+                b'"' => {
+                    if chars >= self.sh.steps_left {
+                        return false;
+                    }
+                    self.sh.steps_left -= chars + 1;
+                    let src = self.src;
+                    self.push_text(src.get(from..from + i).unwrap_or(""));
+                    self.pos = from + i + 1;
+                    return true;
+                }
+                b'\\' | b'$' | b'`' => return false,
+                // A char is one step, charged at its first byte.
+                _ => chars += usize::from(b & 0xC0 != 0x80),
+            }
+        }
+        false
     }
 
     fn step_dquote(&mut self) {
@@ -2022,15 +2089,12 @@ impl Lexer<'_> {
                 // A name right after the `$` that no line continuation follows: the expansion
                 // is the source text `p..q` (what the loop below finds, one byte at a time).
                 if np == p + 1 {
-                    let bytes = self.src.as_bytes();
-                    let mut q = np;
-                    while q < self.end
-                        && bytes
-                            .get(q)
-                            .is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric())
-                    {
-                        q += 1;
-                    }
+                    let name = self.src.as_bytes().get(np..self.end).unwrap_or(&[]);
+                    let q = np
+                        + name
+                            .iter()
+                            .position(|&b| word_byte_class(b) & NAME == 0)
+                            .unwrap_or(name.len());
                     if !self.is_cont(q) {
                         self.pos = q;
                         let src = self.src;
@@ -2611,33 +2675,58 @@ fn is_compound_opener(word: &str) -> bool {
     )
 }
 
-/// Bytes that continue a word with no special meaning (see `Lexer::literal`).
-fn is_plain_word_byte(b: u8) -> bool {
-    PLAIN_WORD_BYTES
-        .get(usize::from(b))
-        .copied()
-        .unwrap_or(false)
+/// [`WORD_BYTE_CLASS`] bits: where a byte continues a word with no special meaning (see
+/// `Lexer::literal`): always, outside a `{` (`.` `,` `}`), after an `=` (`=`), with no `[`
+/// before it (`]`).
+const PLAIN: u8 = 1;
+const NO_BRACE: u8 = 2;
+const AFTER_EQ: u8 = 4;
+const NO_BRACKET: u8 = 8;
+/// A byte of a parameter name (`_`, ASCII letters and digits): not a word class, a table
+/// lookup for `$NAME`.
+const NAME: u8 = 16;
+
+/// The [`WORD_BYTE_CLASS`] bits of `b`.
+fn word_byte_class(b: u8) -> u8 {
+    WORD_BYTE_CLASS.get(usize::from(b)).copied().unwrap_or(0)
 }
 
-/// [`is_plain_word_byte`] as a table (one load per byte of a word's run).
-const PLAIN_WORD_BYTES: [bool; 256] = {
-    let mut t = [false; 256];
+/// [`word_byte_class_ref`] as a table (one load per byte of a word's run).
+const WORD_BYTE_CLASS: [u8; 256] = {
+    let mut t = [0; 256];
     let mut b = 0;
     while b < 256 {
         #[expect(clippy::cast_possible_truncation, reason = "b < 256")]
         let c = b as u8;
         #[expect(clippy::indexing_slicing, reason = "b < 256 (const context)")]
         {
-            t[b] = plain_word_byte_ref(c);
+            t[b] = word_byte_class_ref(c);
         }
         b += 1;
     }
     t
 };
 
-/// The definition [`PLAIN_WORD_BYTES`] tabulates.
-const fn plain_word_byte_ref(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/' | b':' | b'+' | b'@' | b'%')
+/// The definition [`WORD_BYTE_CLASS`] tabulates: ASCII bytes that a word's step sends to
+/// `Lexer::literal` (not a blank, operator, quote, escape, `$` or backtick) and that
+/// `literal` does nothing with but append (not a glob, bracket or brace char, or `=`), and
+/// those it does nothing with in some word states.
+const fn word_byte_class_ref(b: u8) -> u8 {
+    if b.is_ascii_alphanumeric() || b == b'_' {
+        PLAIN | NAME
+    } else if matches!(
+        b,
+        b'-' | b'/' | b':' | b'+' | b'@' | b'%' | b'~' | b'!' | b'^' | b'#'
+    ) {
+        PLAIN
+    } else {
+        match b {
+            b'.' | b',' | b'}' => NO_BRACE,
+            b'=' => AFTER_EQ,
+            b']' => NO_BRACKET,
+            _ => 0,
+        }
+    }
 }
 
 /// Problems that stop the lexer: always reported, even below the depth limit.
@@ -2759,12 +2848,21 @@ mod tests {
     #[test]
     fn the_plain_word_byte_table_is_its_definition() {
         for b in 0..=u8::MAX {
-            assert_eq!(is_plain_word_byte(b), plain_word_byte_ref(b), "{b:#04x}");
+            assert_eq!(word_byte_class(b), word_byte_class_ref(b), "{b:#04x}");
         }
-        assert!(is_plain_word_byte(b'a') && is_plain_word_byte(b'%'));
-        assert!(
-            !is_plain_word_byte(b'.') && !is_plain_word_byte(b'$') && !is_plain_word_byte(0xC3)
-        );
+        assert_eq!(word_byte_class(b'a'), PLAIN | NAME);
+        assert_eq!(word_byte_class(b'_'), PLAIN | NAME);
+        assert_eq!(word_byte_class(b'%'), PLAIN);
+        for b in 0..=u8::MAX {
+            let name = b == b'_' || b.is_ascii_alphanumeric();
+            assert_eq!(word_byte_class(b) & NAME != 0, name, "{b:#04x}");
+        }
+        assert_eq!(word_byte_class(b'.'), NO_BRACE);
+        for b in [
+            b'$', 0xC3, b' ', b'{', b'[', b'*', b'?', b'\\', b'"', b'\'', b'`', b';',
+        ] {
+            assert_eq!(word_byte_class(b), 0, "{b:#04x}");
+        }
     }
 
     /// The byte-wise assignment-name check says what the char-wise one said, for every
@@ -4473,6 +4571,10 @@ mod tests {
                 "cat <<E\nab $(x) cd `y` ef\\$ gh é\nE\necho ${a:-bc de} $(( 1 + (2 * 3) )) $[4+5]",
                 "a=bcd:e/f+g@h%i_j-k echo abc'd'e \"f\\\"g\"h",
                 "x\\\ny \"a\\\nb\" ${a\\\nb}",
+                "cp a.b,c} {a,b}.c {a..c}.d ~/x.y#z a=b=c.d x]y [x]y].z !^~ x{a}.b,c a.{b,c}",
+                "a.b=c=d,e}f]g [a.b]=c x]=y.z= =a=b {=} {x]} u{.,=]}v",
+                "echo \"a b\" \"\" \"é ü\" x\"y\"z \"a\nb\" $\"t\" \"c\\\"d\" \"$e\" \"f",
+                "x=\"a b\" y=\"\"; \"$(echo \"c d\")\" \"${a:-\"b c\"}\" ${x:+\"q\"} `echo \"z\"`",
             ]
             .map(String::from),
         );

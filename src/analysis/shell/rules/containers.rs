@@ -16,30 +16,48 @@ use crate::analysis::shell::command::Dialect;
 use crate::analysis::shell::model::Word;
 use crate::finding;
 
+/// The engine's options that take a value (`docker -H host ps`, `--context x`).
+const GLOBAL_SHORT_VALUES: &str = "Hcl";
+const GLOBAL_VALUES: &[&str] = &[
+    "host",
+    "context",
+    "config",
+    "log-level",
+    "tlscacert",
+    "tlscert",
+    "tlskey",
+];
+
 pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
-    let p = parse(
-        args,
-        "Hcl",
-        &[
-            "host",
-            "context",
-            "config",
-            "log-level",
-            "tlscacert",
-            "tlscert",
-            "tlskey",
-        ],
-    );
-    let Some(sub_word) = p.pos.first() else {
+    let Some(at) = first_positional(args, GLOBAL_SHORT_VALUES, GLOBAL_VALUES) else {
         return;
     };
-    let at = args
-        .iter()
-        .position(|w| std::ptr::eq(*w, *sub_word))
-        .unwrap_or(0);
+    let Some(sub_word) = args.get(at) else {
+        return;
+    };
     let rest: &[&Word] = args.get(at + 1..).unwrap_or(&[]);
     let sub = sub_word.text.as_str();
-    let rest_plain = plain_words(rest);
+    // Only these subcommands read the plain words after them (`docker volume rm x`): the
+    // others (`run`, `exec`, `compose` …) parse their own arguments.
+    let reads_plain = matches!(
+        sub,
+        "system"
+            | "volume"
+            | "image"
+            | "container"
+            | "rm"
+            | "rmi"
+            | "network"
+            | "builder"
+            | "buildx"
+            | "stack"
+            | "push"
+    );
+    let rest_plain = if reads_plain {
+        plain_words(rest)
+    } else {
+        Vec::new()
+    };
     let second = rest_plain.first().map(|w| w.text.as_str()).unwrap_or("");
     let flag = |short: char, long_name: &str| {
         rest.iter().any(|w| {
@@ -51,7 +69,7 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
         targets.len() >= 2 || targets.iter().any(|w| w.dynamic) || c.cmd.args_unknown
     };
     // `docker rm $(docker ps -aq)`: the targets are every container, image or volume.
-    let everything = rest_plain.iter().any(|w| lists_everything(w));
+    let everything = reads_plain && rest_plain.iter().any(|w| lists_everything(w));
     // Written into the details that name it (most subcommands make none): no copy up front.
     let who = Who(c.prog, sub);
     match sub {
@@ -164,6 +182,39 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
         }
         _ => {}
     }
+}
+
+/// Where [`parse`] would find its first positional word in `args` (the same options, values
+/// and `--`), without building the parse: the subcommand of `docker [options] sub …`.
+/// `tests::the_first_positional_word_is_the_parse_s_first` holds it equal to the parse.
+fn first_positional(args: &[&Word], short_vals: &str, long_vals: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        if t == "--" {
+            return (i < args.len()).then_some(i);
+        }
+        if let Some(rest) = t.strip_prefix("--") {
+            if !rest.contains('=') && long_vals.contains(&rest) {
+                i += 1;
+            }
+            continue;
+        }
+        if let Some(cl) = cluster(t) {
+            for (at, ch) in cl.char_indices() {
+                if short_vals.contains(ch) {
+                    if at + ch.len_utf8() == cl.len() {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+            continue;
+        }
+        return Some(i - 1);
+    }
+    None
 }
 
 /// `` `docker rm` ``: the program and subcommand a detail names, backticked.
@@ -345,28 +396,27 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             .any(|v| v == "host")
         || p.values("cap-add")
             .any(|v| v.eq_ignore_ascii_case("all") || v.eq_ignore_ascii_case("sys_admin"));
-    // (Borrowed from the argument words: no copy per mount.)
-    let mut mounts: Vec<(&str, &str)> = Vec::new();
-    for v in p.values("v").chain(p.values("volume")) {
-        let mut parts = v.split(':');
-        if let (Some(src), Some(dst)) = (parts.next(), parts.next()) {
-            mounts.push((src, dst));
-        }
-    }
-    for v in p.values("mount") {
-        let get = |k: &str| {
-            v.split(',')
-                .find_map(|kv| kv.split_once('=').filter(|(a, _)| *a == k).map(|(_, b)| b))
-        };
-        if let (Some(src), Some(dst)) = (
-            get("source").or_else(|| get("src")),
-            get("target")
-                .or_else(|| get("dst"))
-                .or_else(|| get("destination")),
-        ) {
-            mounts.push((src, dst));
-        }
-    }
+    // (Borrowed from the argument words, in order: `-v`, `--volume`, then `--mount`; read
+    // where needed, not collected.)
+    let mounts = || {
+        let volumes = p.values("v").chain(p.values("volume")).filter_map(|v| {
+            let mut parts = v.split(':');
+            Some((parts.next()?, parts.next()?))
+        });
+        let mounts = p.values("mount").filter_map(|v| {
+            let get = |k: &str| {
+                v.split(',')
+                    .find_map(|kv| kv.split_once('=').filter(|(a, _)| *a == k).map(|(_, b)| b))
+            };
+            Some((
+                get("source").or_else(|| get("src"))?,
+                get("target")
+                    .or_else(|| get("dst"))
+                    .or_else(|| get("destination"))?,
+            ))
+        });
+        volumes.chain(mounts)
+    };
     let cwd = |src: &str| {
         matches!(
             src,
@@ -382,14 +432,13 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
                 | "$PWD/"
         )
     };
-    let host_root = mounts.iter().find(|(src, _)| {
+    let host_root = mounts().find(|(src, _)| {
         !cwd(src)
             && matches!(
                 super::breadth(src, src.contains('$'), false),
                 crate::analysis::paths::Breadth::Broad(_)
             )
     });
-    let cwd_mount = mounts.iter().find(|(src, _)| cwd(src));
     if privileged || host_root.is_some() {
         out.add(
             &finding::PRIVILEGE_ELEVATION,
@@ -417,25 +466,56 @@ fn container_run(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
     // Paths under a host mount are the host's paths (the working directory for `$PWD:/w`).
     if let Some((src, dst)) = host_root {
         if dst.len() > 1 {
-            let base = if *src == "/" {
+            let base = if src == "/" {
                 ""
             } else {
                 src.trim_end_matches('/')
             };
             // (`replace` of an absent pattern would only copy the text.)
-            if joined.contains(*dst) {
-                joined = joined.replace(*dst, if base.is_empty() { "/" } else { base });
+            if let Some(at) = find_from(&joined, dst, 0) {
+                joined = replace_from(&joined, at, dst, if base.is_empty() { "/" } else { base });
             }
-            if joined.contains("//") {
-                joined = joined.replace("//", "/");
+            if let Some(at) = find_from(&joined, "//", 0) {
+                joined = replace_from(&joined, at, "//", "/");
             }
         }
-    } else if let Some((_, dst)) = cwd_mount {
-        if dst.len() > 1 && joined.contains(*dst) {
-            joined = joined.replace(*dst, ".");
+    } else if let Some((_, dst)) = mounts().find(|(src, _)| cwd(src)) {
+        if dst.len() > 1 {
+            if let Some(at) = find_from(&joined, dst, 0) {
+                joined = replace_from(&joined, at, dst, ".");
+            }
         }
     }
     out.payload(Dialect::Posix, joined, "docker run", false);
+}
+
+/// `text.replace(from, to)` when `from` (not empty) was first found at `at`: the search goes on
+/// from there instead of starting over (the matches after the first are the same).
+fn replace_from(text: &str, at: usize, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    let mut next = Some(at);
+    while let Some(i) = next {
+        out.push_str(text.get(last..i).unwrap_or(""));
+        out.push_str(to);
+        last = i + from.len();
+        next = find_from(text, from, last);
+    }
+    out.push_str(text.get(last..).unwrap_or(""));
+    out
+}
+
+/// `text[start..].find(needle)` as an offset in `text`, for a short needle in a command line:
+/// a plain scan (a `str` search first builds a two-way searcher, which costs more here).
+/// A match of valid UTF-8 bytes starts on a char boundary, like `find`'s. (The needle is never
+/// empty here; for an empty one this says `None`.)
+fn find_from(text: &str, needle: &str, start: usize) -> Option<usize> {
+    let (hay, pat) = (text.as_bytes().get(start..)?, needle.as_bytes());
+    let (&first, rest) = pat.split_first()?;
+    let last_start = hay.len().checked_sub(pat.len())?;
+    (0..=last_start)
+        .find(|&i| hay.get(i) == Some(&first) && hay.get(i + 1..i + pat.len()) == Some(rest))
+        .map(|i| start + i)
 }
 
 /// A word substituted from a quiet listing of every container, image or volume
@@ -497,6 +577,8 @@ fn container_exec(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
 mod tests {
     use super::super::testing::*;
     use super::super::Category;
+    use crate::analysis::shell::model::{LexLimits, Word};
+    use crate::analysis::shell::posix;
     use crate::finding::*;
 
     /// [`super::Who`] writes what the `format!` it replaced made, for every program and
@@ -601,6 +683,88 @@ mod tests {
             ["rm -rf /data"]
         );
     }
+    /// The subcommand's position as `docker` found it before: the first positional word of
+    /// [`super::parse`] (then its position among the arguments).
+    fn parsed_first(args: &[&Word], short_vals: &str, long_vals: &[&str]) -> Option<usize> {
+        let p = super::parse(args, short_vals, long_vals);
+        let first = p.pos.first()?;
+        Some(
+            args.iter()
+                .position(|w| std::ptr::eq(*w, *first))
+                .unwrap_or(0),
+        )
+    }
+
+    /// [`super::first_positional`] finds what the parse found, for the arguments of every
+    /// command of every corpus text (with docker's options and with `run`'s) .
+    #[test]
+    fn the_first_positional_word_is_the_parse_s_first() {
+        let mut found = 0;
+        for t in corpus_texts() {
+            let script = posix::lex(&t, &LexLimits::default());
+            for c in &script.commands {
+                let args: Vec<&Word> = c.argv.iter().skip(1).collect();
+                for (short, long) in [
+                    (super::GLOBAL_SHORT_VALUES, super::GLOBAL_VALUES),
+                    ("aehlmpuvw", super::RUN_VALUES),
+                ] {
+                    let want = parsed_first(&args, short, long);
+                    assert_eq!(super::first_positional(&args, short, long), want, "{t:?}");
+                    found += usize::from(want.is_some_and(|i| i > 0));
+                }
+            }
+        }
+        assert!(found > 500, "{found}");
+    }
+
+    proptest::proptest! {
+        /// The same over argument lists made of options, values, `--` and words.
+        #[test]
+        fn the_first_positional_word_is_the_parse_s_first_for_any_arguments(
+            picks in proptest::collection::vec(0usize..20, 0..8)
+        ) {
+            const TOKENS: [&str; 20] = [
+                "--", "-H", "-Hx", "-c", "-l", "-abc", "-aH", "--host", "--host=x", "--context",
+                "--foo", "--foo=bar", "-", "x", "run", "---", "-é", "-éH", "--config", "--=",
+            ];
+            let words: Vec<Word> = picks
+                .iter()
+                .map(|&i| Word { text: TOKENS[i].to_owned(), ..Word::default() })
+                .collect();
+            let args: Vec<&Word> = words.iter().collect();
+            let (short, long) = (super::GLOBAL_SHORT_VALUES, super::GLOBAL_VALUES);
+            proptest::prop_assert_eq!(
+                super::first_positional(&args, short, long),
+                parsed_first(&args, short, long)
+            );
+        }
+
+        /// [`super::replace_from`] at the first match is `str::replace`, and
+        /// [`super::find_from`] is `find`.
+        #[test]
+        fn replacing_from_the_first_match_is_replace(
+            text in "[ab/ .é]{0,24}",
+            from in "[ab/é]{1,3}",
+            to in "[ab/.]{0,3}",
+            start in 0usize..26,
+        ) {
+            if text.is_char_boundary(start.min(text.len())) {
+                let start = start.min(text.len());
+                proptest::prop_assert_eq!(
+                    super::find_from(&text, &from, start),
+                    text[start..].find(&from).map(|i| i + start)
+                );
+            }
+            proptest::prop_assert_eq!(super::find_from(&text, &from, 0), text.find(&from));
+            if let Some(at) = text.find(&from) {
+                proptest::prop_assert_eq!(
+                    super::replace_from(&text, at, &from, &to),
+                    text.replace(&from, &to)
+                );
+            }
+        }
+    }
+
     #[test]
     fn docker_push_decision() {
         assert_has(
