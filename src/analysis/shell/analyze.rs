@@ -1642,32 +1642,29 @@ struct Absorbed<'w> {
 impl<'w> Absorbed<'w> {
     /// A copy, with the text the script prints only when `prints`.
     fn copy(&self, prints: bool) -> Absorbed<'w> {
-        Absorbed {
-            report: self.report.clone(),
-            payloads: self.payloads.clone(),
-            reads_secret: self.reads_secret,
-            network: self.network,
-            metadata_secret: self.metadata_secret,
-            network_cmds: self.network_cmds,
-            downloads: self.downloads.clone(),
-            written: self.written.clone(),
-            decoded: self.decoded.clone(),
-            executes: self.executes.clone(),
-            run_words: self.run_words.clone(),
-            downloads_to_stdout: self.downloads_to_stdout,
-            out: Piped {
-                prints: if prints {
-                    self.out.prints.clone()
-                } else {
-                    None
-                },
-                ..self.out.without_prints()
+        let out = Piped {
+            prints: if prints {
+                self.out.prints.clone()
+            } else {
+                None
             },
-        }
+            ..self.out.without_prints()
+        };
+        self.copy_with(self.run_words.clone(), out)
     }
 
     /// A copy that borrows nothing (its bare command words copied).
     fn to_owned_words(&self) -> Absorbed<'static> {
+        let words = self
+            .run_words
+            .iter()
+            .map(|w| Cow::Owned(w.clone().into_owned()))
+            .collect();
+        self.copy_with(words, self.out.clone())
+    }
+
+    /// A copy of everything but the command words and the output, which are given.
+    fn copy_with<'x>(&self, run_words: Vec<Cow<'x, str>>, out: Piped) -> Absorbed<'x> {
         Absorbed {
             report: self.report.clone(),
             payloads: self.payloads.clone(),
@@ -1679,13 +1676,9 @@ impl<'w> Absorbed<'w> {
             written: self.written.clone(),
             decoded: self.decoded.clone(),
             executes: self.executes.clone(),
-            run_words: self
-                .run_words
-                .iter()
-                .map(|w| Cow::Owned(w.clone().into_owned()))
-                .collect(),
+            run_words,
             downloads_to_stdout: self.downloads_to_stdout,
-            out: self.out.clone(),
+            out,
         }
     }
 }

@@ -732,14 +732,18 @@ pub fn is_metadata_url(url: &str) -> bool {
         return false;
     };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority
+    HOSTS.any_in(authority) || matches!(host_name(authority), "metadata" | "metadata.")
+}
+
+/// The host of a URL authority (`user@host:port` → `host`).
+fn host_name(authority: &str) -> &str {
+    authority
         .rsplit('@')
         .next()
         .unwrap_or(authority)
         .split(':')
         .next()
-        .unwrap_or("");
-    HOSTS.any_in(authority) || matches!(host, "metadata" | "metadata.")
+        .unwrap_or("")
 }
 
 fn metadata(c: &Call<'_, '_>, out: &mut Out) {
@@ -786,16 +790,8 @@ fn metadata(c: &Call<'_, '_>, out: &mut Out) {
         let authority = host.get(..host_end).unwrap_or(host);
         let path = host.get(host_end..).unwrap_or("");
         // `http://metadata/computeMetadata/v1/` (the short name resolves on GCE).
-        let short_name = || {
-            let host_name = authority
-                .rsplit('@')
-                .next()
-                .unwrap_or(authority)
-                .split(':')
-                .next()
-                .unwrap_or("");
-            lower.contains("://") && matches!(host_name, "metadata" | "metadata.")
-        };
+        let short_name =
+            || lower.contains("://") && matches!(host_name(authority), "metadata" | "metadata.");
         if HOSTS.any_in(&lower) || short_name() {
             out.add(
                 &finding::CLOUD_METADATA,
