@@ -126,30 +126,38 @@ const perClass = {};
 const perGroup = { typical: [], large: [] };
 let failClosed = 0;
 let seq = 0;
-for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
-  const timed = pass >= WARMUP_PASSES;
-  for (const req of corpus) {
-    const { event, ctx } = hostCall(req, `bench:${seq++}`);
-    const t0 = process.hrtime.bigint();
-    let result = gateHook.handler(event, ctx);
-    if (result instanceof Promise) result = await result;
-    const t1 = process.hrtime.bigint();
-    if (!result?.block) {
-      // The host stops at a block; otherwise the later hooks see the call too.
-      for (const h of laterHooks) {
-        const r = h.handler(event, ctx);
-        if (r instanceof Promise) await r;
+/** WARMUP_PASSES untimed then PASSES timed passes of `reqs` through the hooks, as the host calls them. */
+async function hookPasses(reqs, onSample) {
+  for (let pass = 0; pass < WARMUP_PASSES + PASSES; pass++) {
+    const timed = pass >= WARMUP_PASSES;
+    for (const req of reqs) {
+      const { event, ctx } = hostCall(req, `bench:${seq++}`);
+      const t0 = process.hrtime.bigint();
+      let result = gateHook.handler(event, ctx);
+      if (result instanceof Promise) result = await result;
+      const t1 = process.hrtime.bigint();
+      if (!result?.block) {
+        // The host stops at a block; otherwise the later hooks see the call too.
+        for (const h of laterHooks) {
+          const r = h.handler(event, ctx);
+          if (r instanceof Promise) await r;
+        }
       }
+      if (timed) onSample(req, Number(t1 - t0) / 1000, result, pass);
     }
-    if (!timed) continue;
-    const us = Number(t1 - t0) / 1000;
-    samples.push(us);
-    const cls = classOf(result);
-    (perClass[cls] ??= []).push(us);
-    perGroup[groupOf(req)].push(us);
-    if (pass === WARMUP_PASSES && /could not evaluate|fail closed|failed/i.test(result?.requireApproval?.title ?? "")) failClosed++;
   }
 }
+await hookPasses(corpus, (req, us, result, pass) => {
+  samples.push(us);
+  const cls = classOf(result);
+  (perClass[cls] ??= []).push(us);
+  perGroup[groupOf(req)].push(us);
+  if (pass === WARMUP_PASSES && /could not evaluate|fail closed|failed/i.test(result?.requireApproval?.title ?? "")) failClosed++;
+});
+// The typical calls again in a loop of their own: the same latency without the large calls'
+// effect on the CPU caches between them (bench/README.md, sessions 8 and 9).
+const typicalOwnLoop = [];
+await hookPasses(corpus.filter((r) => groupOf(r) === "typical"), (req, us) => typicalOwnLoop.push(us));
 samples.sort((a, b) => a - b);
 
 // The same requests straight into the engine (no hook, no shim): the core's share.
@@ -228,6 +236,7 @@ const result = {
   load_ms: round1(loadMs),
   typical_p50_us: groups.typical.hook?.p50_us ?? null,
   typical_p99_us: groups.typical.hook?.p99_us ?? null,
+  typical_own_loop_p99_us: stats(typicalOwnLoop)?.p99_us ?? null,
   large_p50_us: groups.large.hook?.p50_us ?? null,
   worst_max_us: Math.max(...Object.values(worst)),
   warmup_status: warmup?.status ?? null,
@@ -250,6 +259,10 @@ console.log(classLines.join("\n"));
 for (const [g, v] of Object.entries(groups)) {
   if (!v.hook) continue;
   console.log(`  ${g.padEnd(8)} (params ${g === "typical" ? "≤" : ">"} ${TYPICAL_MAX_BYTES} B, ${v.perPass} calls/pass): hook p50 ${v.hook.p50_us} µs p99 ${v.hook.p99_us} µs | core alone p50 ${v.core.p50_us} µs p99 ${v.core.p99_us} µs | hook/core ${v.hookOverCoreP50}× (shim ≈ ${v.shimShareP50_us} µs at p50)`);
+}
+{
+  const own = stats(typicalOwnLoop);
+  if (own) console.log(`  typical calls in a loop of their own (no large calls between them): hook p50 ${own.p50_us} µs p99 ${own.p99_us} µs`);
 }
 console.log(`  wasm: ${result.wasm_bytes} bytes`);
 console.log(`  worst cases (median of ${WORST_RUNS}, hook / core alone): ${Object.entries(worst).map(([k, v]) => `${k} ${v} / ${worstCore[k]} µs`).join(", ")}`);
