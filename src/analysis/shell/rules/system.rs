@@ -648,6 +648,20 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                     None => path.to_owned(),
                 };
                 write_text(c, out, &who(), &full, false);
+                // `New-Item -ItemType File f -Value '…'`: a file with that text (a literal).
+                let file = p
+                    .value("itemtype")
+                    .is_none_or(|t| t.eq_ignore_ascii_case("file"));
+                let value = p
+                    .value("value")
+                    .filter(|v| !c.args.iter().any(|w| w.dynamic && w.text == *v));
+                if let Some(value) = value.filter(|_| file && ps == "new-item") {
+                    if out.v.effects.writes_text.len() < super::MAX_PATHS {
+                        out.effects()
+                            .writes_text
+                            .push((full, Some(value.to_owned()), false));
+                    }
+                }
             }
         }
         "copy-item" | "move-item" | "rename-item" => {
