@@ -623,6 +623,7 @@ impl Out {
         mine.executes.extend(e.executes);
         mine.makes_executable.extend(e.makes_executable);
         mine.writes.extend(e.writes);
+        mine.writes_text.extend(e.writes_text);
         if e.changes_dir.is_some() {
             mine.changes_dir = e.changes_dir;
         }

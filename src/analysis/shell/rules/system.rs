@@ -760,6 +760,23 @@ mod tests {
     use crate::analysis::shell::command::Dialect::PowerShell;
     use crate::finding::*;
 
+    /// A PowerShell writer's text reaches the walk also when another rule checks it as an
+    /// inner command (the call operator: `Out::merge` carries `writes_text`).
+    #[test]
+    fn writer_text_survives_an_inner_check() {
+        for line in [
+            "Set-Content -Path a.ps1 -Value 'rm -r -fo ~'",
+            "& Set-Content -Path a.ps1 -Value 'rm -r -fo ~'",
+        ] {
+            let v = verdict_in(PowerShell, line);
+            assert_eq!(
+                v.effects.writes_text,
+                vec![("a.ps1".to_owned(), Some("rm -r -fo ~".to_owned()), false)],
+                "{line}"
+            );
+        }
+    }
+
     /// [`is_block_device`] before its two-byte precheck (the reference).
     fn is_block_device_oracle(t: &str) -> bool {
         let lower = t.to_ascii_lowercase().replace('\\', "/");
