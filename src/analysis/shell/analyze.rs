@@ -2280,18 +2280,9 @@ fn is_interpreter(program: &str) -> bool {
 /// A script text whose `#!` line names a program other than a shell (`#!/usr/bin/python3`,
 /// `#!/usr/bin/env -S node`).
 fn names_interpreter(text: &str) -> bool {
-    let Some(line) = text.strip_prefix("#!").and_then(|r| r.lines().next()) else {
-        return false;
-    };
-    let mut words = line.split_ascii_whitespace();
-    let mut prog = words.next().map(command::program_name).unwrap_or_default();
-    if prog == "env" {
-        prog = words
-            .find(|w| !w.starts_with('-'))
-            .map(command::program_name)
-            .unwrap_or_default();
-    }
-    !prog.is_empty() && !command::is_shell(&prog) && !command::is_powershell(&prog)
+    command::shebang_program(text).is_some_and(|prog| {
+        !prog.is_empty() && !command::is_shell(&prog) && !command::is_powershell(&prog)
+    })
 }
 
 /// `file` is `dir` or lies inside it (both normalized; the working directory itself, `""`,

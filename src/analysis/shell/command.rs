@@ -70,6 +70,23 @@ impl<'w> Cmd<'w> {
     }
 }
 
+/// The program a script's `#!` line names ([`program_name`]; through `env` and its options:
+/// `#!/usr/bin/env -S node` → `node`); `None` without a `#!`, empty when the line names none.
+pub fn shebang_program(text: &str) -> Option<String> {
+    let line = text.strip_prefix("#!")?.lines().next().unwrap_or("");
+    let mut words = line.split_ascii_whitespace();
+    let prog = words.next().map(program_name).unwrap_or_default();
+    if prog == "env" {
+        return Some(
+            words
+                .find(|w| !w.starts_with('-'))
+                .map(program_name)
+                .unwrap_or_default(),
+        );
+    }
+    Some(prog)
+}
+
 /// Lowercase basename without directories or a `.exe` suffix: `/usr/bin/SUDO.exe` → `sudo`.
 pub fn program_name(word: &str) -> String {
     let mut out = String::new();
@@ -1476,6 +1493,20 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         peeled(s).0
+    }
+
+    #[test]
+    fn shebang_programs() {
+        for (text, prog) in [
+            ("#!/usr/bin/python3\nprint(1)", Some("python3")),
+            ("#!/usr/bin/env -S node --flag\n", Some("node")),
+            ("#! /bin/BASH -e", Some("bash")),
+            ("#!/usr/bin/env", Some("")),
+            ("#!", Some("")),
+            ("echo hi\n#!/bin/sh", None),
+        ] {
+            assert_eq!(shebang_program(text).as_deref(), prog, "{text:?}");
+        }
     }
 
     #[test]

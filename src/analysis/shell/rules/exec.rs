@@ -17,7 +17,7 @@ use std::cell::RefCell;
 use super::delete::{self, Target};
 use super::inline::{self, Lang};
 use super::{cluster, detail, only_home_expansion, shown, system, Call, Category, Out, Part};
-use crate::analysis::shell::command::{is_powershell, is_shell, Dialect};
+use crate::analysis::shell::command::{is_powershell, is_shell, shebang_program, Dialect};
 use crate::analysis::shell::model::Word;
 use crate::analysis::{Limits, Report};
 use crate::finding;
@@ -914,7 +914,7 @@ fn pwsh_host(c: &Call<'_, '_>, out: &mut Out) {
         }
         let Some(key) = host_key(t) else {
             // A positional: Windows PowerShell runs it as a command, pwsh as a file.
-            if t.to_ascii_lowercase().ends_with(".ps1") {
+            if ends_with_ci(t, ".ps1") {
                 shell_file(c, out, &format!("`{}`", c.prog), t, Dialect::PowerShell);
             } else {
                 let text: Vec<&str> = c
@@ -1795,7 +1795,7 @@ fn batch_file(name: &str) -> bool {
 }
 
 fn ends_with_ci(name: &str, suffix: &str) -> bool {
-    name.len() > suffix.len()
+    name.len() >= suffix.len()
         && name
             .get(name.len() - suffix.len()..)
             .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
@@ -1827,18 +1827,7 @@ fn shebang_run(c: &Call<'_, '_>, out: &mut Out, text: &str) {
             }
         }
     }
-    let line = text
-        .strip_prefix("#!")
-        .and_then(|rest| rest.lines().next())
-        .unwrap_or("");
-    let mut words = line.split_ascii_whitespace();
-    let mut prog = words.next().map(super::basename).unwrap_or_default();
-    if prog == "env" {
-        prog = words
-            .find(|w| !w.starts_with('-'))
-            .map(super::basename)
-            .unwrap_or_default();
-    }
+    let prog = shebang_program(text).unwrap_or_default();
     match interpreter(&prog) {
         Some(lang) if lang != Lang::Awk => inline_code(c, out, lang, text, via(&prog, lang)),
         Some(_) => {}
