@@ -540,6 +540,21 @@ fn extract_dir(c: &Call<'_, '_>, out: &mut Out, who: &str, dir: &str) {
     special_target(c, out, who, "extracts into", dir);
 }
 
+/// A parameter value that is literal text (`'x'`; `"$x"` is known only at run time).
+fn is_literal(c: &Call<'_, '_>, value: &str) -> bool {
+    !c.args.iter().any(|w| w.dynamic && w.text == value)
+}
+
+/// A file a PowerShell writer fills with `text` (`None`: its pipeline input), for the walk
+/// ([`super::Effects::writes_text`]).
+fn written_text(out: &mut Out, path: String, text: Option<&str>, append: bool) {
+    if out.v.effects.writes_text.len() < super::MAX_PATHS {
+        out.effects()
+            .writes_text
+            .push((path, text.map(str::to_owned), append));
+    }
+}
+
 /// PowerShell writers and environment/history cmdlets.
 fn powershell(c: &Call<'_, '_>, out: &mut Out) {
     let ps = c.ps();
@@ -597,20 +612,13 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                             .flatten()
                             .map(|w| w.text.as_str())
                     });
-                // Only literal text is known (`"$x"` is not).
-                let literal = value.filter(|v| !c.args.iter().any(|w| w.dynamic && w.text == *v));
+                let literal = value.filter(|v| is_literal(c, v));
                 if value.is_none() || literal.is_some() {
                     for t in targets {
                         for part in t.split(',') {
                             let part = part.trim();
-                            if !part.is_empty()
-                                && out.v.effects.writes_text.len() < super::MAX_PATHS
-                            {
-                                out.effects().writes_text.push((
-                                    part.to_owned(),
-                                    literal.map(str::to_owned),
-                                    append,
-                                ));
+                            if !part.is_empty() {
+                                written_text(out, part.to_owned(), literal, append);
                             }
                         }
                     }
@@ -652,15 +660,9 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
                 let file = p
                     .value("itemtype")
                     .is_none_or(|t| t.eq_ignore_ascii_case("file"));
-                let value = p
-                    .value("value")
-                    .filter(|v| !c.args.iter().any(|w| w.dynamic && w.text == *v));
+                let value = p.value("value").filter(|v| is_literal(c, v));
                 if let Some(value) = value.filter(|_| file && ps == "new-item") {
-                    if out.v.effects.writes_text.len() < super::MAX_PATHS {
-                        out.effects()
-                            .writes_text
-                            .push((full, Some(value.to_owned()), false));
-                    }
+                    written_text(out, full, Some(value), false);
                 }
             }
         }
