@@ -963,11 +963,7 @@ impl<'l, 'w> Walk<'l, 'w> {
             // Decoded data written to a file (`echo … | base64 -d > a.sh`).
             if effects.decodes {
                 for r in &sc.redirects {
-                    if matches!(
-                        r.kind,
-                        RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
-                    ) && r.fd.is_none_or(|fd| fd == 1)
-                    {
+                    if r.takes_stdout() {
                         self.decoded.push(norm(&r.target.text));
                     }
                 }
@@ -1281,11 +1277,7 @@ impl<'l, 'w> Walk<'l, 'w> {
     #[inline(never)]
     fn group_writes(&mut self, sc: &SimpleCommand, g: Piped) -> Piped {
         for r in &sc.redirects {
-            if matches!(
-                r.kind,
-                RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
-            ) && r.fd.is_none_or(|fd| fd == 1)
-            {
+            if r.takes_stdout() {
                 if g.decodes {
                     self.decoded.push(norm(&r.target.text));
                 }
@@ -1392,13 +1384,11 @@ impl<'l, 'w> Walk<'l, 'w> {
                     p.is_some_and(|p| p.decodes),
                     stdin_text,
                 )
-            } else if sc.redirects.iter().any(|r| {
-                matches!(
-                    r.kind,
-                    RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
-                ) && r.fd.is_none_or(|fd| fd == 1)
-                    && into_proc(&r.target.text)
-            }) {
+            } else if sc
+                .redirects
+                .iter()
+                .any(|r| r.takes_stdout() && into_proc(&r.target.text))
+            {
                 // (A download's rules name the `>(…)` as the file it downloads to.)
                 let downloads =
                     own.downloads_to_stdout || own.downloads_to.iter().any(|f| into_proc(f));

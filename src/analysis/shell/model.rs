@@ -77,6 +77,16 @@ pub struct Redirect {
     pub target: Word,
 }
 
+impl Redirect {
+    /// Sends the command's stdout to its target (`>`, `>>`, `&>`, `1>`; not `2>`).
+    pub fn takes_stdout(&self) -> bool {
+        matches!(
+            self.kind,
+            RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
+        ) && self.fd.is_none_or(|fd| fd == 1)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HereDoc {
     pub delimiter: String,

@@ -17,7 +17,7 @@ use super::{
 };
 use crate::analysis::paths;
 use crate::analysis::shell::command::Dialect;
-use crate::analysis::shell::model::{RedirectKind, Word};
+use crate::analysis::shell::model::Word;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
@@ -234,10 +234,7 @@ fn url_file(url: &str) -> String {
 /// Where stdout of this command goes when redirected to a file.
 fn stdout_file<'a>(c: &Call<'a, '_>) -> Option<&'a str> {
     c.ctx.redirects.iter().find_map(|r| {
-        let to_stdout = matches!(
-            r.kind,
-            RedirectKind::Output | RedirectKind::Append | RedirectKind::OutputAll
-        ) && r.fd.is_none_or(|fd| fd == 1);
+        let to_stdout = r.takes_stdout();
         to_stdout.then_some(r.target.text.as_str())
     })
 }
