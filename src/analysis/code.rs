@@ -159,6 +159,8 @@ pub struct WrittenText {
 
 /// Texts reported per analysis ([`analyze_writing`]).
 const TEXTS_KEPT: usize = 16;
+/// File writes of one source whose texts are read: code that writes more reports no text.
+const WRITES_FOLLOWED: usize = 64;
 
 /// Analyses JavaScript/TypeScript source. `shell(command, depth)` analyses a literal command;
 /// `depth` counts the wrappers already peeled (0 for a Code Mode cell).
@@ -211,6 +213,8 @@ pub fn analyze_writing(
         ));
     }
     let lexed = lex(text);
+    // Code cut at the limit or not lexed to its end may write any file again: no text is known.
+    let whole = text.len() == source.len() && lexed.problems.is_empty();
     for p in lexed.problems {
         incomplete(&mut report, p);
     }
@@ -238,14 +242,19 @@ pub fn analyze_writing(
     for &j in &code.computed {
         computed_call(&code, &mut out, j);
     }
-    let written = known_texts(&out.written);
+    let written = if whole {
+        known_texts(&out.written)
+    } else {
+        Vec::new()
+    };
     (out.finish(), written)
 }
 
 /// The files of `written` (every write, in order) whose every write shows its text; none when
 /// some write goes to a path not known.
 fn known_texts(written: &[(Option<String>, Option<String>, bool)]) -> Vec<WrittenText> {
-    if written.iter().any(|(p, _, _)| p.is_none()) {
+    // (Past `WRITES_FOLLOWED` writes, none: the check below is quadratic.)
+    if written.len() > WRITES_FOLLOWED || written.iter().any(|(p, _, _)| p.is_none()) {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -3895,9 +3904,14 @@ mod tests {
             "fs.writeFileSync('x.sh', 'rm -rf ~'); fs.writeFileSync(name, 'echo')",
             "fs.writeJsonSync('x.sh', {a: 'rm -rf ~'})",
             "console.log('rm -rf ~')",
+            "fs.writeFileSync('x.sh', 'rm -rf ~'); const s = 'unterminated",
         ] {
             assert_eq!(written(src), vec![], "{src}");
         }
+        let many: String = (0..=WRITES_FOLLOWED)
+            .map(|i| format!("fs.writeFileSync('f{i}', 'x');"))
+            .collect();
+        assert_eq!(written(&many), vec![]);
     }
 
     #[test]

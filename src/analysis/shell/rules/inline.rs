@@ -111,9 +111,14 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     while !code.is_char_boundary(end) {
         end -= 1;
     }
+    let whole = end == code.len();
     let code = code.get(..end).unwrap_or("");
     let toks = lex(code, lang);
     walk(code, &toks, lang, nest, s);
+    if !whole || toks.len() >= MAX_TOKENS {
+        // Code not scanned to its end may write any file again: no text is known.
+        s.texts.clear();
+    }
     // A network connection plus an interactive shell, or stdio duplicated onto a socket.
     let shell_cmd = s.commands.iter().any(|c| {
         let prog = c.split_whitespace().next().unwrap_or("");

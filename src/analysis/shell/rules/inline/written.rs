@@ -27,8 +27,9 @@
 //!
 //! # Limits
 //! One pass over the tokens (only for code that opens a file for writing); at most
-//! [`MAX_HANDLES`] handles and [`MAX_TEXTS`] texts per scan; each text is made of the code's
-//! own literals (never longer than the code).
+//! [`MAX_OPENED`] files opened (code that opens more reports no text), [`MAX_HANDLES`]
+//! handles and [`MAX_TEXTS`] texts per scan; each text is made of the code's own literals
+//! (never longer than the code).
 
 use super::{call_span, last_segment, qualifier, split_args, Lang, Scan, Tok};
 
@@ -36,6 +37,9 @@ use super::{call_span, last_segment, qualifier, split_args, Lang, Scan, Tok};
 const MAX_HANDLES: usize = 16;
 /// Texts reported per scan.
 const MAX_TEXTS: usize = 16;
+/// Files opened for writing per scan whose texts are read: code that opens more reports no
+/// text at all (one of the others might overwrite a file whose text it would report).
+const MAX_OPENED: usize = 64;
 
 /// A file the code opens for writing or fills at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -506,11 +510,23 @@ fn chained(toks: &[Tok], end: usize, lang: Lang) -> Option<Option<String>> {
 
 /// Adds to `s.texts` the files among `opened` (in order) whose whole text the code shows.
 pub(super) fn texts(toks: &[Tok], lang: Lang, opened: &[Opened], s: &mut Scan) {
+    if opened.len() > MAX_OPENED {
+        return;
+    }
     // (path, text so far or `None` once unknown, appends), in the order opened.
     let mut files: Vec<(&str, Option<String>, bool)> = Vec::new();
     let mut handles: Vec<Handle> = Vec::new();
-    // Tokens of handle names the scan accounts for (bindings and writes).
-    let mut accounted: Vec<usize> = Vec::new();
+    // Tokens of handle names the scan accounts for (bindings and writes), by index (made only
+    // when a handle is bound).
+    let mut accounted: Vec<bool> = Vec::new();
+    let account = |accounted: &mut Vec<bool>, at: usize| {
+        if accounted.is_empty() {
+            accounted.resize(toks.len(), false);
+        }
+        if let Some(a) = accounted.get_mut(at) {
+            *a = true;
+        }
+    };
     for o in opened {
         match &o.how {
             How::Whole { append, text } => files.push((o.path.as_str(), text.clone(), *append)),
@@ -527,7 +543,7 @@ pub(super) fn texts(toks: &[Tok], lang: Lang, opened: &[Opened], s: &mut Scan) {
                                 slot,
                                 from: o.at,
                             });
-                            accounted.push(at);
+                            account(&mut accounted, at);
                         }
                         // Written some way the scan does not follow.
                         None => text = None,
@@ -544,10 +560,10 @@ pub(super) fn texts(toks: &[Tok], lang: Lang, opened: &[Opened], s: &mut Scan) {
                 let handle = handles.iter().rev().find(|x| x.name == h && x.from < k);
                 if let Some(file) = handle.and_then(|x| files.get_mut(x.slot)) {
                     file.1 = file.1.take().zip(text).map(|(a, b)| a + &b);
-                    accounted.push(at);
+                    account(&mut accounted, at);
                 }
             }
-            if accounted.contains(&k) {
+            if accounted.get(k).copied().unwrap_or(false) {
                 continue;
             }
             // Any other use of a handle (given to a call, assigned): its text is unknown.
@@ -716,6 +732,33 @@ mod tests {
         for (lang, code) in cases {
             assert_eq!(texts(code, lang), vec![], "{code}");
         }
+    }
+
+    /// Code that opens more files than are followed reports no text (a later opening could
+    /// overwrite one), and a long run of writes through one handle stays linear.
+    #[test]
+    fn bounded() {
+        let many: String = (0..=super::MAX_OPENED)
+            .map(|i| format!("open('f{i}', 'w').write('x');"))
+            .collect();
+        assert_eq!(
+            scan(&many, Lang::Python).writes.len(),
+            super::MAX_OPENED + 1
+        );
+        assert_eq!(texts(&many, Lang::Python), vec![]);
+        let long = format!("f = open('x.sh', 'w'); {}", "f.write('a');".repeat(3000));
+        let start = std::time::Instant::now();
+        let t = texts(&long, Lang::Python);
+        assert_eq!(t, one("x.sh", &"a".repeat(3000)));
+        assert!(start.elapsed().as_secs() < 5);
+        // Code not scanned to its end (past the token or byte limit) shows no text.
+        let cut = format!("f = open('x.sh', 'w'); {}", "f.write('a');".repeat(5000));
+        assert_eq!(texts(&cut, Lang::Python), vec![]);
+        let cut = format!(
+            "open('x.sh', 'w').write('a'); x = '{}'",
+            "y".repeat(super::super::MAX_CODE)
+        );
+        assert_eq!(texts(&cut, Lang::Python), vec![]);
     }
 
     /// The paths of the files written are what they were before texts were read (and Perl,
