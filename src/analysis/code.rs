@@ -147,6 +147,21 @@ pub fn analyze_call(
     Some(report)
 }
 
+/// A file the code fills with text it shows whole (`fs.writeFileSync('x.sh', 'rm -rf ~')`):
+/// what a later shell command that runs the file runs ([`analyze_writing`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenText {
+    pub path: String,
+    pub text: String,
+    /// Added after what the file held (`appendFileSync`, `{flag: 'a'}`).
+    pub append: bool,
+}
+
+/// Texts reported per analysis ([`analyze_writing`]).
+const TEXTS_KEPT: usize = 16;
+/// File writes of one source whose texts are read: code that writes more reports no text.
+const WRITES_FOLLOWED: usize = 64;
+
 /// Analyses JavaScript/TypeScript source. `shell(command, depth)` analyses a literal command;
 /// `depth` counts the wrappers already peeled (0 for a Code Mode cell).
 pub fn analyze(
@@ -155,6 +170,22 @@ pub fn analyze(
     shell: &dyn Fn(&str, usize) -> Report,
     depth: usize,
 ) -> Report {
+    analyze_writing(source, limits, shell, depth).0
+}
+
+/// [`analyze`], and the files the code fills with literal text: `writeFile`/`writeFileSync`,
+/// `appendFile`/`appendFileSync`, fs-extra `outputFile`, Deno `writeTextFile`, `Bun.write`,
+/// with a path and text known before run time (string literals, their concatenation, names
+/// bound once to them). When any write of the code goes to a path only known at run time, or
+/// a file is also written with text not known (or copied, moved or linked onto), no text is
+/// reported for it (none at all for a path not known): running such a file stays a script the
+/// gate cannot see.
+pub fn analyze_writing(
+    source: &str,
+    limits: &Limits,
+    shell: &dyn Fn(&str, usize) -> Report,
+    depth: usize,
+) -> (Report, Vec<WrittenText>) {
     let mut report = Report::clean();
     if depth > limits.max_wrapper_depth {
         report.complete = false;
@@ -162,7 +193,7 @@ pub fn analyze(
             &finding::WRAPPER_DEPTH_EXCEEDED,
             format!("code nested {depth} levels deep"),
         ));
-        return report;
+        return (report, Vec::new());
     }
     let mut text = source;
     if source.len() > limits.max_command_length {
@@ -182,6 +213,8 @@ pub fn analyze(
         ));
     }
     let lexed = lex(text);
+    // Code cut at the limit or not lexed to its end may write any file again: no text is known.
+    let whole = text.len() == source.len() && lexed.problems.is_empty();
     for p in lexed.problems {
         incomplete(&mut report, p);
     }
@@ -203,12 +236,44 @@ pub fn analyze(
         mutation: None,
         xhr_method: false,
         base64: false,
+        written: Vec::new(),
     };
     walk(&code, &mut out);
     for &j in &code.computed {
         computed_call(&code, &mut out, j);
     }
-    out.finish()
+    let written = if whole {
+        known_texts(&out.written)
+    } else {
+        Vec::new()
+    };
+    (out.finish(), written)
+}
+
+/// The files of `written` (every write, in order) whose every write shows its text; none when
+/// some write goes to a path not known.
+fn known_texts(written: &[(Option<String>, Option<String>, bool)]) -> Vec<WrittenText> {
+    // (Past `WRITES_FOLLOWED` writes, none: the check below is quadratic.)
+    if written.len() > WRITES_FOLLOWED || written.iter().any(|(p, _, _)| p.is_none()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (path, text, append) in written {
+        let (Some(path), Some(text)) = (path, text) else {
+            continue;
+        };
+        let known = written
+            .iter()
+            .all(|(p, t, _)| p.as_ref() != Some(path) || t.is_some());
+        if known && out.len() < TEXTS_KEPT {
+            out.push(WrittenText {
+                path: path.clone(),
+                text: text.clone(),
+                append: *append,
+            });
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1979,6 +2044,9 @@ struct Out<'a> {
     mutation: Option<String>,
     xhr_method: bool,
     base64: bool,
+    /// Every file write, in order: (its path, or `None` when only known at run time; the
+    /// literal text it gets, when shown; appends) — for [`known_texts`].
+    written: Vec<(Option<String>, Option<String>, bool)>,
 }
 
 fn incomplete(report: &mut Report, what: String) {
@@ -2762,7 +2830,16 @@ fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open
                 removal(code, out, &shown, Some(*r), recursive);
             }
         }
-        Api::Write => write(code, out, &shown, arg(0)),
+        Api::Write => {
+            write(code, out, &shown, arg(0));
+            if let (Some(shown), Some(last)) = (
+                literal_write(code, api_name, arg(1), arg(2)),
+                out.written.last_mut(),
+            ) {
+                last.1 = Some(shown.0);
+                last.2 = shown.1;
+            }
+        }
         Api::Copy => {
             read(code, out, arg(0));
             write(code, out, &shown, arg(1));
@@ -3239,8 +3316,47 @@ fn removal_of(out: &mut Out, shown: &str, path: Option<String>, recursive: bool,
     }
 }
 
+/// The text a text writer (`api_name`) puts in its file, when literal (no part known only at
+/// run time, no home or working directory in it), and whether it appends: `data` is the text,
+/// `options` an encoding string, `{flag: 'a'|'w'}`, or a callback.
+fn literal_write(
+    code: &Code,
+    api_name: &str,
+    data: Option<(usize, usize)>,
+    options: Option<(usize, usize)>,
+) -> Option<(String, bool)> {
+    let appends = match api_name {
+        "writeFileSync" | "writeFile" | "outputFileSync" | "outputFile" | "writeTextFile"
+        | "writeTextFileSync" | "write" => false,
+        "appendFileSync" | "appendFile" => true,
+        _ => return None,
+    };
+    let flag_appends = match options {
+        None => false,
+        Some(r) if code.tok(r.0).is_some_and(|t| t.kind == Kind::Str) && r.1 == r.0 + 1 => false,
+        Some(r) if is_callback(code, r) => false,
+        Some(r) => match code.key(r, "flag").or_else(|_| code.key(r, "append")) {
+            Ok(v) => {
+                let flag = code.literal(v)?;
+                match flag.as_str() {
+                    "w" | "wx" | "w+" | "false" => false,
+                    "a" | "ax" | "a+" | "true" => true,
+                    _ => return None,
+                }
+            }
+            // Options without a flag (`{encoding: 'utf8'}`, `{mode: 0o755}`).
+            Err(false) if code.is_group(r, "{") => false,
+            Err(_) => return None,
+        },
+    };
+    let text = code.literal(data?).filter(|t| !t.contains([HOME, CWD]))?;
+    Some((text, appends || flag_appends))
+}
+
 fn write(code: &Code, out: &mut Out, shown: &str, target: Option<(usize, usize)>) {
-    match target.and_then(|r| as_path(&code.value(r, 0))) {
+    let path = target.and_then(|r| as_path(&code.value(r, 0)));
+    out.written.push((path.clone(), None, false));
+    match path {
         Some(p) => out.acc.location(&p, Effect::Write, true),
         None => {
             out.acc.note(
@@ -3749,6 +3865,54 @@ mod tests {
     }
 
     // ---- writes ----
+
+    fn written(src: &str) -> Vec<(String, String, bool)> {
+        analyze_writing(src, &Limits::default(), &fake_shell, 0)
+            .1
+            .into_iter()
+            .map(|w| (w.path, w.text, w.append))
+            .collect()
+    }
+
+    #[test]
+    fn literal_texts_written_to_files() {
+        let one = |p: &str, t: &str, a: bool| vec![(p.to_owned(), t.to_owned(), a)];
+        for src in [
+            "require('fs').writeFileSync('x.sh', 'rm -rf ~')",
+            "const fs = require('fs'); fs.writeFileSync('x.sh', 'rm -rf ' + '~', 'utf8')",
+            "const t = 'rm -rf ~'; fs.writeFileSync('x.sh', t, {mode: 0o755})",
+            "fs.writeFile('x.sh', `rm -rf ~`, () => {})",
+            "await fs.promises.writeFile('x.sh', 'rm -rf ~')",
+            "Deno.writeTextFileSync('x.sh', 'rm -rf ~')",
+            "fs.writeFileSync('x.sh', 'rm -rf ~', {flag: 'w'})",
+        ] {
+            assert_eq!(written(src), one("x.sh", "rm -rf ~", false), "{src}");
+        }
+        for src in [
+            "fs.appendFileSync('x.sh', 'rm -rf ~')",
+            "fs.writeFileSync('x.sh', 'rm -rf ~', {flag: 'a'})",
+        ] {
+            assert_eq!(written(src), one("x.sh", "rm -rf ~", true), "{src}");
+        }
+        for src in [
+            "fs.writeFileSync('x.sh', cmd)",
+            "fs.writeFileSync('x.sh', `rm -rf ${d}`)",
+            "fs.writeFileSync('x.sh', 'rm -rf ' + os.homedir())",
+            "fs.writeFileSync('x.sh', 'rm -rf ~', opts)",
+            "fs.writeFileSync('x.sh', 'echo'); fs.appendFileSync('x.sh', more)",
+            "fs.writeFileSync('x.sh', 'echo'); fs.copyFileSync('y.sh', 'x.sh')",
+            "fs.writeFileSync('x.sh', 'rm -rf ~'); fs.writeFileSync(name, 'echo')",
+            "fs.writeJsonSync('x.sh', {a: 'rm -rf ~'})",
+            "console.log('rm -rf ~')",
+            "fs.writeFileSync('x.sh', 'rm -rf ~'); const s = 'unterminated",
+        ] {
+            assert_eq!(written(src), vec![], "{src}");
+        }
+        let many: String = (0..=WRITES_FOLLOWED)
+            .map(|i| format!("fs.writeFileSync('f{i}', 'x');"))
+            .collect();
+        assert_eq!(written(&many), vec![]);
+    }
 
     #[test]
     fn writes_to_protected_and_system_paths() {

@@ -351,6 +351,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                 if windows_program(name)
                     || command::is_powershell(name)
                     || (name.contains('-') && pwsh::canonical_cmdlet(name).is_some())
+                    || dotnet_statement(&first.text)
                 {
                     return true;
                 }
@@ -370,6 +371,12 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         }
     }
     false
+}
+
+/// A command word that is a PowerShell .NET static member call (`[IO.File]::WriteAllText(…)`):
+/// no POSIX command starts with a bracketed type and `::` (`[` is `test`, a word of its own).
+fn dotnet_statement(word: &str) -> bool {
+    word.starts_with('[') && word.contains("]::")
 }
 
 /// A POSIX escape hides a PowerShell or CMD statement separator followed by a command
@@ -508,6 +515,7 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
                         | "gal"
                 ) || command::is_powershell(&name)
                     || (name.contains('-') && pwsh::canonical_cmdlet(&name).is_some())
+                    || dotnet_statement(&first.text)
                 {
                     return true;
                 }
@@ -871,6 +879,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 cwd: state.cwd.as_deref(),
                 fed_roots: None,
                 known: rules::Known::default(),
+                source: None,
             };
             let empty = command::Cmd {
                 argv: Vec::new(),
@@ -896,6 +905,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                     written: &self.written,
                     substituted,
                 },
+                source: Some(sc),
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if let Some(roots) = rules::find_roots(cmd) {
@@ -950,9 +960,10 @@ impl<'l, 'w> Walk<'l, 'w> {
             if stdin_text.is_some() || !self.written.is_empty() {
                 self.copies(cmd, stdin_text);
             }
-            // `Set-Content s.ps1 -Value '…'`, `'…' | Out-File s.ps1`.
+            // `Set-Content s.ps1 -Value '…'`, `'…' | Out-File s.ps1`,
+            // `[IO.File]::WriteAllText('s.ps1', '…')`, `python3 -c "open('s.sh','w').write('…')"`.
             if !v.effects.writes_text.is_empty() {
-                self.ps_writes(&v.effects.writes_text, stdin_text);
+                self.text_writes(&v.effects.writes_text, stdin_text);
             }
             // `find / -name '*.pem' | xargs -I{} curl -F f=@{} …`: the paths a listing of
             // credential files feeds to a command that reads them are secrets it reads.
@@ -1418,10 +1429,10 @@ impl<'l, 'w> Walk<'l, 'w> {
         }
     }
 
-    /// PowerShell writers' files ([`rules::Effects::writes_text`]): the literal value, or
-    /// the pipeline's text when the line shows it.
+    /// Files writers fill with text ([`rules::Effects::writes_text`]): the literal text, or a
+    /// PowerShell writer's pipeline text when the line shows it.
     #[inline(never)]
-    fn ps_writes(&mut self, writes: &[(String, Option<String>, bool)], stdin_text: Option<&str>) {
+    fn text_writes(&mut self, writes: &[(String, Option<String>, bool)], stdin_text: Option<&str>) {
         for (path, value, append) in writes {
             if let Some(text) = value.as_deref().or(stdin_text) {
                 self.wrote(path, text, *append);

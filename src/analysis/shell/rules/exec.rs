@@ -10,7 +10,9 @@
 //! Inline code is scanned lexically by [`super::inline`] (JavaScript by the Code Mode analyzer
 //! [`crate::analysis::code`]): literal commands it spawns become payloads, recursive deletions
 //! are judged by breadth, and code evaluated from decoded or computed data is
-//! `dynamic-code-execution`.
+//! `dynamic-code-execution`. Files the code (or a .NET `[IO.File]::WriteAllText(…)`) fills
+//! with literal text are `effects.writes_text`: a later command of the line that runs such a
+//! file runs that text.
 
 use std::cell::RefCell;
 
@@ -1252,6 +1254,9 @@ fn powershell_static(c: &Call<'_, '_>, out: &mut Out) {
         if let Some(t) = first_literal() {
             system::write_text(c, out, "`[IO.File]`", &t, false);
         }
+        if let Some((path, text, append)) = dotnet_file_text(c) {
+            system::written_text(out, path, Some(&text), append);
+        }
     }
     if lower.contains("diagnostics.process]::start") {
         if let Some(t) = first_literal() {
@@ -1261,6 +1266,74 @@ fn powershell_static(c: &Call<'_, '_>, out: &mut Out) {
     if !out.v.findings.is_empty() || !out.v.payloads.is_empty() {
         out.not_read_only();
     }
+}
+
+/// `[IO.File]::WriteAllText('f', '…')` (also `[System.IO.File]`, `WriteAllLines`,
+/// `AppendAllText`, `AppendAllLines`, any case, an encoding after the text): the file and the
+/// literal text it gets (lines: one per line of an `@('…', '…')` array), and whether it is
+/// appended. Read from the lexer's reading of the call's parentheses ([`super::Context::
+/// nested_in`]: its commands are the argument values); `None` when the path or the text is
+/// not literal (a variable, an expression, `'a' + $b`).
+fn dotnet_file_text(c: &Call<'_, '_>) -> Option<(String, String, bool)> {
+    let word = c.cmd.argv.first()?;
+    let (ty, member) = word.text.split_once("]::")?;
+    let ty = ty.strip_prefix('[')?;
+    if !(ty.eq_ignore_ascii_case("io.file") || ty.eq_ignore_ascii_case("system.io.file")) {
+        return None;
+    }
+    let method = member.split_once('(')?.0.trim_end().to_ascii_lowercase();
+    let (lines, append) = match method.as_str() {
+        "writealltext" => (false, false),
+        "writealllines" => (true, false),
+        "appendalltext" => (false, true),
+        "appendalllines" => (true, true),
+        _ => return None,
+    };
+    let args = c.ctx.nested_in(word)?;
+    let mut words = args.commands.iter().flat_map(|sc| sc.argv.iter());
+    let literal = |w: &Word| w.fully_quoted && !w.dynamic;
+    let path = words.next().filter(|w| literal(w))?;
+    let value = words.next()?;
+    // After the text only an encoding (`[Text.Encoding]::UTF8`, `$enc`): a `+` or another
+    // operand means the text is an expression.
+    match (words.next(), words.next()) {
+        (None, _) => {}
+        (Some(e), None) if !e.quoted && e.text.starts_with(['[', '$', '(']) => {}
+        _ => return None,
+    }
+    let text = if literal(value) {
+        value.text.clone()
+    } else if lines && value.text.starts_with("@(") {
+        // `@('a', 'b')`: every element a literal (the command holding the argument words
+        // is the one whose word the array is).
+        let sc = args
+            .commands
+            .iter()
+            .find(|sc| sc.argv.iter().any(|w| std::ptr::eq(w, value)))?;
+        let at = sc.argv.iter().position(|w| std::ptr::eq(w, value))?;
+        let items = sc
+            .nested
+            .iter()
+            .find(|n| n.in_word == Some(at))?
+            .script
+            .commands
+            .iter()
+            .flat_map(|sc| sc.argv.iter());
+        let mut text = String::new();
+        for w in items {
+            if !literal(w) {
+                return None;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&w.text);
+        }
+        text
+    } else {
+        return None;
+    };
+    Some((path.text.clone(), text, append))
 }
 
 /// Languages whose interpreters take inline code.
@@ -1715,6 +1788,10 @@ pub(super) fn inline_code(
     for w in s.writes {
         system::write_text(c, out, &format!("`{}` inline code", c.prog), &w, false);
     }
+    // `open('x.sh', 'w').write('…')`: a later `sh x.sh` of the line runs that text.
+    for (path, text, append) in s.texts {
+        system::written_text(out, path, Some(&text), append);
+    }
     if s.reverse_shell {
         out.add_raised(
             &finding::REMOTE_ACCESS,
@@ -1740,7 +1817,12 @@ fn js_code(out: &mut Out, code: &str, via: &'static str) {
         commands.borrow_mut().push(text.to_owned());
         Report::clean()
     };
-    let report = crate::analysis::code::analyze(code, &Limits::default(), &shell, 0);
+    let (report, written) =
+        crate::analysis::code::analyze_writing(code, &Limits::default(), &shell, 0);
+    // `writeFileSync('x.sh', '…')`: a later `sh x.sh` of the line runs that text.
+    for w in written {
+        system::written_text(out, w.path, Some(&w.text), w.append);
+    }
     for f in report.findings {
         if !out.v.findings.iter().any(|g| g.id == f.id) {
             out.v.findings.push(f);
@@ -1903,6 +1985,99 @@ mod tests {
         assert!(!m(b"?et-*", b"remove-", true));
     }
     use crate::finding::*;
+
+    /// `[IO.File]::WriteAllText` and its kin record the file's literal text (read from the
+    /// lexer's reading of the call's parentheses), and nothing when any part is computed.
+    #[test]
+    fn dotnet_file_writers_record_their_literal_text() {
+        use crate::analysis::shell::command::Dialect::PowerShell;
+        let text = |path: &str, text: &str, append: bool| {
+            vec![(path.to_owned(), Some(text.to_owned()), append)]
+        };
+        for (line, want) in [
+            (
+                "[IO.File]::WriteAllText('x.ps1', 'rm -r -fo ~')",
+                text("x.ps1", "rm -r -fo ~", false),
+            ),
+            (
+                "[System.IO.File]::WriteAllText( \"x.ps1\" , \"rm -r -fo `$HOME\" )",
+                text("x.ps1", "rm -r -fo $HOME", false),
+            ),
+            (
+                "[io.file]::appendalltext('x.ps1', 'rm -r -fo ~', [Text.Encoding]::UTF8)",
+                text("x.ps1", "rm -r -fo ~", true),
+            ),
+            (
+                "[IO.File]::WriteAllLines('x.ps1', @('cd ~', 'rm -r -fo .'))",
+                text("x.ps1", "cd ~\nrm -r -fo .", false),
+            ),
+            (
+                "[IO.File]::AppendAllLines('x.ps1', 'rm -r -fo ~')",
+                text("x.ps1", "rm -r -fo ~", true),
+            ),
+        ] {
+            assert_eq!(
+                verdict_in(PowerShell, line).effects.writes_text,
+                want,
+                "{line}"
+            );
+        }
+        for line in [
+            "[IO.File]::WriteAllText('x.ps1', $cmd)",
+            "[IO.File]::WriteAllText('x.ps1', 'rm -r -fo ' + $d)",
+            "[IO.File]::WriteAllText('x.ps1', \"rm -r -fo $d\")",
+            "[IO.File]::WriteAllText(\"$PWD\\x.ps1\", 'rm -r -fo ~')",
+            "[IO.File]::WriteAllText('x.ps1', (Get-Content y))",
+            "[IO.File]::WriteAllLines('x.ps1', @('a', $b))",
+            "[IO.File]::WriteAllBytes('x.ps1', $bytes)",
+            "[IO.File]::ReadAllText('x.ps1')",
+            "[IO.Path]::WriteAllText('x.ps1', 'rm -r -fo ~')",
+        ] {
+            let v = verdict_in(PowerShell, line);
+            assert!(
+                v.effects.writes_text.is_empty(),
+                "{line}: {:?}",
+                v.effects.writes_text
+            );
+        }
+        // Written, then run: the text is analysed as the script it is (also on a line whose
+        // shell is not named: a .NET statement makes it read as PowerShell too).
+        let line = "[IO.File]::WriteAllText('x.ps1', 'Remove-Item -Recurse -Force ~'); ./x.ps1";
+        assert_deep_critical(line);
+        assert!(deep_posix(line).contains(&"recursive-delete-broad"));
+        assert_deep_not_critical("[IO.File]::WriteAllText('x.ps1', 'Write-Output hi'); ./x.ps1");
+        assert_deep_not_critical(
+            "[IO.File]::WriteAllText('x.ps1', 'Remove-Item -Recurse -Force ~'); ./y.ps1",
+        );
+    }
+
+    /// Inline interpreter code that writes a file with literal text records it; run later on
+    /// the line, that text is what runs.
+    #[test]
+    fn inline_code_records_the_text_it_writes() {
+        let v = verdict("python3 -c \"open('x.sh','w').write('rm -rf ~')\"");
+        assert_eq!(
+            v.effects.writes_text,
+            vec![("x.sh".to_owned(), Some("rm -rf ~".to_owned()), false)]
+        );
+        let v = verdict("node -e \"require('fs').appendFileSync('x.sh', 'rm -rf ~')\"");
+        assert_eq!(
+            v.effects.writes_text,
+            vec![("x.sh".to_owned(), Some("rm -rf ~".to_owned()), true)]
+        );
+        for line in [
+            "python3 -c \"open('x.sh','w').write(cmd)\"",
+            "python3 -c \"print('rm -rf ~')\"",
+            "node -e \"require('fs').writeFileSync('x.sh', process.argv[1])\"",
+        ] {
+            assert!(verdict(line).effects.writes_text.is_empty(), "{line}");
+        }
+        assert_deep_critical("python3 -c \"open('x.sh','w').write('rm -rf ~')\" && sh x.sh");
+        assert_deep_critical(
+            "node -e \"require('fs').writeFileSync('x.sh','rm -rf ~')\" && sh x.sh",
+        );
+        assert_deep_not_critical("python3 -c \"open('x.sh','w').write('rm -rf ~')\"; sh y.sh");
+    }
 
     #[test]
     fn dotnet_prefilter_equals_the_two_case_blind_searches() {

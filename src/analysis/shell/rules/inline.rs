@@ -19,7 +19,10 @@
 //!   `create_function`, AppleScript `run script`): a literal is scanned again (depth-bounded),
 //!   anything else — decoded data in particular — is dynamic code execution;
 //! - credential paths in strings, environment dumps (`os.environ`, `%ENV`, `ENV.to_h`,
-//!   `getenv()`), network APIs, cloud metadata hosts, awk output redirections, fork loops.
+//!   `getenv()`), network APIs, cloud metadata hosts, awk output redirections, fork loops;
+//! - **files written** ([`written`]): the literal paths opened for writing, and the literal
+//!   text a file gets when the code shows all of it (`open('x.sh', 'w').write('…')`), which a
+//!   later command of the line that runs the file runs.
 //!
 //! # Limits
 //! Code beyond [`MAX_CODE`] bytes is not scanned past the limit; at most [`MAX_TOKENS`]
@@ -29,6 +32,8 @@
 //! # Non-goals
 //! Parsing. Aliases (`s = os.system; s("x")`), string building beyond concatenation, and
 //! control flow are not followed; such code still carries `inline-interpreter` (approval).
+
+mod written;
 
 use super::needles::{contains_literal, Needles};
 use crate::analysis::paths;
@@ -76,7 +81,13 @@ pub(super) struct Scan {
     pub network: bool,
     pub metadata: bool,
     pub writes: Vec<String>,
+    /// Files written with text the code shows whole: (path, text, appends)
+    /// ([`written::texts`]).
+    pub texts: Vec<(String, String, bool)>,
     pub fork_bomb: bool,
+    /// The files the walk of the code being scanned opened for writing, in order (for
+    /// [`written::texts`] at its end).
+    opened: Vec<written::Opened>,
 }
 
 /// A token; an identifier is the code's own text (no copy).
@@ -100,9 +111,14 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     while !code.is_char_boundary(end) {
         end -= 1;
     }
+    let whole = end == code.len();
     let code = code.get(..end).unwrap_or("");
     let toks = lex(code, lang);
     walk(code, &toks, lang, nest, s);
+    if !whole || toks.len() >= MAX_TOKENS {
+        // Code not scanned to its end may write any file again: no text is known.
+        s.texts.clear();
+    }
     // A network connection plus an interactive shell, or stdio duplicated onto a socket.
     let shell_cmd = s.commands.iter().any(|c| {
         let prog = c.split_whitespace().next().unwrap_or("");
@@ -946,6 +962,8 @@ const METADATA: &[&str] = &[
 
 fn walk(code: &str, toks: &[Tok], lang: Lang, nest: usize, s: &mut Scan) {
     let facts = Facts::of(code);
+    // (An enclosing walk's openings wait while a literal evaluated here is walked.)
+    let outer = std::mem::take(&mut s.opened);
     let mut i = 0;
     while let Some(t) = toks.get(i) {
         match t {
@@ -973,6 +991,10 @@ fn walk(code: &str, toks: &[Tok], lang: Lang, nest: usize, s: &mut Scan) {
             _ => {}
         }
         i += 1;
+    }
+    let opened = std::mem::replace(&mut s.opened, outer);
+    if !opened.is_empty() {
+        written::texts(toks, lang, &opened, s);
     }
 }
 
@@ -1004,72 +1026,13 @@ fn awk_string(toks: &[Tok], i: usize, text: &str, s: &mut Scan) {
     }
 }
 
-/// Files opened for writing with a literal path: Python `open(p, 'w')` and
-/// `Path(p).write_text(…)`, Ruby `File.write(p, …)`/`File.open(p, 'w')`, PHP
+/// Files opened for writing with a literal path ([`written::opened`]): Python `open(p, 'w')`
+/// and `Path(p).write_text(…)`, Ruby `File.write(p, …)`/`File.open(p, 'w')`, PHP
 /// `file_put_contents(p, …)`, Perl `open(F, '>', p)`/`open(F, ">p")`, Lua `io.open(p, 'w')`.
 fn file_write(toks: &[Tok], i: usize, name: &str, lang: Lang, s: &mut Scan) {
-    let last = last_segment(name);
-    let literal = |a: Option<&&[Tok]>| -> Option<String> {
-        match a.copied() {
-            Some(
-                [Tok::Str {
-                    text,
-                    interp: false,
-                }],
-            ) => Some(text.clone()),
-            _ => None,
-        }
-    };
-    let writing_mode = |m: &str| m.contains(['w', 'a', 'x', '+']);
-    // `Path('x').write_text(…)`: the path is the literal three tokens back.
-    if lang == Lang::Python && matches!(last, "write_text" | "write_bytes") {
-        let back = |k: usize| i.checked_sub(k).and_then(|j| toks.get(j));
-        if let (Some(Tok::P('.')), Some(Tok::P(')')), Some(Tok::Str { text, .. })) =
-            (back(1), back(2), back(3))
-        {
-            s.writes.push(text.clone());
-        }
-        return;
-    }
-    let relevant = matches!(
-        (lang, last),
-        (Lang::Python | Lang::Lua | Lang::Ruby | Lang::Perl, "open")
-            | (Lang::Ruby, "write" | "binwrite")
-            | (Lang::Php, "file_put_contents" | "fopen")
-    );
-    let Some(Tok::P('(')) = toks.get(i + 1).filter(|_| relevant) else {
-        return;
-    };
-    let args = split_args(call_span(toks, i + 1).0);
-    let path_mode = match (lang, last) {
-        (Lang::Python, "open") | (Lang::Lua, "open") | (Lang::Ruby, "open")
-            if !name.contains("os.") =>
-        {
-            let mode = literal(args.get(1)).unwrap_or_default();
-            writing_mode(&mode).then(|| literal(args.first())).flatten()
-        }
-        (Lang::Ruby, "write" | "binwrite") if qualifier(name).eq_ignore_ascii_case("file") => {
-            literal(args.first())
-        }
-        (Lang::Php, "file_put_contents" | "fopen") => {
-            let mode = if last == "fopen" {
-                literal(args.get(1)).unwrap_or_default()
-            } else {
-                "w".to_owned()
-            };
-            writing_mode(&mode).then(|| literal(args.first())).flatten()
-        }
-        (Lang::Perl, "open") => match (literal(args.get(1)), literal(args.get(2))) {
-            (Some(m), Some(p)) if m.starts_with(['>', '+']) => Some(p),
-            (Some(m), None) if m.starts_with('>') => {
-                Some(m.trim_start_matches(['>', '+']).trim().to_owned())
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    if let Some(p) = path_mode.filter(|p| !p.is_empty()) {
-        s.writes.push(p);
+    if let Some(o) = written::opened(toks, i, name, lang) {
+        s.writes.push(o.path.clone());
+        s.opened.push(o);
     }
 }
 

@@ -85,7 +85,7 @@ pub use net::is_metadata_url;
 pub use wipe::is_fork_bomb;
 
 use super::command::{program_name, Cmd, Dialect, Payload};
-use super::model::{Redirect, Word};
+use super::model::{NestedKind, Redirect, Script, SimpleCommand, Word};
 use crate::analysis::paths::{self, Breadth};
 use crate::finding::{self, Finding, FindingSpec};
 
@@ -131,9 +131,11 @@ pub struct Effects {
     pub makes_executable: Vec<String>,
     /// Files it writes (redirect targets, `tee`, `cp`/`mv` destinations, `sed -i`, downloads).
     pub writes: Vec<String>,
-    /// Files a PowerShell writer fills with text (`Set-Content f -Value 'x'`, `… | Out-File
-    /// f`): (path as written, the literal value, or `None` for its pipeline input; appends).
-    /// The walk records them as written with that text (a later `./f.ps1` runs it).
+    /// Files a writer fills with text: PowerShell writers (`Set-Content f -Value 'x'`, `… |
+    /// Out-File f`), .NET `[IO.File]::WriteAllText('f', 'x')`, inline interpreter code
+    /// (`open('f', 'w').write('x')`, `fs.writeFileSync('f', 'x')`): (path as written, the
+    /// literal text, or `None` for a PowerShell writer's pipeline input; appends). The walk
+    /// records them as written with that text (a later `./f.ps1`, `sh f` runs it).
     pub writes_text: Vec<(String, Option<String>, bool)>,
     /// It copies its stdin to its stdout, possibly filtered (`tee`, `cat`, `sed`, `grep`,
     /// `head`, `pv` with no file operand): a download or decoded text piped through it still
@@ -185,6 +187,24 @@ pub struct Context<'a> {
     /// and the process substitutions (`<(echo …)`) among this command's words. A program that
     /// runs such a file runs that text ([`Call::known_text`]).
     pub known: Known<'a>,
+    /// The simple command the checked words are from, when the rules may read what the lexer
+    /// nested in them ([`Context::nested_in`]): the arguments in the parentheses of a .NET
+    /// method call (`[IO.File]::WriteAllText('f', '…')`). `None` for commands built by a rule.
+    pub source: Option<&'a SimpleCommand>,
+}
+
+impl<'a> Context<'a> {
+    /// The script the lexer read from a substitution in `word` (PowerShell: the parentheses of
+    /// a method call, whose commands are its argument values), when `word` is one of
+    /// [`Context::source`]'s own words (the same word, not an equal one).
+    pub fn nested_in(&self, word: &Word) -> Option<&'a Script> {
+        let sc = self.source?;
+        let at = sc.argv.iter().position(|w| std::ptr::eq(w, word))?;
+        sc.nested
+            .iter()
+            .find(|n| n.in_word == Some(at) && n.kind == NestedKind::CommandSubstitution)
+            .map(|n| &n.script)
+    }
 }
 
 /// Text of files a command line shows ([`Context::known`]).
@@ -1788,6 +1808,7 @@ pub(super) mod testing {
                 cwd: cwd.as_deref(),
                 fed_roots: None,
                 known: Known::default(),
+                source: Some(sc),
             };
             let argv: Vec<&Word> = sc.argv.iter().collect();
             let peeled = peel(&argv, &sc.assignments);

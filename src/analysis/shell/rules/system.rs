@@ -545,9 +545,9 @@ fn is_literal(c: &Call<'_, '_>, value: &str) -> bool {
     !c.args.iter().any(|w| w.dynamic && w.text == value)
 }
 
-/// A file a PowerShell writer fills with `text` (`None`: its pipeline input), for the walk
-/// ([`super::Effects::writes_text`]).
-fn written_text(out: &mut Out, path: String, text: Option<&str>, append: bool) {
+/// A file a writer fills with `text` (`None`: a PowerShell writer's pipeline input), for the
+/// walk ([`super::Effects::writes_text`]).
+pub(super) fn written_text(out: &mut Out, path: String, text: Option<&str>, append: bool) {
     if out.v.effects.writes_text.len() < super::MAX_PATHS {
         out.effects()
             .writes_text
