@@ -541,17 +541,20 @@ const RULES: &[RuleSpec] = &[
         Check::TokenLike,
         &["bearer", "token", "basic"],
     ),
-    // Credentials in URLs and connection strings: scheme://user:pass@host.
-    rule(
+    // Credentials in URLs and connection strings: scheme://user:pass@host. (Both URL rules
+    // also need the `@` they end with: a URL without userinfo, most of them, runs neither.)
+    rule_also(
         r#"(?P<n>[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@'"]*):(?P<s>[^\s@'"/]+)@"#,
         Check::Value,
         &["://"],
+        &["@"],
     ),
     // A token as the whole userinfo: https://TOKEN@host.
-    rule(
+    rule_also(
         r"(?P<n>[A-Za-z][A-Za-z0-9+.-]*://)(?P<s>[A-Za-z0-9_-]{20,})@",
         Check::TokenLike,
         &["://"],
+        &["@"],
     ),
     // Password options whose letter means "password" only for some commands.
     rule_also(
@@ -747,7 +750,8 @@ const RULES: &[RuleSpec] = &[
         &["vault"],
         &["login"],
     ),
-    rule(
+    // (Also keyed by the command it starts with: `-s` alone is in many commands.)
+    rule_also(
         r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b|--with-token|\bsudo[ \t]+(?:-\S+[ \t]+)*-S\b)"#,
         Check::Value,
         &[
@@ -757,6 +761,7 @@ const RULES: &[RuleSpec] = &[
             "--with-token",
             "-s",
         ],
+        &["echo", "printf"],
     ),
     rule(
         concat!(
