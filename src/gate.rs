@@ -26,10 +26,12 @@ pub struct Gate {
     errors: Vec<String>,
     redactor: Redactor,
     guard: crate::guard::Patterns,
-    /// Texts the config's rules make on every call they match (see [`rule_texts`]) that are
-    /// their own redaction: `finish` finds them here instead of redacting them again per call
-    /// (redaction is a function of the text alone). Config-derived, never call data; made at
-    /// the first decision that looks (as the redactor compiles its patterns on first use).
+    /// Texts the config's rules make on every call they match (see [`rule_texts`]), and the
+    /// fixed details the policy and analysis make (see [`fixed_texts`]), that are their own
+    /// redaction: `finish` finds them here instead of redacting them again per call
+    /// (redaction is a function of the text alone). Config-derived or constant, never call
+    /// data; made at the first decision that looks (as the redactor compiles its patterns on
+    /// first use).
     own_redaction: std::sync::OnceLock<OwnRedaction>,
 }
 
@@ -44,6 +46,7 @@ impl OwnRedaction {
     fn new(redactor: &Redactor, config: &Config) -> OwnRedaction {
         let mut texts: Vec<String> = rule_texts(config)
             .into_iter()
+            .chain(fixed_texts())
             .filter(|t| {
                 t.len() <= OWN_REDACTION_MAX_BYTES
                     && matches!(redactor.redact_cow(t), std::borrow::Cow::Borrowed(_))
@@ -615,6 +618,21 @@ fn rule_texts(config: &Config) -> Vec<String> {
     out
 }
 
+/// Finding details the policy and analysis make as fixed texts, whatever the call: the kind
+/// of a destructive tool (`tool kind exec`), the default mode (`defaultMode
+/// require-approval`), a command's category (`category read-only`). Most of them look like
+/// they may hold a secret (a `-` before a letter reads as an option), so each would be
+/// redacted per call. A text not made exactly so is only not found.
+fn fixed_texts() -> impl Iterator<Item = String> {
+    let kinds = crate::call::DESTRUCTIVE_KINDS
+        .into_iter()
+        .map(|kind| policy::join(&["tool kind ", kind]));
+    let modes = ["auto", "require-approval", "block"]
+        .into_iter()
+        .map(|mode| policy::join(&["defaultMode ", mode]));
+    kinds.chain(modes).chain(dispatch::category_details())
+}
+
 /// What a caller reads of a finished decision (see [`Gate::decide_in_read_for_host`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reads {
@@ -703,6 +721,32 @@ fn collect_fragments_reference(
 pub(crate) mod tests {
     use super::*;
     use serde_json::Value;
+
+    /// The policy's fixed details are among [`fixed_texts`] (a text missing there would only
+    /// be redacted per call again), and every fixed text the gate keeps as its own
+    /// redaction is so.
+    #[test]
+    fn fixed_texts_are_the_policy_details_and_kept_only_when_their_own_redaction() {
+        let fixed: Vec<String> = fixed_texts().collect();
+        for mode in ["auto", "require-approval", "block"] {
+            let config = Config::from_json(&format!(r#"{{"defaultMode":"{mode}"}}"#)).0;
+            let call = Call::parse(r#"{"toolName":"frobnicate","params":{}}"#).unwrap();
+            let detail = policy::evaluate(&config, &call).finding.detail;
+            assert!(fixed.contains(&detail), "{detail}");
+        }
+        let config = Config::from_json("{}").0;
+        for tool in ["exec", "apply_patch", "code_mode_exec"] {
+            let call = Call::parse(&format!(r#"{{"toolName":"{tool}","params":{{}}}}"#)).unwrap();
+            let detail = policy::evaluate(&config, &call).finding.detail;
+            assert!(fixed.contains(&detail), "{detail}");
+        }
+        let gate = Gate::new("{}");
+        let own = OwnRedaction::new(&gate.redactor, &gate.config);
+        assert!(fixed.iter().any(|t| own.contains(t)));
+        for t in &fixed {
+            assert_eq!(own.contains(t), gate.redactor.redact(t) == *t, "{t}");
+        }
+    }
 
     fn decide(config: &str, request: &str) -> Value {
         serde_json::from_str(&Gate::new(config).decide_json(request)).unwrap()
