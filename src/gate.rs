@@ -35,7 +35,8 @@ pub struct Gate {
     own_redaction: std::sync::OnceLock<OwnRedaction>,
 }
 
-/// See [`Gate::own_redaction`]: the texts, sorted, and which lengths occur among them.
+/// See [`Gate::own_redaction`]: the texts, sorted by length, then bytes (a search compares
+/// lengths before any bytes), and which lengths occur among them.
 #[derive(Debug, Clone, Default)]
 struct OwnRedaction {
     texts: Vec<String>,
@@ -52,7 +53,7 @@ impl OwnRedaction {
                     && matches!(redactor.redact_cow(t), std::borrow::Cow::Borrowed(_))
             })
             .collect();
-        texts.sort();
+        texts.sort_by(|a, b| by_length_then_bytes(a, b));
         texts.dedup();
         let mut lengths = [0u64; OWN_REDACTION_MAX_BYTES / 64 + 1];
         for t in &texts {
@@ -69,9 +70,14 @@ impl OwnRedaction {
             .is_some_and(|w| w >> (text.len() % 64) & 1 == 1)
             && self
                 .texts
-                .binary_search_by(|k| k.as_str().cmp(text))
+                .binary_search_by(|k| by_length_then_bytes(k, text))
                 .is_ok()
     }
+}
+
+/// The order of [`OwnRedaction::texts`]: by length, then bytes.
+fn by_length_then_bytes(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
@@ -216,13 +222,14 @@ impl Gate {
         let (mut d, analysis) = self.assess(&call);
         let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
         self.unattended(&call, &mut d);
-        let mut d = match reads {
+        // Finished in place (a decision is a few hundred bytes: each move is a copy).
+        match reads {
             Reads::HostView if !matches!(d.decision, Class::Approval | Class::Critical) => {
-                self.finish_unshown(d, &call)
+                self.finish_unshown(&mut d, &call)
             }
-            Reads::HostView => self.finish_for_host(d, &call),
-            Reads::All => self.finish(d, Some(&call)),
-        };
+            Reads::HostView => self.finish_for_host(&mut d, &call),
+            Reads::All => self.finish_in(&mut d, Some(&call)),
+        }
         // Session memory acts on asks only (`Sessions::record` returns at once otherwise).
         match reads {
             Reads::All => sessions.record(&self.config.session, &call, &mut d, scope),
@@ -337,7 +344,7 @@ impl Gate {
     /// view and record fields: the class invariants and risk as `finish` makes them (without
     /// the evidence, which neither shows), and for a block its reason, redacted and scrubbed
     /// as `finish` does; no preview, details untouched.
-    fn finish_unshown(&self, mut d: Decision, call: &Call) -> Decision {
+    fn finish_unshown(&self, d: &mut Decision, call: &Call) {
         d.normalize();
         if d.decision == Class::Block {
             preview::redact::with_memo(|| {
@@ -352,18 +359,23 @@ impl Gate {
             });
         }
         d.risk = Risk::assess_without_evidence(d.decision, d.severity, d.source, &d.findings);
-        d
     }
 
     /// Re-checks the class invariants, then attaches risk and preview.
-    fn finish(&self, d: Decision, call: Option<&Call>) -> Decision {
+    fn finish(&self, mut d: Decision, call: Option<&Call>) -> Decision {
+        self.finish_in(&mut d, call);
+        d
+    }
+
+    /// [`Gate::finish`] in place.
+    fn finish_in(&self, d: &mut Decision, call: Option<&Call>) {
         preview::redact::with_memo(|| self.finish_memo(d, call, Reads::All))
     }
 
     /// [`Gate::finish`] of an ask for a caller that reads only its host view and record
     /// fields (see [`Gate::decide_in_read_for_host`]): the same decision, except that its
     /// risk evidence, which neither shows, is left empty.
-    fn finish_for_host(&self, d: Decision, call: &Call) -> Decision {
+    fn finish_for_host(&self, d: &mut Decision, call: &Call) {
         preview::redact::with_memo(|| self.finish_memo(d, Some(call), Reads::HostView))
     }
 
@@ -383,7 +395,7 @@ impl Gate {
     }
 
     /// [`Gate::finish`] inside the redaction memo (with `Reads::HostView`, no risk evidence).
-    fn finish_memo(&self, mut d: Decision, call: Option<&Call>, reads: Reads) -> Decision {
+    fn finish_memo(&self, d: &mut Decision, call: Option<&Call>, reads: Reads) {
         d.normalize();
         // Details and the reason quote the call: no secret may leave the core through them,
         // neither whole (redaction) nor as a piece cut from the context that marked it.
@@ -458,7 +470,6 @@ impl Gate {
                 ),
             },
         };
-        d
     }
 }
 
@@ -740,11 +751,23 @@ pub(crate) mod tests {
             let detail = policy::evaluate(&config, &call).finding.detail;
             assert!(fixed.contains(&detail), "{detail}");
         }
-        let gate = Gate::new("{}");
+        // With the bench config's rules: every text is found exactly when it is kept (its own
+        // redaction, and short), whatever its length and order among the others.
+        let gate = Gate::new(&std::fs::read_to_string("bench/config.json").unwrap());
         let own = OwnRedaction::new(&gate.redactor, &gate.config);
         assert!(fixed.iter().any(|t| own.contains(t)));
-        for t in &fixed {
-            assert_eq!(own.contains(t), gate.redactor.redact(t) == *t, "{t}");
+        let mut texts = rule_texts(&gate.config);
+        texts.extend(fixed);
+        assert!(texts.len() > 20);
+        for t in texts.clone() {
+            texts.push(format!("{t}x"));
+            texts.push(t.get(1..).unwrap_or("").to_owned());
+        }
+        for t in &texts {
+            let kept = t.len() <= OWN_REDACTION_MAX_BYTES
+                && matches!(gate.redactor.redact_cow(t), Cow::Borrowed(_));
+            let listed = rule_texts(&gate.config).contains(t) || fixed_texts().any(|f| f == *t);
+            assert_eq!(own.contains(t), kept && listed, "{t}");
         }
     }
 
