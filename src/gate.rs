@@ -220,7 +220,9 @@ impl Gate {
             return (self.decide(request_json), None);
         };
         let (mut d, analysis) = self.assess(&call);
-        let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
+        // The call's session is looked up once: held from authority to recording the ask.
+        let (scope, held) =
+            sessions.authorize_held(&self.config.session, &call, &mut d, analysis.as_ref());
         self.unattended(&call, &mut d);
         // Finished in place (a decision is a few hundred bytes: each move is a copy).
         match reads {
@@ -232,10 +234,10 @@ impl Gate {
         }
         // Session memory acts on asks only (`Sessions::record` returns at once otherwise).
         match reads {
-            Reads::All => sessions.record(&self.config.session, &call, &mut d, scope),
+            Reads::All => held.record(&self.config.session, &call, &mut d, scope),
             // The host view and the record read neither id: they move into the session.
             Reads::HostView => {
-                sessions.record_taking_ids(&self.config.session, &mut call, &mut d, scope)
+                held.record_taking_ids(&self.config.session, &mut call, &mut d, scope)
             }
         }
         (d, Some(call))
