@@ -47,7 +47,7 @@ impl OwnRedaction {
     fn new(redactor: &Redactor, config: &Config) -> OwnRedaction {
         let mut texts: Vec<String> = rule_texts(config)
             .into_iter()
-            .chain(fixed_texts())
+            .chain(fixed_texts(config))
             .filter(|t| {
                 t.len() <= OWN_REDACTION_MAX_BYTES
                     && matches!(redactor.redact_cow(t), std::borrow::Cow::Borrowed(_))
@@ -631,19 +631,34 @@ fn rule_texts(config: &Config) -> Vec<String> {
     out
 }
 
-/// Finding details the policy and analysis make as fixed texts, whatever the call: the kind
-/// of a destructive tool (`tool kind exec`), the default mode (`defaultMode
-/// require-approval`), a command's category (`category read-only`). Most of them look like
-/// they may hold a secret (a `-` before a letter reads as an option), so each would be
-/// redacted per call. A text not made exactly so is only not found.
-fn fixed_texts() -> impl Iterator<Item = String> {
+/// Finding details and reasons the policy and analysis make as fixed texts, whatever the
+/// call: the kind of a destructive tool (`tool kind exec`), the default mode (`defaultMode
+/// require-approval`), a command's category (`category read-only`), and what the policy
+/// says of each of the host's common tools by name (`apply_patch changes files with a
+/// patch`, `write may change something ("write")`: `policy::evaluate` of the name, with no
+/// params). Most of them look like they may hold a secret (a `-` before a letter reads as
+/// an option, a long word as a key), so each would be redacted per call. A text not made
+/// exactly so is only not found.
+fn fixed_texts(config: &Config) -> impl Iterator<Item = String> + '_ {
     let kinds = crate::call::DESTRUCTIVE_KINDS
         .into_iter()
         .map(|kind| policy::join(&["tool kind ", kind]));
     let modes = ["auto", "require-approval", "block"]
         .into_iter()
         .map(|mode| policy::join(&["defaultMode ", mode]));
-    kinds.chain(modes).chain(dispatch::category_details())
+    let by_name = crate::config::COMMON_TOOL_NAMES
+        .into_iter()
+        .filter_map(|name| {
+            Call::parse(&serde_json::json!({"toolName": name, "params": {}}).to_string()).ok()
+        })
+        .flat_map(move |call| {
+            let verdict = policy::evaluate(config, &call);
+            [verdict.finding.detail, verdict.reason.into_string()]
+        });
+    kinds
+        .chain(modes)
+        .chain(dispatch::category_details())
+        .chain(by_name)
 }
 
 /// What a caller reads of a finished decision (see [`Gate::decide_in_read_for_host`]).
@@ -740,7 +755,7 @@ pub(crate) mod tests {
     /// redaction is so.
     #[test]
     fn fixed_texts_are_the_policy_details_and_kept_only_when_their_own_redaction() {
-        let fixed: Vec<String> = fixed_texts().collect();
+        let fixed: Vec<String> = fixed_texts(&Config::from_json("{}").0).collect();
         for mode in ["auto", "require-approval", "block"] {
             let config = Config::from_json(&format!(r#"{{"defaultMode":"{mode}"}}"#)).0;
             let call = Call::parse(r#"{"toolName":"frobnicate","params":{}}"#).unwrap();
@@ -758,6 +773,13 @@ pub(crate) mod tests {
         let gate = Gate::new(&std::fs::read_to_string("bench/config.json").unwrap());
         let own = OwnRedaction::new(&gate.redactor, &gate.config);
         assert!(fixed.iter().any(|t| own.contains(t)));
+        let fixed: Vec<String> = fixed_texts(&gate.config).collect();
+        for text in [
+            "apply_patch changes files with a patch",
+            "exec runs a shell command on the host",
+        ] {
+            assert!(fixed.iter().any(|t| t == text), "{text}");
+        }
         let mut texts = rule_texts(&gate.config);
         texts.extend(fixed);
         assert!(texts.len() > 20);
@@ -768,7 +790,8 @@ pub(crate) mod tests {
         for t in &texts {
             let kept = t.len() <= OWN_REDACTION_MAX_BYTES
                 && matches!(gate.redactor.redact_cow(t), Cow::Borrowed(_));
-            let listed = rule_texts(&gate.config).contains(t) || fixed_texts().any(|f| f == *t);
+            let listed =
+                rule_texts(&gate.config).contains(t) || fixed_texts(&gate.config).any(|f| f == *t);
             assert_eq!(own.contains(t), kept && listed, "{t}");
         }
     }
