@@ -96,12 +96,83 @@ pub const COMMON_TOOL_NAMES: [&str; 24] = [
 /// A rule's `toolNamePattern`: the regex, with its answers for [`COMMON_TOOL_NAMES`] worked
 /// out once at load. Rules are checked on every call, and the regex engine's search costs
 /// thousands of instructions even on a four-letter name; a common name is now a bit test.
-/// Any other name runs the regex, so every answer is the regex's own.
+/// A pattern that only lists whole names (`^(npm|cargo)_publish$`) answers any ASCII name
+/// from its list ([`ExactNames`]); any other name runs the regex, so every answer is the
+/// regex's own.
 #[derive(Debug, Clone)]
 pub struct ToolNamePattern {
     re: Regex,
     /// Bit `i`: whether `re` matches `COMMON_TOOL_NAMES[i]`.
     common: u32,
+    exact: Option<ExactNames>,
+}
+
+/// The names a pattern of whole-name literals matches, spelled out: `(?i)`, then `^`, then
+/// literals of `[A-Za-z0-9_-]` and groups `(a|b)` / `(?:a|b)` of them, then `$`. On an ASCII
+/// name such a pattern matches exactly the names listed (ASCII case-insensitively under
+/// `(?i)`: whatever the regex's case folding, an ASCII name's letters fold only to each
+/// other); a non-ASCII name is left to the regex.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ExactNames {
+    names: Vec<String>,
+    fold_case: bool,
+}
+
+/// Most names [`ExactNames`] spells out (more is left to the regex).
+const MAX_EXACT_NAMES: usize = 64;
+
+impl ExactNames {
+    fn of(src: &str) -> Option<ExactNames> {
+        let (fold_case, rest) = match src.strip_prefix("(?i)") {
+            Some(rest) => (true, rest),
+            None => (false, src),
+        };
+        let body = rest.strip_prefix('^')?.strip_suffix('$')?;
+        let literal = |t: &str| {
+            !t.is_empty()
+                && t.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        };
+        let mut names = vec![String::new()];
+        let mut rest = body;
+        while !rest.is_empty() {
+            let choices: Vec<&str> = if let Some(group) = rest.strip_prefix('(') {
+                let group = group.strip_prefix("?:").unwrap_or(group);
+                let end = group.find(')')?;
+                let (inner, after) = (group.get(..end)?, group.get(end + 1..)?);
+                rest = after;
+                inner.split('|').collect()
+            } else {
+                let end = rest.find('(').unwrap_or(rest.len());
+                let (lit, after) = (rest.get(..end)?, rest.get(end..)?);
+                rest = after;
+                vec![lit]
+            };
+            if !choices.iter().all(|c| literal(c)) {
+                return None;
+            }
+            if names.len() * choices.len() > MAX_EXACT_NAMES {
+                return None;
+            }
+            names = names
+                .iter()
+                .flat_map(|n| choices.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+        }
+        (!body.is_empty()).then_some(ExactNames { names, fold_case })
+    }
+
+    /// Whether the pattern matches the ASCII `name`.
+    fn matches(&self, name: &str) -> bool {
+        self.names.iter().any(|n| {
+            n.len() == name.len()
+                && if self.fold_case {
+                    n.eq_ignore_ascii_case(name)
+                } else {
+                    n == name
+                }
+        })
+    }
 }
 
 impl ToolNamePattern {
@@ -111,7 +182,8 @@ impl ToolNamePattern {
             .enumerate()
             .filter(|(_, name)| re.is_match(name))
             .fold(0u32, |bits, (i, _)| bits | 1 << i);
-        ToolNamePattern { re, common }
+        let exact = ExactNames::of(re.as_str());
+        ToolNamePattern { re, common, exact }
     }
 
     /// Whether the pattern matches `name` (anywhere in it, as `Regex::is_match`).
@@ -122,9 +194,10 @@ impl ToolNamePattern {
         let common = COMMON_TOOL_NAMES
             .iter()
             .position(|n| n.len() == name.len() && n.as_bytes().first() == first && *n == name);
-        match common {
-            Some(i) => self.common >> i & 1 == 1,
-            None => self.re.is_match(name),
+        match (common, &self.exact) {
+            (Some(i), _) => self.common >> i & 1 == 1,
+            (None, Some(exact)) if name.is_ascii() => exact.matches(name),
+            (None, _) => self.re.is_match(name),
         }
     }
 
@@ -965,6 +1038,70 @@ mod tests {
         // The table is used: a name in it answers from the bits.
         let p = pattern("^(exec|bash|shell)$");
         assert_eq!(p.common, 1 | 1 << 6 | 1 << 7);
+    }
+
+    /// Patterns of whole names answer from their list exactly as the regex does: every name
+    /// listed, in other cases, cut, extended, and with non-ASCII look-alikes of its letters
+    /// (the Kelvin sign, the long s, which Unicode case folding maps to `k` and `s`).
+    #[test]
+    fn whole_name_patterns_answer_from_their_list_as_their_regex() {
+        let listed = [
+            ("^(exec|bash|shell)$", 3),
+            ("(?i)^(npm|cargo|pypi)_publish$", 3),
+            ("^sessions_(list|send)$", 2),
+            ("^(?:web|memory)_(search|fetch|get)$", 6),
+            ("(?i)^Deploy-Site$", 1),
+            ("^a(b|c)d(e|f)$", 4),
+            ("^x$", 1),
+        ];
+        let not_listed = [
+            "",
+            "^$",
+            "(?i)^(a|)$",
+            "^(a|b)",
+            "(a|b)$",
+            "^(a|b$",
+            "^a.b$",
+            "^(a|b)+$",
+            "^(?i)a$",
+            "^[ab]$",
+            "^a\\d$",
+            "^(?-i)a$",
+            "(?m)^a$",
+            "^((a|b))$",
+            "^ab?$",
+        ];
+        let mut names = probe_names();
+        for (src, n) in listed {
+            let exact = ExactNames::of(src).unwrap_or_else(|| panic!("{src}"));
+            assert_eq!(exact.names.len(), n, "{src}");
+            for name in &exact.names {
+                names.push(name.clone());
+                names.push(name.to_uppercase());
+                names.push(format!("{name}x"));
+                names.push(format!("x{name}"));
+                names.push(name.get(1..).unwrap_or("").to_owned());
+                names.push(name.replace('k', "\u{212a}").replace('s', "\u{17f}"));
+                names.push(name.replace('K', "\u{212a}").replace('S', "\u{17f}"));
+                names.push(format!("{name}\n"));
+            }
+        }
+        for src in not_listed {
+            assert_eq!(ExactNames::of(src), None, "{src}");
+        }
+        for src in listed.iter().map(|(s, _)| *s).chain(not_listed) {
+            let Ok(re) = RegexBuilder::new(src).build() else {
+                continue;
+            };
+            let p = ToolNamePattern::new(re);
+            for name in &names {
+                assert_eq!(
+                    p.is_match(name),
+                    p.regex().is_match(name),
+                    "{src:?} on {name:?}"
+                );
+            }
+        }
     }
 
     proptest::proptest! {

@@ -26,14 +26,17 @@ pub struct Gate {
     errors: Vec<String>,
     redactor: Redactor,
     guard: crate::guard::Patterns,
-    /// Texts the config's rules make on every call they match (see [`rule_texts`]) that are
-    /// their own redaction: `finish` finds them here instead of redacting them again per call
-    /// (redaction is a function of the text alone). Config-derived, never call data; made at
-    /// the first decision that looks (as the redactor compiles its patterns on first use).
+    /// Texts the config's rules make on every call they match (see [`rule_texts`]), and the
+    /// fixed details the policy and analysis make (see [`fixed_texts`]), that are their own
+    /// redaction: `finish` finds them here instead of redacting them again per call
+    /// (redaction is a function of the text alone). Config-derived or constant, never call
+    /// data; made at the first decision that looks (as the redactor compiles its patterns on
+    /// first use).
     own_redaction: std::sync::OnceLock<OwnRedaction>,
 }
 
-/// See [`Gate::own_redaction`]: the texts, sorted, and which lengths occur among them.
+/// See [`Gate::own_redaction`]: the texts, sorted by length, then bytes (a search compares
+/// lengths before any bytes), and which lengths occur among them.
 #[derive(Debug, Clone, Default)]
 struct OwnRedaction {
     texts: Vec<String>,
@@ -44,12 +47,13 @@ impl OwnRedaction {
     fn new(redactor: &Redactor, config: &Config) -> OwnRedaction {
         let mut texts: Vec<String> = rule_texts(config)
             .into_iter()
+            .chain(fixed_texts(config))
             .filter(|t| {
                 t.len() <= OWN_REDACTION_MAX_BYTES
                     && matches!(redactor.redact_cow(t), std::borrow::Cow::Borrowed(_))
             })
             .collect();
-        texts.sort();
+        texts.sort_by(|a, b| by_length_then_bytes(a, b));
         texts.dedup();
         let mut lengths = [0u64; OWN_REDACTION_MAX_BYTES / 64 + 1];
         for t in &texts {
@@ -66,9 +70,14 @@ impl OwnRedaction {
             .is_some_and(|w| w >> (text.len() % 64) & 1 == 1)
             && self
                 .texts
-                .binary_search_by(|k| k.as_str().cmp(text))
+                .binary_search_by(|k| by_length_then_bytes(k, text))
                 .is_ok()
     }
+}
+
+/// The order of [`OwnRedaction::texts`]: by length, then bytes.
+fn by_length_then_bytes(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 /// Last-resort answer if serialization itself ever failed: approval, not reusable.
@@ -211,21 +220,24 @@ impl Gate {
             return (self.decide(request_json), None);
         };
         let (mut d, analysis) = self.assess(&call);
-        let scope = sessions.authorize(&self.config.session, &call, &mut d, analysis.as_ref());
+        // The call's session is looked up once: held from authority to recording the ask.
+        let (scope, held) =
+            sessions.authorize_held(&self.config.session, &call, &mut d, analysis.as_ref());
         self.unattended(&call, &mut d);
-        let mut d = match reads {
+        // Finished in place (a decision is a few hundred bytes: each move is a copy).
+        match reads {
             Reads::HostView if !matches!(d.decision, Class::Approval | Class::Critical) => {
-                self.finish_unshown(d, &call)
+                self.finish_unshown(&mut d, &call)
             }
-            Reads::HostView => self.finish_for_host(d, &call),
-            Reads::All => self.finish(d, Some(&call)),
-        };
+            Reads::HostView => self.finish_for_host(&mut d, &call),
+            Reads::All => self.finish_in(&mut d, Some(&call)),
+        }
         // Session memory acts on asks only (`Sessions::record` returns at once otherwise).
         match reads {
-            Reads::All => sessions.record(&self.config.session, &call, &mut d, scope),
+            Reads::All => held.record(&self.config.session, &call, &mut d, scope),
             // The host view and the record read neither id: they move into the session.
             Reads::HostView => {
-                sessions.record_taking_ids(&self.config.session, &mut call, &mut d, scope)
+                held.record_taking_ids(&self.config.session, &mut call, &mut d, scope)
             }
         }
         (d, Some(call))
@@ -334,7 +346,7 @@ impl Gate {
     /// view and record fields: the class invariants and risk as `finish` makes them (without
     /// the evidence, which neither shows), and for a block its reason, redacted and scrubbed
     /// as `finish` does; no preview, details untouched.
-    fn finish_unshown(&self, mut d: Decision, call: &Call) -> Decision {
+    fn finish_unshown(&self, d: &mut Decision, call: &Call) {
         d.normalize();
         if d.decision == Class::Block {
             preview::redact::with_memo(|| {
@@ -349,18 +361,23 @@ impl Gate {
             });
         }
         d.risk = Risk::assess_without_evidence(d.decision, d.severity, d.source, &d.findings);
-        d
     }
 
     /// Re-checks the class invariants, then attaches risk and preview.
-    fn finish(&self, d: Decision, call: Option<&Call>) -> Decision {
+    fn finish(&self, mut d: Decision, call: Option<&Call>) -> Decision {
+        self.finish_in(&mut d, call);
+        d
+    }
+
+    /// [`Gate::finish`] in place.
+    fn finish_in(&self, d: &mut Decision, call: Option<&Call>) {
         preview::redact::with_memo(|| self.finish_memo(d, call, Reads::All))
     }
 
     /// [`Gate::finish`] of an ask for a caller that reads only its host view and record
     /// fields (see [`Gate::decide_in_read_for_host`]): the same decision, except that its
     /// risk evidence, which neither shows, is left empty.
-    fn finish_for_host(&self, d: Decision, call: &Call) -> Decision {
+    fn finish_for_host(&self, d: &mut Decision, call: &Call) {
         preview::redact::with_memo(|| self.finish_memo(d, Some(call), Reads::HostView))
     }
 
@@ -380,7 +397,7 @@ impl Gate {
     }
 
     /// [`Gate::finish`] inside the redaction memo (with `Reads::HostView`, no risk evidence).
-    fn finish_memo(&self, mut d: Decision, call: Option<&Call>, reads: Reads) -> Decision {
+    fn finish_memo(&self, d: &mut Decision, call: Option<&Call>, reads: Reads) {
         d.normalize();
         // Details and the reason quote the call: no secret may leave the core through them,
         // neither whole (redaction) nor as a piece cut from the context that marked it.
@@ -455,7 +472,6 @@ impl Gate {
                 ),
             },
         };
-        d
     }
 }
 
@@ -615,6 +631,36 @@ fn rule_texts(config: &Config) -> Vec<String> {
     out
 }
 
+/// Finding details and reasons the policy and analysis make as fixed texts, whatever the
+/// call: the kind of a destructive tool (`tool kind exec`), the default mode (`defaultMode
+/// require-approval`), a command's category (`category read-only`), and what the policy
+/// says of each of the host's common tools by name (`apply_patch changes files with a
+/// patch`, `write may change something ("write")`: `policy::evaluate` of the name, with no
+/// params). Most of them look like they may hold a secret (a `-` before a letter reads as
+/// an option, a long word as a key), so each would be redacted per call. A text not made
+/// exactly so is only not found.
+fn fixed_texts(config: &Config) -> impl Iterator<Item = String> + '_ {
+    let kinds = crate::call::DESTRUCTIVE_KINDS
+        .into_iter()
+        .map(|kind| policy::join(&["tool kind ", kind]));
+    let modes = ["auto", "require-approval", "block"]
+        .into_iter()
+        .map(|mode| policy::join(&["defaultMode ", mode]));
+    let by_name = crate::config::COMMON_TOOL_NAMES
+        .into_iter()
+        .filter_map(|name| {
+            Call::parse(&serde_json::json!({"toolName": name, "params": {}}).to_string()).ok()
+        })
+        .flat_map(move |call| {
+            let verdict = policy::evaluate(config, &call);
+            [verdict.finding.detail, verdict.reason.into_string()]
+        });
+    kinds
+        .chain(modes)
+        .chain(dispatch::category_details())
+        .chain(by_name)
+}
+
 /// What a caller reads of a finished decision (see [`Gate::decide_in_read_for_host`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Reads {
@@ -703,6 +749,52 @@ fn collect_fragments_reference(
 pub(crate) mod tests {
     use super::*;
     use serde_json::Value;
+
+    /// The policy's fixed details are among [`fixed_texts`] (a text missing there would only
+    /// be redacted per call again), and every fixed text the gate keeps as its own
+    /// redaction is so.
+    #[test]
+    fn fixed_texts_are_the_policy_details_and_kept_only_when_their_own_redaction() {
+        let fixed: Vec<String> = fixed_texts(&Config::from_json("{}").0).collect();
+        for mode in ["auto", "require-approval", "block"] {
+            let config = Config::from_json(&format!(r#"{{"defaultMode":"{mode}"}}"#)).0;
+            let call = Call::parse(r#"{"toolName":"frobnicate","params":{}}"#).unwrap();
+            let detail = policy::evaluate(&config, &call).finding.detail;
+            assert!(fixed.contains(&detail), "{detail}");
+        }
+        let config = Config::from_json("{}").0;
+        for tool in ["exec", "apply_patch", "code_mode_exec"] {
+            let call = Call::parse(&format!(r#"{{"toolName":"{tool}","params":{{}}}}"#)).unwrap();
+            let detail = policy::evaluate(&config, &call).finding.detail;
+            assert!(fixed.contains(&detail), "{detail}");
+        }
+        // With the bench config's rules: every text is found exactly when it is kept (its own
+        // redaction, and short), whatever its length and order among the others.
+        let gate = Gate::new(&std::fs::read_to_string("bench/config.json").unwrap());
+        let own = OwnRedaction::new(&gate.redactor, &gate.config);
+        assert!(fixed.iter().any(|t| own.contains(t)));
+        let fixed: Vec<String> = fixed_texts(&gate.config).collect();
+        for text in [
+            "apply_patch changes files with a patch",
+            "exec runs a shell command on the host",
+        ] {
+            assert!(fixed.iter().any(|t| t == text), "{text}");
+        }
+        let mut texts = rule_texts(&gate.config);
+        texts.extend(fixed);
+        assert!(texts.len() > 20);
+        for t in texts.clone() {
+            texts.push(format!("{t}x"));
+            texts.push(t.get(1..).unwrap_or("").to_owned());
+        }
+        for t in &texts {
+            let kept = t.len() <= OWN_REDACTION_MAX_BYTES
+                && matches!(gate.redactor.redact_cow(t), Cow::Borrowed(_));
+            let listed =
+                rule_texts(&gate.config).contains(t) || fixed_texts(&gate.config).any(|f| f == *t);
+            assert_eq!(own.contains(t), kept && listed, "{t}");
+        }
+    }
 
     fn decide(config: &str, request: &str) -> Value {
         serde_json::from_str(&Gate::new(config).decide_json(request)).unwrap()

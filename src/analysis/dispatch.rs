@@ -109,14 +109,29 @@ pub fn analyze_call(call: &Call, limits: &Limits) -> Option<CallAnalysis> {
 
 /// The info finding that names a command's category (reuse scopes key on it later).
 fn category_finding(category: Category) -> Finding {
-    let (spec, what) = match category {
-        Category::ReadOnly => (&finding::CATEGORY_READ_ONLY, "read-only"),
-        Category::DevBuild => (&finding::CATEGORY_DEV_BUILD, "dev-build"),
-        Category::DevTest => (&finding::CATEGORY_DEV_TEST, "dev-test"),
-        Category::DevFormat => (&finding::CATEGORY_DEV_FORMAT, "dev-format"),
-        Category::SourceControl => (&finding::CATEGORY_SOURCE_CONTROL, "source-control"),
+    let (spec, detail) = match category {
+        Category::ReadOnly => (&finding::CATEGORY_READ_ONLY, "category read-only"),
+        Category::DevBuild => (&finding::CATEGORY_DEV_BUILD, "category dev-build"),
+        Category::DevTest => (&finding::CATEGORY_DEV_TEST, "category dev-test"),
+        Category::DevFormat => (&finding::CATEGORY_DEV_FORMAT, "category dev-format"),
+        Category::SourceControl => (&finding::CATEGORY_SOURCE_CONTROL, "category source-control"),
     };
-    Finding::new(spec, format!("category {what}"))
+    // A fixed text per category (not `format!`: it is made on most shell calls).
+    Finding::new(spec, detail.to_owned())
+}
+
+/// The details [`category_finding`] gives, one per category: fixed texts the gate knows
+/// before any call (`Gate::own_redaction`).
+pub(crate) fn category_details() -> impl Iterator<Item = String> {
+    [
+        Category::ReadOnly,
+        Category::DevBuild,
+        Category::DevTest,
+        Category::DevFormat,
+        Category::SourceControl,
+    ]
+    .into_iter()
+    .map(|c| category_finding(c).detail)
 }
 
 fn incomplete(why: &str) -> Report {
@@ -310,6 +325,36 @@ fn verdict_reason_reference(reason: &str, detail: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `category_finding` as it was (the detail made by `format!`): the reference.
+    fn category_finding_reference(category: Category) -> Finding {
+        let (spec, what) = match category {
+            Category::ReadOnly => (&finding::CATEGORY_READ_ONLY, "read-only"),
+            Category::DevBuild => (&finding::CATEGORY_DEV_BUILD, "dev-build"),
+            Category::DevTest => (&finding::CATEGORY_DEV_TEST, "dev-test"),
+            Category::DevFormat => (&finding::CATEGORY_DEV_FORMAT, "dev-format"),
+            Category::SourceControl => (&finding::CATEGORY_SOURCE_CONTROL, "source-control"),
+        };
+        Finding::new(spec, format!("category {what}"))
+    }
+
+    #[test]
+    fn category_findings_are_the_formatted_ones_and_their_details_are_listed() {
+        let all = [
+            Category::ReadOnly,
+            Category::DevBuild,
+            Category::DevTest,
+            Category::DevFormat,
+            Category::SourceControl,
+        ];
+        let listed: Vec<String> = category_details().collect();
+        assert_eq!(listed.len(), all.len());
+        for c in all {
+            let f = category_finding(c);
+            assert_eq!(f, category_finding_reference(c));
+            assert!(listed.contains(&f.detail), "{c:?}");
+        }
+    }
 
     /// Every finding's reason with the detail of every corpus call's findings, and with cut
     /// points around the limit in one-, two-, three- and four-byte characters.

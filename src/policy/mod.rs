@@ -167,7 +167,7 @@ pub fn evaluate<'a>(config: &'a Config, call: &'a Call) -> Verdict<'a> {
 }
 
 /// The parts one after another, in one allocation of the exact size.
-fn join(parts: &[&str]) -> String {
+pub(crate) fn join(parts: &[&str]) -> String {
     let mut out = String::with_capacity(parts.iter().map(|p| p.len()).sum());
     for p in parts {
         out.push_str(p);

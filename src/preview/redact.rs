@@ -208,6 +208,17 @@ macro_rules! shape_alternatives {
 
 /// Airtable tokens: 64 lowercase hex digits in a row (see [`Presence::hex_run`]).
 const AIRTABLE_PATTERN: &str = r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)";
+
+/// The URL-credential rules: `scheme://user:pass@host` and `scheme://TOKEN@host`. Both end
+/// with an `@` ([`Rule::needs_at`]): a URL without userinfo, most of them, runs neither.
+const URL_USERINFO_PATTERN: &str =
+    r#"(?P<n>[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@'"]*):(?P<s>[^\s@'"/]+)@"#;
+const URL_TOKEN_PATTERN: &str = r"(?P<n>[A-Za-z][A-Za-z0-9+.-]*://)(?P<s>[A-Za-z0-9_-]{20,})@";
+
+/// A secret echoed into a command that reads a password from its input. It starts with
+/// `echo` or `printf` as written ([`Rule::needs_echo`]): `-s`, one of its literals, is in
+/// many commands.
+const ECHO_PIPE_PATTERN: &str = r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b|--with-token|\bsudo[ \t]+(?:-\S+[ \t]+)*-S\b)"#;
 /// The run of `[a-f0-9]` the Airtable shape needs.
 const HEX_RUN: usize = 64;
 
@@ -542,17 +553,9 @@ const RULES: &[RuleSpec] = &[
         &["bearer", "token", "basic"],
     ),
     // Credentials in URLs and connection strings: scheme://user:pass@host.
-    rule(
-        r#"(?P<n>[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@'"]*):(?P<s>[^\s@'"/]+)@"#,
-        Check::Value,
-        &["://"],
-    ),
+    rule(URL_USERINFO_PATTERN, Check::Value, &["://"]),
     // A token as the whole userinfo: https://TOKEN@host.
-    rule(
-        r"(?P<n>[A-Za-z][A-Za-z0-9+.-]*://)(?P<s>[A-Za-z0-9_-]{20,})@",
-        Check::TokenLike,
-        &["://"],
-    ),
+    rule(URL_TOKEN_PATTERN, Check::TokenLike, &["://"]),
     // Password options whose letter means "password" only for some commands.
     rule_also(
         concat!(
@@ -748,7 +751,7 @@ const RULES: &[RuleSpec] = &[
         &["login"],
     ),
     rule(
-        r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^"\n]*"|'[^'\n]*'|[^\s|;&]+)[ \t]*\|[ \t]*(?:sudo[ \t]+)?[^|;&\n]*?(?:--password-stdin|passwd[ \t]+--stdin|\bchpasswd\b|--with-token|\bsudo[ \t]+(?:-\S+[ \t]+)*-S\b)"#,
+        ECHO_PIPE_PATTERN,
         Check::Value,
         &[
             "password-stdin",
@@ -1918,6 +1921,11 @@ struct Rule {
     /// The `.properties` rule: needs a line with a dotted key then a blank that may be a
     /// secret name ([`extent::dotted_key_then_blank`], [`may_be_secret_name`]).
     needs_dotted_key: bool,
+    /// The URL-credential rules: need an `@` (each match ends with one).
+    needs_at: bool,
+    /// The echo-into-a-password-reader rule: needs `echo` or `printf`, as written (each
+    /// match starts with one; the pattern is case-sensitive).
+    needs_echo: bool,
     /// For the name/value pair rules ([`PAIR_PATTERNS`]): the [`NAME_WORDS`], one of which the
     /// text must hold (every secret name does), so a pair of ordinary names costs no search.
     name_words: Option<LitSet>,
@@ -1925,10 +1933,15 @@ struct Rule {
 
 impl Rule {
     /// The gates in code of the rules added in session 8 (block scalars, continued values,
-    /// `.properties` keys, percent-encoded names): false when the rule cannot redact in
-    /// `text`.
+    /// `.properties` keys, percent-encoded names) and session 10 (an `@`, `echo`/`printf`):
+    /// false when the rule cannot redact in `text`. (Searched only for a rule whose literals
+    /// the text holds: literals of their own would slow the scan of every text.)
     fn text_gate(&self, text: &str) -> bool {
-        (!self.needs_block || extent::may_hold_block_scalar(text))
+        (!self.needs_at || memchr::memchr(b'@', text.as_bytes()).is_some())
+            && (!self.needs_echo
+                || find_each(text.as_bytes(), b"echo", |_| true)
+                || find_each(text.as_bytes(), b"printf", |_| true))
+            && (!self.needs_block || extent::may_hold_block_scalar(text))
             && (!self.needs_dotted_key || has_secret_dotted_key_line(text))
             && (!self.needs_continuation || extent::has_line_continuation(text))
             && (!self.needs_percent || extent::has_percent_escape(text))
@@ -3087,6 +3100,8 @@ impl Redactor {
                     needs_long_dotted_run: r.pattern == DISCORD_PATTERN,
                     needs_colon_line: r.pattern == PGPASS_PATTERN,
                     needs_hex_run: r.pattern == AIRTABLE_PATTERN,
+                    needs_at: r.pattern == URL_USERINFO_PATTERN || r.pattern == URL_TOKEN_PATTERN,
+                    needs_echo: r.pattern == ECHO_PIPE_PATTERN,
                     needs_separator: r.pattern == ASSIGNMENT_PATTERN,
                     needs_block: r.pattern == BLOCK_SCALAR_PATTERN,
                     needs_continuation: r.pattern == CONTINUED_PATTERN,
@@ -4819,6 +4834,12 @@ mod tests {
                     continue;
                 }
                 matched += 1;
+                // The gates in code that stand for literals.
+                assert!(!rule.needs_at || text.contains('@'), "{text}");
+                assert!(
+                    !rule.needs_echo || text.contains("echo") || text.contains("printf"),
+                    "{text}"
+                );
                 let lower = text.to_ascii_lowercase();
                 for words in [spec.pre, spec.also] {
                     assert!(
@@ -5120,6 +5141,8 @@ mod tests {
         assert!(!has_colon_line("h:5432\n:db:u:pw"));
         assert!(r.rules.iter().any(|rule| rule.needs_colon_line));
         assert!(r.rules.iter().any(|rule| rule.needs_hex_run));
+        assert_eq!(r.rules.iter().filter(|rule| rule.needs_at).count(), 2);
+        assert_eq!(r.rules.iter().filter(|rule| rule.needs_echo).count(), 1);
         let hex64 = "0123456789abcdef".repeat(4);
         assert!(has_hex_run(&format!("x{hex64}y")));
         assert!(!has_hex_run(&format!("x{}Ay", &hex64[..63])));

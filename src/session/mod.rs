@@ -209,45 +209,11 @@ impl Sessions {
     /// The session for `key` (created, or reset when `id` names a different session), with
     /// the effective time (never earlier than what this session has seen).
     fn session(&mut self, key: &str, id: Option<&str>, now: f64) -> Option<(&mut Session, f64)> {
-        if key.is_empty() || !within_id_limit(key) {
-            return None;
-        }
-        let id = id.filter(|i| !i.is_empty() && within_id_limit(i));
-        self.tick += 1;
-        // The key is copied only for a new session (most calls find theirs).
-        if !self.map.contains_key(key) {
-            if self.map.len() >= MAX_SESSIONS {
-                let oldest = self
-                    .map
-                    .iter()
-                    .min_by_key(|(_, s)| s.used)
-                    .map(|(k, _)| k.clone());
-                if let Some(k) = oldest {
-                    self.map.remove(&k);
-                }
-            }
-            self.map.insert(key.to_owned(), Session::default());
-        }
-        let s = self.map.get_mut(key)?;
-        match (&s.session_id, id) {
-            (Some(old), Some(new)) if old != new => *s = Session::default(),
-            _ => {}
-        }
-        if s.session_id.is_none() {
-            s.session_id = id.map(str::to_owned);
-        }
-        s.used = self.tick;
-        s.rolled_back = now < s.clock;
-        let t = if now > s.clock { now } else { s.clock };
-        s.clock = t;
-        s.prune(t);
-        Some((s, t))
+        session_in(&mut self.map, &mut self.tick, key, id, now)
     }
 
     fn for_call(&mut self, call: &Call) -> Option<(&mut Session, f64)> {
-        let now = valid_now(call.now_ms)?;
-        let key = call.session_key.as_deref()?;
-        self.session(key, call.session_id.as_deref(), now)
+        session_of(&mut self.map, &mut self.tick, call)
     }
 
     /// The session-authority step for one call whose decision has been through policy and
@@ -259,149 +225,34 @@ impl Sessions {
         d: &mut Decision,
         analysis: Option<&CallAnalysis>,
     ) -> Scope {
-        let scope = scope::of(call, d, analysis, &self.exact_digest);
+        self.authorize_held(cfg, call, d, analysis).0
+    }
+
+    /// [`Sessions::authorize`], also handing back the call's session, held for
+    /// [`Held::record`] of the same call (its ask is remembered there without looking the
+    /// session up again).
+    pub(crate) fn authorize_held(
+        &mut self,
+        cfg: &SessionConfig,
+        call: &Call,
+        d: &mut Decision,
+        analysis: Option<&CallAnalysis>,
+    ) -> (Scope, Held<'_>) {
+        let Sessions {
+            map,
+            tick,
+            exact_digest,
+        } = self;
+        let scope = scope::of(call, d, analysis, exact_digest);
         let capability = envelope::is_request(call);
         if capability {
             shape_capability(cfg, call, d);
         }
-        let Some((s, t)) = self.for_call(call) else {
-            return scope;
-        };
-        // 1. deny cooldown: ask → block only.
-        if matches!(d.decision, Class::Approval | Class::Critical) {
-            let keys: Vec<&String> = [
-                Some(&scope.exact),
-                scope.path.as_ref(),
-                scope.category.as_ref(),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if let Some(c) = s
-                .cooldowns
-                .iter()
-                .find(|c| t < c.until && c.keys.iter().any(|k| keys.contains(&k)))
-            {
-                let secs = ((c.until - t) / 1000.0).ceil();
-                d.findings.push(Finding::new(
-                    &finding::DENY_COOLDOWN,
-                    format!("denied in this session; cooldown ends in {secs} s"),
-                ));
-                d.raise(Class::Block, Severity::Warning);
-                d.source = Source::DenyCooldown;
-                d.rule_id = None;
-                d.reason = format!(
-                    "Blocked: a person denied the same call in this session moments ago (deny cooldown, {secs} s left); not asking again"
-                );
-                d.normalize();
-                return scope;
-            }
+        let mut session = session_of(map, tick, call);
+        if let Some((s, t)) = &mut session {
+            authority(cfg, call, d, analysis, &scope, capability, s, *t);
         }
-        // 2. critical bypass: only plain approvals can be passed by authority (and nothing
-        // is passed while the clock is behind what this session has seen).
-        if d.decision != Class::Approval
-            || d.source == Source::FailClosed
-            || capability
-            || s.rolled_back
-        {
-            return scope;
-        }
-        // 3. exec lease, lease / window, envelope.
-        if t < s.exec_until && is_ordinary_exec(call, d) {
-            let mins = ((s.exec_until - t) / 60_000.0).ceil();
-            pass(
-                d,
-                Source::ExecLease,
-                &finding::EXEC_LEASE,
-                format!("owner exec lease, {mins} min left"),
-                "Allowed by the owner's exec lease for this session (/human_gate_exec)",
-            );
-            return scope;
-        }
-        let run = call.run_id.as_deref();
-        let hit = s.grants.iter().find(|g| {
-            t < g.until
-                && (Some(&g.key) == scope.path.as_ref()
-                    || Some(&g.key) == scope.category.as_ref()
-                    || (g.kind == GrantKind::Lease && scope.exact_reusable && g.key == scope.exact))
-                && (g.run_id.is_none() || g.run_id.as_deref() == run)
-        });
-        if let Some(g) = hit {
-            let mins = ((g.until - t) / 60_000.0).ceil();
-            match g.kind {
-                GrantKind::Lease => pass(
-                    d,
-                    Source::SessionLease,
-                    &finding::SESSION_LEASE,
-                    format!("allow-always for the same scope, {mins} min left"),
-                    "Allowed by an earlier allow-always for the same kind of call in the same directories",
-                ),
-                GrantKind::Window => pass(
-                    d,
-                    Source::ApprovalWindow,
-                    &finding::APPROVAL_WINDOW,
-                    format!("approved earlier, window {mins} min left"),
-                    "Allowed by the approval window: the same kind of call in the same scope was approved",
-                ),
-            }
-            return scope;
-        }
-        if cfg.adaptive.mode != AdaptiveMode::Off {
-            if let Some(a) = s.adaptive.iter_mut().find(|a| a.covers(&scope, t)) {
-                if cfg.adaptive.mode == AdaptiveMode::Enforce {
-                    a.uses_left -= 1;
-                    let left = a.uses_left;
-                    pass(
-                        d,
-                        Source::AdaptiveLease,
-                        &finding::ADAPTIVE_LEASE,
-                        format!("safe file write below an allow-always directory, {left} uses left"),
-                        "Allowed by an adaptive safe-file lease learned from an earlier allow-always (experimental)",
-                    );
-                    return scope;
-                }
-                d.findings.push(Finding::new(
-                    &finding::ADAPTIVE_LEASE_CANDIDATE,
-                    format!("{} uses left", a.uses_left),
-                ));
-                d.normalize();
-            }
-        }
-        if cfg.envelopes.mode != EnvelopeMode::Off {
-            let configured = cfg
-                .envelopes
-                .auto_allow_configured_write_roots
-                .then_some(cfg.envelopes.write_roots.iter())
-                .into_iter()
-                .flatten();
-            let granted = s
-                .envelopes
-                .iter()
-                .filter(|e| t < e.until && Some(e.run_id.as_str()) == run)
-                .map(|e| &e.root);
-            let root = granted
-                .chain(configured)
-                .find(|root| envelope::covers(root, call, d, analysis))
-                .cloned();
-            if let Some(root) = root {
-                if cfg.envelopes.mode == EnvelopeMode::Enforce {
-                    pass(
-                        d,
-                        Source::Envelope,
-                        &finding::ENVELOPE,
-                        format!("writes under {root}"),
-                        "Allowed by the authorization envelope approved for this run",
-                    );
-                } else {
-                    d.findings.push(Finding::new(
-                        &finding::ENVELOPE_SHADOW,
-                        format!("writes under {root}"),
-                    ));
-                    d.normalize();
-                }
-            }
-        }
-        scope
+        (scope, Held { session, tick })
     }
 
     /// After the decision is finished: remembers an ask as pending under the shim's call id,
@@ -410,26 +261,6 @@ impl Sessions {
         let ids = Ids {
             call_id: call.call_id.as_deref().map(Cow::Borrowed),
             run_id: call.run_id.as_deref().map(Cow::Borrowed),
-        };
-        self.record_ids(cfg, call, ids, d, scope);
-    }
-
-    /// [`Sessions::record`] for a caller that reads the call's id and run id no more
-    /// (`Gate::decide_in_read_for_host`): they are moved into the pending entry instead of
-    /// copied, and the call is left without them. Everything else is what `record` does.
-    pub(crate) fn record_taking_ids(
-        &mut self,
-        cfg: &SessionConfig,
-        call: &mut Call,
-        d: &mut Decision,
-        scope: Scope,
-    ) {
-        if !matches!(d.decision, Class::Approval | Class::Critical) {
-            return;
-        }
-        let ids = Ids {
-            call_id: call.call_id.take().map(Cow::Owned),
-            run_id: call.run_id.take().map(Cow::Owned),
         };
         self.record_ids(cfg, call, ids, d, scope);
     }
@@ -450,67 +281,7 @@ impl Sessions {
         let Some((s, t)) = self.for_call(call) else {
             return;
         };
-        // Never offer a promise the session cannot keep: allow-always is offered only when it
-        // becomes a lease (a path-bound or exact-repeat key, remembered, with a call id to
-        // hear the answer by); otherwise it would silently act as allow-once.
-        let keepable = cfg.remember_allow_always
-            && d.decision == Class::Approval
-            && (scope.path.is_some() || scope.exact_reusable)
-            && ids
-                .call_id
-                .as_deref()
-                .is_some_and(|id| !id.is_empty() && within_id_limit(id));
-        if !keepable {
-            d.allowed_decisions
-                .retain(|r| *r != Resolution::AllowAlways);
-        }
-        if let Some(call_id) = ids.call_id {
-            if !call_id.is_empty() && within_id_limit(&call_id) {
-                // A call decided again replaces its pending entry; most calls have none.
-                let tag = id_tag(&call_id);
-                if s.pending
-                    .iter()
-                    .any(|p| p.id_tag == tag && p.call_id == call_id)
-                {
-                    s.pending.retain(|p| p.call_id != call_id);
-                }
-                let capability = envelope::is_request(call)
-                    .then(|| envelope::requested_root(call).ok())
-                    .flatten();
-                push_bounded(
-                    &mut s.pending,
-                    Pending {
-                        call_id: call_id.into_owned(),
-                        id_tag: tag,
-                        scope,
-                        class: d.decision,
-                        run_id: ids.run_id.map(Cow::into_owned),
-                        capability,
-                        at: t,
-                    },
-                    MAX_PENDING,
-                );
-            }
-        }
-        if cfg.adaptive.mode == AdaptiveMode::Suggest
-            && d.findings
-                .iter()
-                .any(|f| f.id == finding::ADAPTIVE_LEASE_CANDIDATE.id)
-        {
-            prepend_hint(&mut d.preview.description, &[adaptive::SUGGEST_HINT]);
-        }
-        if cfg.flood.enabled {
-            push_bounded(&mut s.asks, t, MAX_ASKS);
-            let window = cfg.flood.window_ms as f64;
-            let n = asks_within(&s.asks, t, window);
-            if n >= cfg.flood.threshold as usize {
-                prepend_flood_hint(
-                    &mut d.preview.description,
-                    n as u64,
-                    cfg.flood.window_ms / 1000,
-                );
-            }
-        }
+        record_in(s, t, cfg, call, ids, d, scope);
     }
 
     /// Applies one approval outcome. Request: `{"sessionKey", "sessionId"?, "callId",
@@ -729,6 +500,342 @@ impl Sessions {
 struct Ids<'a> {
     call_id: Option<Cow<'a, str>>,
     run_id: Option<Cow<'a, str>>,
+}
+
+/// The session of `call` (see [`Sessions::session`]), from the store's parts.
+fn session_of<'m>(
+    map: &'m mut BTreeMap<String, Session>,
+    tick: &mut u64,
+    call: &Call,
+) -> Option<(&'m mut Session, f64)> {
+    let now = valid_now(call.now_ms)?;
+    let key = call.session_key.as_deref()?;
+    session_in(map, tick, key, call.session_id.as_deref(), now)
+}
+
+/// The session for `key` (created, or reset when `id` names a different session), with
+/// the effective time (never earlier than what this session has seen).
+fn session_in<'m>(
+    map: &'m mut BTreeMap<String, Session>,
+    tick: &mut u64,
+    key: &str,
+    id: Option<&str>,
+    now: f64,
+) -> Option<(&'m mut Session, f64)> {
+    if key.is_empty() || !within_id_limit(key) {
+        return None;
+    }
+    let id = id.filter(|i| !i.is_empty() && within_id_limit(i));
+    *tick += 1;
+    // The key is copied only for a new session (most calls find theirs).
+    if !map.contains_key(key) {
+        if map.len() >= MAX_SESSIONS {
+            let oldest = map
+                .iter()
+                .min_by_key(|(_, s)| s.used)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                map.remove(&k);
+            }
+        }
+        map.insert(key.to_owned(), Session::default());
+    }
+    let s = map.get_mut(key)?;
+    match (&s.session_id, id) {
+        (Some(old), Some(new)) if old != new => *s = Session::default(),
+        _ => {}
+    }
+    if s.session_id.is_none() {
+        s.session_id = id.map(str::to_owned);
+    }
+    s.used = *tick;
+    s.rolled_back = now < s.clock;
+    let t = if now > s.clock { now } else { s.clock };
+    s.clock = t;
+    s.prune(t);
+    Some((s, t))
+}
+
+/// The session-authority step (cooldown, critical bypass, leases, windows, envelopes) for
+/// one call in its session `s` at time `t` (see [`Sessions::authorize`]).
+#[allow(clippy::too_many_arguments)]
+fn authority(
+    cfg: &SessionConfig,
+    call: &Call,
+    d: &mut Decision,
+    analysis: Option<&CallAnalysis>,
+    scope: &Scope,
+    capability: bool,
+    s: &mut Session,
+    t: f64,
+) {
+    // 1. deny cooldown: ask → block only.
+    if matches!(d.decision, Class::Approval | Class::Critical) {
+        let keys: Vec<&String> = [
+            Some(&scope.exact),
+            scope.path.as_ref(),
+            scope.category.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if let Some(c) = s
+            .cooldowns
+            .iter()
+            .find(|c| t < c.until && c.keys.iter().any(|k| keys.contains(&k)))
+        {
+            let secs = ((c.until - t) / 1000.0).ceil();
+            d.findings.push(Finding::new(
+                &finding::DENY_COOLDOWN,
+                format!("denied in this session; cooldown ends in {secs} s"),
+            ));
+            d.raise(Class::Block, Severity::Warning);
+            d.source = Source::DenyCooldown;
+            d.rule_id = None;
+            d.reason = format!(
+                    "Blocked: a person denied the same call in this session moments ago (deny cooldown, {secs} s left); not asking again"
+                );
+            d.normalize();
+            return;
+        }
+    }
+    // 2. critical bypass: only plain approvals can be passed by authority (and nothing
+    // is passed while the clock is behind what this session has seen).
+    if d.decision != Class::Approval
+        || d.source == Source::FailClosed
+        || capability
+        || s.rolled_back
+    {
+        return;
+    }
+    // 3. exec lease, lease / window, envelope.
+    if t < s.exec_until && is_ordinary_exec(call, d) {
+        let mins = ((s.exec_until - t) / 60_000.0).ceil();
+        pass(
+            d,
+            Source::ExecLease,
+            &finding::EXEC_LEASE,
+            format!("owner exec lease, {mins} min left"),
+            "Allowed by the owner's exec lease for this session (/human_gate_exec)",
+        );
+        return;
+    }
+    let run = call.run_id.as_deref();
+    let hit = s.grants.iter().find(|g| {
+        t < g.until
+            && (Some(&g.key) == scope.path.as_ref()
+                || Some(&g.key) == scope.category.as_ref()
+                || (g.kind == GrantKind::Lease && scope.exact_reusable && g.key == scope.exact))
+            && (g.run_id.is_none() || g.run_id.as_deref() == run)
+    });
+    if let Some(g) = hit {
+        let mins = ((g.until - t) / 60_000.0).ceil();
+        match g.kind {
+                GrantKind::Lease => pass(
+                    d,
+                    Source::SessionLease,
+                    &finding::SESSION_LEASE,
+                    format!("allow-always for the same scope, {mins} min left"),
+                    "Allowed by an earlier allow-always for the same kind of call in the same directories",
+                ),
+                GrantKind::Window => pass(
+                    d,
+                    Source::ApprovalWindow,
+                    &finding::APPROVAL_WINDOW,
+                    format!("approved earlier, window {mins} min left"),
+                    "Allowed by the approval window: the same kind of call in the same scope was approved",
+                ),
+            }
+        return;
+    }
+    if cfg.adaptive.mode != AdaptiveMode::Off {
+        if let Some(a) = s.adaptive.iter_mut().find(|a| a.covers(scope, t)) {
+            if cfg.adaptive.mode == AdaptiveMode::Enforce {
+                a.uses_left -= 1;
+                let left = a.uses_left;
+                pass(
+                        d,
+                        Source::AdaptiveLease,
+                        &finding::ADAPTIVE_LEASE,
+                        format!("safe file write below an allow-always directory, {left} uses left"),
+                        "Allowed by an adaptive safe-file lease learned from an earlier allow-always (experimental)",
+                    );
+                return;
+            }
+            d.findings.push(Finding::new(
+                &finding::ADAPTIVE_LEASE_CANDIDATE,
+                format!("{} uses left", a.uses_left),
+            ));
+            d.normalize();
+        }
+    }
+    if cfg.envelopes.mode != EnvelopeMode::Off {
+        let configured = cfg
+            .envelopes
+            .auto_allow_configured_write_roots
+            .then_some(cfg.envelopes.write_roots.iter())
+            .into_iter()
+            .flatten();
+        let granted = s
+            .envelopes
+            .iter()
+            .filter(|e| t < e.until && Some(e.run_id.as_str()) == run)
+            .map(|e| &e.root);
+        let root = granted
+            .chain(configured)
+            .find(|root| envelope::covers(root, call, d, analysis))
+            .cloned();
+        if let Some(root) = root {
+            if cfg.envelopes.mode == EnvelopeMode::Enforce {
+                pass(
+                    d,
+                    Source::Envelope,
+                    &finding::ENVELOPE,
+                    format!("writes under {root}"),
+                    "Allowed by the authorization envelope approved for this run",
+                );
+            } else {
+                d.findings.push(Finding::new(
+                    &finding::ENVELOPE_SHADOW,
+                    format!("writes under {root}"),
+                ));
+                d.normalize();
+            }
+        }
+    }
+}
+
+/// The session [`Sessions::authorize_held`] found for a call, held until its ask is recorded.
+pub(crate) struct Held<'s> {
+    session: Option<(&'s mut Session, f64)>,
+    tick: &'s mut u64,
+}
+
+impl Held<'_> {
+    /// [`Sessions::record`] in the held session.
+    pub(crate) fn record(self, cfg: &SessionConfig, call: &Call, d: &mut Decision, scope: Scope) {
+        let ids = Ids {
+            call_id: call.call_id.as_deref().map(Cow::Borrowed),
+            run_id: call.run_id.as_deref().map(Cow::Borrowed),
+        };
+        self.record_ids(cfg, call, ids, d, scope);
+    }
+
+    /// [`Held::record`] for a caller that reads the call's id and run id no more
+    /// (`Gate::decide_in_read_for_host`): they are moved into the pending entry instead of
+    /// copied, and the call is left without them. Everything else is what `record` does.
+    pub(crate) fn record_taking_ids(
+        self,
+        cfg: &SessionConfig,
+        call: &mut Call,
+        d: &mut Decision,
+        scope: Scope,
+    ) {
+        if !matches!(d.decision, Class::Approval | Class::Critical) {
+            return;
+        }
+        let ids = Ids {
+            call_id: call.call_id.take().map(Cow::Owned),
+            run_id: call.run_id.take().map(Cow::Owned),
+        };
+        self.record_ids(cfg, call, ids, d, scope);
+    }
+
+    fn record_ids(
+        self,
+        cfg: &SessionConfig,
+        call: &Call,
+        ids: Ids<'_>,
+        d: &mut Decision,
+        scope: Scope,
+    ) {
+        if !matches!(d.decision, Class::Approval | Class::Critical) {
+            return;
+        }
+        // What looking the session up again did (`Sessions::record`): the same session at
+        // the same time, used once more (its clock and rollback flag are unchanged by a
+        // second look at the same time), pruned again.
+        let Some((s, t)) = self.session else {
+            return;
+        };
+        *self.tick += 1;
+        s.used = *self.tick;
+        s.prune(t);
+        record_in(s, t, cfg, call, ids, d, scope);
+    }
+}
+
+/// Remembers an ask in its session `s` at time `t` (see [`Sessions::record`]).
+fn record_in(
+    s: &mut Session,
+    t: f64,
+    cfg: &SessionConfig,
+    call: &Call,
+    ids: Ids<'_>,
+    d: &mut Decision,
+    scope: Scope,
+) {
+    // Never offer a promise the session cannot keep: allow-always is offered only when it
+    // becomes a lease (a path-bound or exact-repeat key, remembered, with a call id to
+    // hear the answer by); otherwise it would silently act as allow-once.
+    let keepable = cfg.remember_allow_always
+        && d.decision == Class::Approval
+        && (scope.path.is_some() || scope.exact_reusable)
+        && ids
+            .call_id
+            .as_deref()
+            .is_some_and(|id| !id.is_empty() && within_id_limit(id));
+    if !keepable {
+        d.allowed_decisions
+            .retain(|r| *r != Resolution::AllowAlways);
+    }
+    if let Some(call_id) = ids.call_id {
+        if !call_id.is_empty() && within_id_limit(&call_id) {
+            // A call decided again replaces its pending entry; most calls have none.
+            let tag = id_tag(&call_id);
+            if s.pending
+                .iter()
+                .any(|p| p.id_tag == tag && p.call_id == call_id)
+            {
+                s.pending.retain(|p| p.call_id != call_id);
+            }
+            let capability = envelope::is_request(call)
+                .then(|| envelope::requested_root(call).ok())
+                .flatten();
+            push_bounded(
+                &mut s.pending,
+                Pending {
+                    call_id: call_id.into_owned(),
+                    id_tag: tag,
+                    scope,
+                    class: d.decision,
+                    run_id: ids.run_id.map(Cow::into_owned),
+                    capability,
+                    at: t,
+                },
+                MAX_PENDING,
+            );
+        }
+    }
+    if cfg.adaptive.mode == AdaptiveMode::Suggest
+        && d.findings
+            .iter()
+            .any(|f| f.id == finding::ADAPTIVE_LEASE_CANDIDATE.id)
+    {
+        prepend_hint(&mut d.preview.description, &[adaptive::SUGGEST_HINT]);
+    }
+    if cfg.flood.enabled {
+        push_bounded(&mut s.asks, t, MAX_ASKS);
+        let window = cfg.flood.window_ms as f64;
+        let n = asks_within(&s.asks, t, window);
+        if n >= cfg.flood.threshold as usize {
+            prepend_flood_hint(
+                &mut d.preview.description,
+                n as u64,
+                cfg.flood.window_ms / 1000,
+            );
+        }
+    }
 }
 
 /// `hint` (its parts one after another) put before the prompt's `description`, the whole cut
