@@ -33,7 +33,10 @@
 //! Parsing. Aliases (`s = os.system; s("x")`), string building beyond concatenation, and
 //! control flow are not followed; such code still carries `inline-interpreter` (approval).
 
+mod printed;
 mod written;
+
+pub(super) use printed::Printed;
 
 use super::needles::{contains_literal, Needles};
 use crate::analysis::paths;
@@ -85,6 +88,8 @@ pub(super) struct Scan {
     /// ([`written::texts`]).
     pub texts: Vec<(String, String, bool)>,
     pub fork_bomb: bool,
+    /// The code's whole stdout, when it is only prints of literals ([`printed::stdout`]).
+    pub prints: Option<Printed>,
     /// The files the walk of the code being scanned opened for writing, in order (for
     /// [`written::texts`] at its end).
     opened: Vec<written::Opened>,
@@ -106,6 +111,19 @@ pub(super) fn scan(code: &str, lang: Lang) -> Scan {
     s
 }
 
+/// What `code` prints when it is only prints of literals (see [`printed`]); for code the scan
+/// does not otherwise read (JavaScript, which the Code Mode analyzer reads).
+pub(super) fn printed_by(code: &str, lang: Lang) -> Option<Printed> {
+    if code.len() > MAX_CODE {
+        return None;
+    }
+    let toks = lex(code, lang);
+    if toks.len() >= MAX_TOKENS {
+        return None;
+    }
+    printed::stdout(code, &toks, lang)
+}
+
 fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     let mut end = code.len().min(MAX_CODE);
     while !code.is_char_boundary(end) {
@@ -118,6 +136,8 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     if !whole || toks.len() >= MAX_TOKENS {
         // Code not scanned to its end may write any file again: no text is known.
         s.texts.clear();
+    } else if nest == 0 {
+        s.prints = printed::stdout(code, &toks, lang);
     }
     // A network connection plus an interactive shell, or stdio duplicated onto a socket.
     let shell_cmd = s.commands.iter().any(|c| {
@@ -271,9 +291,10 @@ impl<'a> Lx<'a> {
                 if matches!(lang, Lang::Perl | Lang::Ruby | Lang::Php) {
                     self.push(Tok::Cmd(text));
                 } else {
+                    // (A JavaScript template literal interpolates `${…}`.)
                     self.push(Tok::Str {
                         text,
-                        interp: false,
+                        interp: lang == Lang::Js,
                     });
                 }
             }
