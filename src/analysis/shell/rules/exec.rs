@@ -1750,8 +1750,9 @@ pub(super) fn inline_code(
     if lang == Lang::Js {
         out.not_read_only();
         js_code(out, code, via);
-        let prints = super::needles::contains_literal(code, "console.")
-            || super::needles::contains_literal(code, "process.stdout");
+        // (Code that is only prints starts with one: no other code is lexed again.)
+        let start = code.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        let prints = start.starts_with("console.") || start.starts_with("process.stdout");
         return prints
             .then(|| inline::printed_by(code, lang))
             .flatten()

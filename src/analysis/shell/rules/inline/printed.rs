@@ -58,9 +58,7 @@ pub(super) fn stdout(code: &str, toks: &[Tok], lang: Lang) -> Option<Printed> {
     if !matches!(
         lang,
         Lang::Python | Lang::Js | Lang::Perl | Lang::Ruby | Lang::Php | Lang::Lua | Lang::Awk
-    ) || !plain_escapes(code)
-        || lang == Lang::Python && bytes_literal(code)
-    {
+    ) {
         return None;
     }
     let mut st = St::default();
@@ -105,9 +103,21 @@ pub(super) fn stdout(code: &str, toks: &[Tok], lang: Lang) -> Option<Printed> {
             return None;
         }
     }
-    let newlines = code.bytes().filter(|b| *b == b'\n').count();
+    // (Checks over the code's bytes, made only for code that is all prints.)
     let needs_semicolons = matches!(lang, Lang::Perl | Lang::Php);
-    if in_begin || st.prints == 0 || unseparated > if needs_semicolons { 0 } else { newlines } {
+    let separators = || {
+        if needs_semicolons {
+            0
+        } else {
+            code.bytes().filter(|b| *b == b'\n').count()
+        }
+    };
+    if in_begin
+        || st.prints == 0
+        || unseparated > 0 && unseparated > separators()
+        || !plain_escapes(code)
+        || lang == Lang::Python && bytes_literal(code)
+    {
         return None;
     }
     Some(Printed {
