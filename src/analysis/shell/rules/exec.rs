@@ -1396,15 +1396,12 @@ fn run_interpreter(c: &Call<'_, '_>, out: &mut Out, lang: Lang) {
                 }
             }
             // `python3 -c "print('…')" | sh`: what the code prints is known text, as `echo`'s.
-            let plain = parts.len() == 1 && prints_plainly(c, lang);
+            let single = parts.len() == 1;
             let mut printed = None;
             for code in parts {
-                let p = inline_code(c, out, lang, &code, via);
-                if plain {
-                    printed = p;
-                }
+                printed = inline_code(c, out, lang, &code, via).filter(|_| single);
             }
-            if let Some(text) = printed {
+            if let Some(text) = printed.filter(|_| prints_plainly(c, lang)) {
                 out.effects().prints.get_or_insert(text);
             }
             if in_place {
