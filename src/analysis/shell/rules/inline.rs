@@ -22,7 +22,10 @@
 //!   `getenv()`), network APIs, cloud metadata hosts, awk output redirections, fork loops;
 //! - **files written** ([`written`]): the literal paths opened for writing, and the literal
 //!   text a file gets when the code shows all of it (`open('x.sh', 'w').write('…')`), which a
-//!   later command of the line that runs the file runs.
+//!   later command of the line that runs the file runs;
+//! - **printed output** ([`printed`]): the whole stdout of code made only of prints of
+//!   literals (`print('…')`, `console.log('…')`, `puts '…'`, `awk 'BEGIN{print "…"}'`), which
+//!   the walk feeds to a shell it is piped into, or records for a file it is redirected to.
 //!
 //! # Limits
 //! Code beyond [`MAX_CODE`] bytes is not scanned past the limit; at most [`MAX_TOKENS`]

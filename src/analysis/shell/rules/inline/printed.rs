@@ -11,7 +11,7 @@
 //!   naming it); Ruby `puts`/`print` (`$stdout.`/`STDOUT.` too, and `write`); PHP `echo`/
 //!   `print`; awk `BEGIN { print … }` blocks alone (so no input is read); Lua `print`,
 //!   `io.write`, `io.stdout:write`.
-//! - Arguments are string literals ([`written::plain`]: nothing interpolated) joined by the
+//! - Arguments are string literals ([`super::written::plain`]: nothing interpolated) joined by the
 //!   language's own concatenation (`+`, `.`, `..`, side by side where the language allows it).
 //!
 //! # Conservative by construction
