@@ -1395,8 +1395,14 @@ fn run_interpreter(c: &Call<'_, '_>, out: &mut Out, lang: Lang) {
                     );
                 }
             }
+            // `python3 -c "print('…')" | sh`: what the code prints is known text, as `echo`'s.
+            let single = parts.len() == 1;
+            let mut printed = None;
             for code in parts {
-                inline_code(c, out, lang, &code, via);
+                printed = inline_code(c, out, lang, &code, via).filter(|_| single);
+            }
+            if let Some(text) = printed.filter(|_| prints_plainly(c, lang)) {
+                out.effects().prints.get_or_insert(text);
             }
             if in_place {
                 let p = super::parse(c.args, "eEIMmrlCFx", &[]);
@@ -1694,20 +1700,68 @@ fn generic_source<'w>(c: &Call<'_, 'w>, lang: Lang) -> (Source<'w>, bool) {
     (Source::Stdin, false)
 }
 
-/// Analyses inline interpreter code and reports what it does.
+/// Whether the inline code alone decides what the interpreter prints: its switches are the
+/// code switch and ones that leave the output alone (no `-n`/`-p` loop over the input, no `-l`
+/// line ends, no `-i` interactive mode, no `node -p`), no argument after the code may be a
+/// switch, no word is built at run time and no environment assignment (`PERL5OPT=-l`,
+/// `PYTHONINSPECT=1`) applies. awk takes only its program (no `-v OFS=…`).
+fn prints_plainly(c: &Call<'_, '_>, lang: Lang) -> bool {
+    let (before, code_flags): (&[&str], &[&str]) = match lang {
+        Lang::Python => (&["-u", "-B", "-I", "-E", "-s", "-S", "-q"], &["-c"]),
+        Lang::Js => (&[], &["-e", "--eval"]),
+        Lang::Perl => (&["-w", "-W", "-Mstrict", "-Mwarnings"], &["-e", "-we"]),
+        Lang::Ruby => (&["-w", "-W"], &["-e", "-we"]),
+        Lang::Php => (&["-n"], &["-r"]),
+        Lang::Lua => (&[], &["-e"]),
+        Lang::Awk => (&["--"], &[]),
+        _ => return false,
+    };
+    if !c.cmd.env.is_empty() || c.args.iter().any(|w| w.dynamic) {
+        return false;
+    }
+    for (k, w) in c.args.iter().enumerate() {
+        let t = w.text.as_str();
+        if lang == Lang::Awk && !before.contains(&t) {
+            return k + 1 == c.args.len() && !t.starts_with('-');
+        }
+        if code_flags.contains(&t) {
+            let rest = c.args.get(k + 2..).unwrap_or(&[]);
+            return k + 1 < c.args.len() && rest.iter().all(|w| !w.text.starts_with('-'));
+        }
+        if !before.contains(&t) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Analyses inline interpreter code and reports what it does; gives back what the code
+/// prints when that is all literal text ([`inline::Scan::prints`]).
 pub(super) fn inline_code(
     c: &Call<'_, '_>,
     out: &mut Out,
     lang: Lang,
     code: &str,
     via: &'static str,
-) {
+) -> Option<String> {
     if lang == Lang::Js {
         out.not_read_only();
         js_code(out, code, via);
-        return;
+        // (Code that is only prints starts with one: no other code is lexed again.)
+        let start = code.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        let prints = start.starts_with("console.") || start.starts_with("process.stdout");
+        return prints
+            .then(|| inline::printed_by(code, lang))
+            .flatten()
+            .map(|p| p.text);
     }
-    let s = inline::scan(code, lang);
+    let mut s = inline::scan(code, lang);
+    // (Python 2 prints several arguments as a tuple: only `python3` is read as Python 3.)
+    let printed = s
+        .prints
+        .take()
+        .filter(|p| !p.python3 || c.prog.starts_with("python3"))
+        .map(|p| p.text);
     let quiet_awk = lang == Lang::Awk
         && s.commands.is_empty()
         && s.writes.is_empty()
@@ -1717,7 +1771,7 @@ pub(super) fn inline_code(
         && !s.network;
     if quiet_awk {
         out.category(Category::ReadOnly);
-        return;
+        return printed;
     }
     out.not_read_only();
     out.add(
@@ -1807,6 +1861,7 @@ pub(super) fn inline_code(
             format!("`{}` inline code forks without end (a fork bomb)", c.prog),
         );
     }
+    printed
 }
 
 /// JavaScript goes to the Code Mode analyzer; literal commands it spawns come back as payloads.
@@ -1911,7 +1966,9 @@ fn shebang_run(c: &Call<'_, '_>, out: &mut Out, text: &str) {
     }
     let prog = shebang_program(text).unwrap_or_default();
     match interpreter(&prog) {
-        Some(lang) if lang != Lang::Awk => inline_code(c, out, lang, text, via(&prog, lang)),
+        Some(lang) if lang != Lang::Awk => {
+            inline_code(c, out, lang, text, via(&prog, lang));
+        }
         Some(_) => {}
         None if is_powershell(&prog) => {
             out.payload(
@@ -1951,6 +2008,39 @@ impl Lang {
 mod tests {
     use super::super::testing::*;
     use super::super::Category;
+
+    /// Inline code made only of literal prints prints known text (the walk pipes it into a
+    /// shell, or records it for the file it is redirected to), unless a switch, a word built
+    /// at run time or the environment changes what the interpreter prints.
+    #[test]
+    fn inline_code_prints_known_text_only_when_nothing_else_decides_it() {
+        for (line, text) in [
+            ("python3 -c \"print('rm -rf ~')\"", Some("rm -rf ~\n")),
+            ("python3 -u -c \"print('a', 'b')\" arg", Some("a b\n")),
+            ("python -c \"print('a')\"", Some("a\n")),
+            ("node -e \"console.log('rm -rf ~')\"", Some("rm -rf ~\n")),
+            ("perl -we 'print \"a\"'", Some("a")),
+            ("php -r 'echo \"a\";'", Some("a")),
+            ("awk 'BEGIN{print \"a\"}'", Some("a\n")),
+            ("lua -e 'print(\"a\")'", Some("a\n")),
+            // Python 2 prints several arguments as a tuple.
+            ("python -c \"print('a', 'b')\"", None),
+            ("perl -ne 'print \"a\"'", None),
+            ("perl -le 'print \"a\"'", None),
+            ("perl -e 'print \"a\"' -n", None),
+            ("ruby -ne 'puts \"a\"'", None),
+            ("node -p \"console.log('a')\"", None),
+            ("python3 -i -c \"print('a')\"", None),
+            ("PYTHONINSPECT=1 python3 -c \"print('a')\"", None),
+            ("awk -v OFS=- 'BEGIN{print \"a\", \"b\"}'", None),
+            ("awk 'BEGIN{print \"a\"}' f.txt", None),
+            ("perl -e 'print \"a\"' -e 'print \"b\"'", None),
+            ("python3 -c \"$CODE\"", None),
+            ("python3 x.py", None),
+        ] {
+            assert_eq!(verdict(line).effects.prints.as_deref(), text, "{line}");
+        }
+    }
 
     #[test]
     fn powershell_wildcards_match_and_prefix_match() {

@@ -22,7 +22,10 @@
 //!   `getenv()`), network APIs, cloud metadata hosts, awk output redirections, fork loops;
 //! - **files written** ([`written`]): the literal paths opened for writing, and the literal
 //!   text a file gets when the code shows all of it (`open('x.sh', 'w').write('…')`), which a
-//!   later command of the line that runs the file runs.
+//!   later command of the line that runs the file runs;
+//! - **printed output** ([`printed`]): the whole stdout of code made only of prints of
+//!   literals (`print('…')`, `console.log('…')`, `puts '…'`, `awk 'BEGIN{print "…"}'`), which
+//!   the walk feeds to a shell it is piped into, or records for a file it is redirected to.
 //!
 //! # Limits
 //! Code beyond [`MAX_CODE`] bytes is not scanned past the limit; at most [`MAX_TOKENS`]
@@ -33,7 +36,10 @@
 //! Parsing. Aliases (`s = os.system; s("x")`), string building beyond concatenation, and
 //! control flow are not followed; such code still carries `inline-interpreter` (approval).
 
+mod printed;
 mod written;
+
+pub(super) use printed::Printed;
 
 use super::needles::{contains_literal, Needles};
 use crate::analysis::paths;
@@ -85,6 +91,8 @@ pub(super) struct Scan {
     /// ([`written::texts`]).
     pub texts: Vec<(String, String, bool)>,
     pub fork_bomb: bool,
+    /// The code's whole stdout, when it is only prints of literals ([`printed::stdout`]).
+    pub prints: Option<Printed>,
     /// The files the walk of the code being scanned opened for writing, in order (for
     /// [`written::texts`] at its end).
     opened: Vec<written::Opened>,
@@ -106,6 +114,19 @@ pub(super) fn scan(code: &str, lang: Lang) -> Scan {
     s
 }
 
+/// What `code` prints when it is only prints of literals (see [`printed`]); for code the scan
+/// does not otherwise read (JavaScript, which the Code Mode analyzer reads).
+pub(super) fn printed_by(code: &str, lang: Lang) -> Option<Printed> {
+    if code.len() > MAX_CODE {
+        return None;
+    }
+    let toks = lex(code, lang);
+    if toks.len() >= MAX_TOKENS {
+        return None;
+    }
+    printed::stdout(code, &toks, lang)
+}
+
 fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     let mut end = code.len().min(MAX_CODE);
     while !code.is_char_boundary(end) {
@@ -118,6 +139,8 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
     if !whole || toks.len() >= MAX_TOKENS {
         // Code not scanned to its end may write any file again: no text is known.
         s.texts.clear();
+    } else if nest == 0 {
+        s.prints = printed::stdout(code, &toks, lang);
     }
     // A network connection plus an interactive shell, or stdio duplicated onto a socket.
     let shell_cmd = s.commands.iter().any(|c| {
@@ -271,9 +294,10 @@ impl<'a> Lx<'a> {
                 if matches!(lang, Lang::Perl | Lang::Ruby | Lang::Php) {
                     self.push(Tok::Cmd(text));
                 } else {
+                    // (A JavaScript template literal interpolates `${…}`.)
                     self.push(Tok::Str {
                         text,
-                        interp: false,
+                        interp: lang == Lang::Js,
                     });
                 }
             }

@@ -66,7 +66,7 @@ enum How {
 
 /// A string token whose text is what the program gets: not interpolated, or holding nothing
 /// an interpolation starts with (`$`, `@`, `{`, `#{`).
-fn plain<'t>(t: &'t Tok<'_>) -> Option<&'t str> {
+pub(super) fn plain<'t>(t: &'t Tok<'_>) -> Option<&'t str> {
     match t {
         Tok::Str { text, interp } if !*interp || !text.contains(['$', '@', '{']) => {
             Some(text.as_str())
@@ -104,7 +104,10 @@ pub(super) fn literal_text(arg: &[Tok]) -> Option<String> {
 }
 
 /// The arguments of the call whose `(` is at `open`, and the token after its `)`.
-fn call_at<'t, 'a>(toks: &'t [Tok<'a>], open: usize) -> Option<(Vec<&'t [Tok<'a>]>, usize)> {
+pub(super) fn call_at<'t, 'a>(
+    toks: &'t [Tok<'a>],
+    open: usize,
+) -> Option<(Vec<&'t [Tok<'a>]>, usize)> {
     if !matches!(toks.get(open), Some(Tok::P('('))) {
         return None;
     }
