@@ -831,6 +831,13 @@ fn rsync(c: &Call<'_, '_>, out: &mut Out) {
             "port",
         ],
     );
+    // `-n`/`--dry-run` only lists what would change (`--dry` is its shortest prefix).
+    if p.opts
+        .iter()
+        .any(|(n, _)| *n == "n" || n.len() >= 3 && "dry-run".starts_with(n))
+    {
+        return;
+    }
     let deletes = p.opts.iter().any(|(n, _)| n.starts_with("del"));
     let Some(dest) = p.pos.last().filter(|_| p.pos.len() >= 2) else {
         return;
@@ -918,6 +925,10 @@ mod tests {
             "rm -rf $DIR",
             "rm -rf /*",
             "rm -rf 'C:\\'",
+            "rm -rf .//",
+            "rm -rf .///",
+            "rm -rf ././/",
+            "find .// -delete",
         ] {
             assert_has(s, &RECURSIVE_DELETE_BROAD);
             assert_critical(s);
@@ -1124,6 +1135,15 @@ mod tests {
         assert_not_critical("rsync -a --delete src/ dist/");
         assert_not("rsync -a src/ dist/", &RECURSIVE_DELETE_SCOPED);
         assert_has("rsync --remove-source-files a.txt host:/x", &FILE_DELETE);
+        // A dry run deletes nothing.
+        for s in [
+            "rsync -an --delete empty/ ~/",
+            "rsync --dry-run -a --delete empty/ /",
+            "rsync -a --dry --delete-before empty/ ~/",
+        ] {
+            assert_not(s, &RECURSIVE_DELETE_BROAD);
+            assert_not_critical(s);
+        }
     }
 
     #[test]

@@ -1071,9 +1071,8 @@ pub(super) fn plain_relative(text: &str) -> bool {
         ".env",
         "credential",
     ]);
-    let rest = text.trim_start_matches("./");
-    if rest.is_empty()
-        || rest == "."
+    // Only `.` and empty segments (`./`, `.//`, `././/`) name the working directory itself.
+    if text.split('/').all(|seg| seg.is_empty() || seg == ".")
         || text.starts_with(['/', '\\', '~', '$', '%', '-'])
         || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
         || text.as_bytes().windows(2).any(|w| w == b"..")
@@ -2113,9 +2112,8 @@ mod tests {
             ".env",
             "credential",
         ];
-        let rest = text.trim_start_matches("./");
-        if rest.is_empty()
-            || rest == "."
+        // Only `.` and empty segments (`./`, `.//`, `././/`) name the working directory itself.
+        if text.split('/').all(|seg| seg.is_empty() || seg == ".")
             || text.starts_with(['/', '\\', '~', '$', '%', '-'])
             || text.contains(['$', '`', '%', '*', '?', '[', '{', ':', '\\'])
             || text.contains("..")
@@ -2130,7 +2128,7 @@ mod tests {
     fn plain_relative_equals_the_per_marker_form() {
         let mut texts = corpus_texts();
         for m in [
-            "openclaw", ".SSH", "Passwd", "x..y", "./.env", "a/.", "./", ".",
+            "openclaw", ".SSH", "Passwd", "x..y", "./.env", "a/.", "./", ".", ".//", "././/",
         ] {
             texts.extend([m.to_owned(), format!("src/{m}"), format!("./{m}x")]);
         }
