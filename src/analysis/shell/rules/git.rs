@@ -152,7 +152,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         out.effects().network = true;
     }
     match sub {
-        "push" => push(c, out, rest),
+        "push" => push(c, out, rest, &oneshot),
         "reset" => {
             if has_long(rest, "hard", 2) || has_long(rest, "merge", 2) {
                 destroy(out, "`git reset --hard/--merge` discards uncommitted work");
@@ -449,6 +449,27 @@ fn split_kv(v: &str) -> (String, String) {
     }
 }
 
+/// A remote setting that makes a plain `git push` forced or deleting: `remote.NAME.mirror`
+/// true, or a `remote.NAME.push` refspec starting with `+` (force) or `:` (delete).
+fn forcing_push_config(key: &str, value: &str) -> Option<&'static str> {
+    let k = key.as_bytes();
+    let remote = k.len() > 7
+        && k.get(..7)
+            .is_some_and(|p| p.eq_ignore_ascii_case(b"remote."));
+    if !remote {
+        return None;
+    }
+    let last = key.rsplit('.').next().unwrap_or("");
+    let v = value.trim();
+    if last.eq_ignore_ascii_case("mirror") && !is_false(v) {
+        Some("`remote.*.mirror` (every push mirrors)")
+    } else if last.eq_ignore_ascii_case("push") && v.starts_with(['+', ':']) {
+        Some("a forcing or deleting `remote.*.push` refspec")
+    } else {
+        None
+    }
+}
+
 fn is_false(v: &str) -> bool {
     matches!(
         v.to_ascii_lowercase().as_str(),
@@ -506,11 +527,15 @@ fn runs(out: &mut Out, args: &[&Word], names: &[&str], via: &'static str) {
     }
 }
 
-fn push(c: &Call<'_, '_>, out: &mut Out, rest: &[&Word]) {
+fn push(c: &Call<'_, '_>, out: &mut Out, rest: &[&Word], oneshot: &[(String, String)]) {
     let _ = c;
     out.not_read_only();
     out.category(Category::SourceControl);
-    let mut force: Option<String> = None;
+    // `git -c remote.origin.mirror=true push`, `-c remote.origin.push=+refs/heads/*:…`.
+    let mut force: Option<String> = oneshot
+        .iter()
+        .find_map(|(k, v)| forcing_push_config(k, v))
+        .map(|how| format!("`git -c` setting {how}"));
     let mut lease = false;
     let mut dry = false;
     let mut pos: Vec<&Word> = Vec::new();
@@ -728,6 +753,15 @@ fn config_risk(out: &mut Out, key: &str, value: &str, oneshot: bool) {
     let k = key.to_ascii_lowercase();
     let v = value.trim();
     let how = if oneshot { "`git -c`" } else { "`git config`" };
+    if !oneshot {
+        if let Some(what) = forcing_push_config(key, value) {
+            out.add(
+                &finding::GIT_FORCE_PUSH,
+                format!("{how} sets {what}: every later `git push` to that remote is forced"),
+            );
+            return;
+        }
+    }
     if k.starts_with("alias.") {
         if v.starts_with('!') {
             out.add(
@@ -905,6 +939,32 @@ mod tests {
         ] {
             assert_has(s, &GIT_FORCE_PUSH);
             assert_critical(s);
+        }
+    }
+
+    #[test]
+    fn remote_settings_that_force_every_push() {
+        for s in [
+            "git -c remote.origin.mirror=true push origin",
+            "git -c remote.origin.mirror push",
+            "git -c remote.origin.push=+refs/heads/*:refs/heads/* push",
+            "git -c Remote.Origin.Push=:refs/heads/main push origin",
+            "git config remote.origin.mirror true",
+            "git config --local remote.backup.push '+refs/heads/*:refs/heads/*'",
+            "git config remote.origin.mirror true && git push",
+        ] {
+            assert_has(s, &GIT_FORCE_PUSH);
+            assert_critical(s);
+        }
+        for s in [
+            "git -c remote.origin.mirror=false push origin",
+            "git -c remote.origin.push=refs/heads/main:refs/heads/main push",
+            "git config remote.origin.push refs/heads/main",
+            "git config remote.origin.url git@example.com:o/r.git",
+            "git -c remote.origin.mirror=true fetch",
+        ] {
+            assert_not(s, &GIT_FORCE_PUSH);
+            assert_not_critical(s);
         }
     }
 
