@@ -866,13 +866,38 @@ fn step_with<'w>(
                     || (t.starts_with("-S") && !t.starts_with("--"))
                 {
                     // env -S 'cmd args': a command line split by env itself.
-                    let text = if t == "-S" || t == "--split-string" {
+                    let separate = t == "-S" || t == "--split-string";
+                    // `env -S bash -e`: a value that is one plain word splits into itself, so
+                    // the words from it on are the command (`env bash -e`).
+                    if separate
+                        && argv.get(i + 1).is_some_and(|w| {
+                            !w.dynamic
+                                && !w.text.is_empty()
+                                && !w.text.contains(|c: char| {
+                                    c.is_whitespace() || matches!(c, '\\' | '\'' | '"' | '$' | '#')
+                                })
+                        })
+                    {
+                        i += 1;
+                        continue;
+                    }
+                    let text = if separate {
                         argv.get(i + 1).map(|w| w.text.clone())
                     } else {
                         t.split_once('=')
                             .map(|(_, v)| v.to_owned())
                             .or_else(|| t.get(2..).map(str::to_owned))
                     };
+                    // The words after the value are more arguments of the split command
+                    // (`env -S 'bash -c' 'rm -rf /'`).
+                    let after = argv.get(i + if separate { 2 } else { 1 }..).unwrap_or(&[]);
+                    let text = text.map(|mut text| {
+                        if !after.is_empty() {
+                            text.push(' ');
+                            text.push_str(&super::rules::argv_text(after.iter().copied()));
+                        }
+                        text
+                    });
                     cmd.opaque = true;
                     if let Some(text) = text {
                         out.payloads.push(Payload {
@@ -1543,7 +1568,11 @@ mod tests {
         assert!(elevated);
         assert_eq!(payloads[0].text, "cd / && rm -rf x");
         assert_eq!(argv("env --help rm -rf /"), Vec::<String>::new());
-        let (_, _, _, payloads, _) = peeled("env -S rm");
+        // A one-word split string is that word: the command goes on from it.
+        assert_eq!(argv("env -S rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(argv("/usr/bin/env -S bash -e"), ["bash", "-e"]);
+        // An attached one is a command line (see `rules::tests::privilege_and_opaque`).
+        let (_, _, _, payloads, _) = peeled("env -Srm");
         assert_eq!(payloads[0].via, "env -S");
     }
 

