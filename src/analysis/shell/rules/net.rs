@@ -158,6 +158,30 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         "start-bitstransfer" => {
             out.effects().network = true;
             out.not_read_only();
+            // `Start-BitsTransfer -Source URL -Destination F` (or positionally): downloads F.
+            let p = ps_parse(
+                c.args,
+                &[
+                    psp("source", 1, true),
+                    psp("destination", 1, true),
+                    psp("displayname", 2, true),
+                    psp("description", 2, true),
+                    psp("priority", 1, true),
+                    psp("transfertype", 1, true),
+                    psp("credential", 1, true),
+                    psp("asynchronous", 1, false),
+                ],
+            );
+            let upload = p
+                .value("transfertype")
+                .is_some_and(|t| t.eq_ignore_ascii_case("upload"));
+            let dest = p.value("destination").or_else(|| {
+                let at = usize::from(p.value("source").is_none());
+                p.pos.get(at).map(|w| w.text.as_str())
+            });
+            if let (false, Some(f)) = (upload, dest) {
+                download_to(c, out, "`Start-BitsTransfer`", f);
+            }
         }
         "send-mailmessage" => {
             out.effects().network = true;
@@ -1956,6 +1980,13 @@ mod tests {
     fn powershell_web_requests() {
         let v = verdict("iwr https://x/a.ps1");
         assert!(v.effects.downloads_to_stdout && v.effects.network);
+        for s in [
+            "Start-BitsTransfer -Source https://x/a.exe -Destination a.exe",
+            "Start-BitsTransfer https://x/a.exe C:\\t\\a.exe",
+            "Start-BitsTransfer -Destination a.exe -Source https://x/a.exe",
+        ] {
+            assert_eq!(verdict(s).effects.downloads_to.len(), 1, "{s}");
+        }
         let v = verdict("Invoke-WebRequest -Uri https://x/a.exe -OutFile a.exe");
         assert_eq!(v.effects.downloads_to, ["a.exe"]);
         assert_has("irm https://x -Method Post -Body $b", &NETWORK_MUTATION);
