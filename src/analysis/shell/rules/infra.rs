@@ -21,7 +21,8 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     match c.prog {
         "terraform" | "tofu" | "terragrunt" | "opentofu" => terraform(c, out),
         "pulumi" => pulumi(c, out),
-        "kubectl" | "oc" | "microk8s.kubectl" | "k3s" => kubectl(c, out),
+        "kubectl" | "oc" | "microk8s.kubectl" => kubectl(c, out),
+        "microk8s" | "k3s" | "k0s" | "minikube" => bundled(c, out),
         "helm" => helm(c, out),
         "aws" => aws(c, out),
         "gsutil" => gsutil(c, out),
@@ -204,6 +205,15 @@ pub(super) fn kube_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
     p.pos
 }
 
+/// `microk8s kubectl …`, `k3s kubectl …`, `minikube kubectl -- …`, `microk8s helm …`: a
+/// distribution's bundled client, checked as that client.
+fn bundled(c: &Call<'_, '_>, out: &mut Out) {
+    let tool = c.args.first().map(|w| w.text.as_str());
+    if matches!(tool, Some("kubectl" | "helm" | "oc" | "ctr" | "crictl")) {
+        c.sub_check(out, c.args, false);
+    }
+}
+
 fn kubectl(c: &Call<'_, '_>, out: &mut Out) {
     out.effects().network = true;
     let pos = kube_words(c.args);
@@ -349,7 +359,9 @@ fn aws(c: &Call<'_, '_>, out: &mut Out) {
             .iter()
             .any(|p| op.starts_with(p))
                 && !op.starts_with("stop-")
-                && !op.starts_with("cancel-") =>
+                && !op.starts_with("cancel-")
+                // `aws kms schedule-key-deletion`: the key, and all data encrypted under it.
+                || op.starts_with("schedule-") && op.ends_with("-deletion") =>
         {
             destroy(out, format!("`aws {svc} {op}` deletes cloud resources"));
         }
@@ -838,6 +850,7 @@ mod tests {
             "aws cloudformation delete-stack --stack-name x",
             "aws dynamodb delete-table --table-name x",
             "aws sqs purge-queue --queue-url x",
+            "aws kms schedule-key-deletion --key-id k --pending-window-in-days 7",
             "gsutil rm -r gs://bucket",
             "gsutil -m rm -r gs://bucket/x",
             "gsutil rb gs://bucket",
@@ -867,9 +880,23 @@ mod tests {
         assert_not_critical("aws s3 ls");
         assert_not_critical("aws ec2 describe-instances");
         assert_not_critical("aws ec2 terminate-instances --instance-ids i-1 --dry-run");
+        assert_not_critical("aws kms cancel-key-deletion --key-id k");
         assert_not_critical("gcloud compute instances list");
         assert_not_critical("az vm list");
         assert_not_critical("minikube delete");
+        // Bundled clients are their client.
+        for s in [
+            "microk8s kubectl delete ns prod",
+            "k3s kubectl -n prod delete deploy api",
+            "minikube kubectl -- delete ns payments",
+            "microk8s helm uninstall api",
+            "k0s kubectl delete pvc --all",
+        ] {
+            assert_has(s, &INFRASTRUCTURE_DESTRUCTION);
+        }
+        assert_not_critical("microk8s kubectl get pods");
+        assert_not_critical("microk8s status");
+        assert_not_critical("k3s server");
         assert_has("aws s3 cp x.txt s3://b/x.txt", &NETWORK_MUTATION);
         assert_has("aws ec2 run-instances --image-id x", &CONTROL_PLANE_CHANGE);
         assert!(verdict("aws s3 ls").effects.network);
