@@ -432,6 +432,14 @@ pub(super) const DISK: super::Words = super::Words::new(&[
     "bcdedit",
 ]);
 
+/// Formatting programs named outside the `mkfs*`/`newfs*` families.
+fn is_mkfs_name(prog: &str) -> bool {
+    matches!(
+        prog,
+        "mke2fs" | "mkswap" | "mkntfs" | "mkdosfs" | "mkexfatfs"
+    )
+}
+
 /// Disk formatting, partitioning, wiping and shadow-copy deletion.
 fn disk(c: &Call<'_, '_>, out: &mut Out) {
     let known = c.prog_in(&DISK) || c.prog.starts_with("mkfs") || c.prog.starts_with("newfs");
@@ -447,6 +455,12 @@ fn disk(c: &Call<'_, '_>, out: &mut Out) {
     let has = |s: &str| lower.iter().any(|t| t == s);
     let device = c.args.iter().any(|w| is_block_device(&w.text));
     let why: Option<String> = match c.prog {
+        // Without an operand there is nothing to format (`mkfs.ext4 -V` prints its version).
+        p if c.plain().is_empty()
+            && (p.starts_with("mkfs") || p.starts_with("newfs") || is_mkfs_name(p)) =>
+        {
+            None
+        }
         p if p.starts_with("mkfs") || p.starts_with("newfs") => {
             Some(format!("`{p}` formats a filesystem"))
         }
@@ -813,6 +827,20 @@ mod tests {
         assert_has("chmod 4755 x", &PRIVILEGE_ELEVATION);
         assert_critical("chmod 666 /etc/passwd");
         assert!(world_writable("777") && world_writable("o+w") && !world_writable("755"));
+    }
+
+    #[test]
+    fn formatters_without_an_operand_format_nothing() {
+        for s in [
+            "mkfs.ext4 -V",
+            "mke2fs -V",
+            "mkfs.xfs -V",
+            "mkswap --version",
+        ] {
+            assert_not(s, &DISK_OR_PERMISSION_WIPE);
+        }
+        assert_critical("mkfs.ext4 -V /dev/sda1");
+        assert_critical("mkfs -V /dev/sdb");
     }
 
     #[test]
