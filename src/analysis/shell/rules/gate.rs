@@ -8,17 +8,58 @@
 //! files are written; stopping the gateway where services are (`services`).
 
 use super::{Call, Category, Out};
+use crate::analysis::shell::model::Word;
 use crate::finding;
 
 pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
     if c.prog == "openclaw" {
-        openclaw(c, out);
+        openclaw(c.plain(), c.args, out);
+    } else if matches!(
+        c.prog,
+        "node" | "bun" | "deno" | "tsx" | "ts-node" | "nodejs"
+    ) {
+        // `node …/openclaw.mjs plugins disable human-gate`: the CLI's entry script run by a
+        // JavaScript runtime is the CLI.
+        let is_entry = |w: &&&Word| !w.text.starts_with('-') && openclaw_entry(&w.text);
+        let plain = c.plain();
+        if let (Some(at), Some(i)) = (
+            plain.iter().position(|w| is_entry(&w)),
+            c.args.iter().position(|w| is_entry(&w)),
+        ) {
+            openclaw(
+                plain.get(at + 1..).unwrap_or(&[]),
+                c.args.get(i + 1..).unwrap_or(&[]),
+                out,
+            );
+        }
     }
 }
 
-/// The `openclaw` CLI: read subcommands are read-only; anything that reconfigures, disables,
-/// updates or approves through it is `self-protection`.
-fn openclaw(c: &Call<'_, '_>, out: &mut Out) {
+/// A script path that is the `openclaw` CLI: its entry (`openclaw.mjs`, `openclaw.js`, the
+/// `openclaw` bin), any file of the installed package (`node_modules/openclaw/dist/…`), or
+/// Deno's `npm:openclaw`.
+fn openclaw_entry(path: &str) -> bool {
+    let named = path
+        .as_bytes()
+        .windows(8)
+        .any(|w| w.eq_ignore_ascii_case(b"openclaw"));
+    if !named {
+        return false;
+    }
+    let lower = path.to_ascii_lowercase().replace('\\', "/");
+    let base = lower.rsplit('/').next().unwrap_or("");
+    matches!(
+        base,
+        "openclaw" | "openclaw.mjs" | "openclaw.js" | "openclaw.cjs"
+    ) || lower.contains("node_modules/openclaw/")
+        || lower == "npm:openclaw"
+        || lower.starts_with("npm:openclaw@")
+}
+
+/// The `openclaw` CLI (`plain`: its operands, `args`: every argument): read subcommands are
+/// read-only; anything that reconfigures, disables, updates or approves through it is
+/// `self-protection`.
+fn openclaw(plain: &[&Word], args: &[&Word], out: &mut Out) {
     const CRITICAL_GROUPS: &[&str] = &[
         "update",
         "upgrade",
@@ -131,13 +172,8 @@ fn openclaw(c: &Call<'_, '_>, out: &mut Out) {
         "secrets",
         "memory",
     ];
-    let words: Vec<String> = c
-        .plain()
-        .iter()
-        .map(|w| w.text.to_ascii_lowercase())
-        .collect();
-    let flags: Vec<String> = c
-        .args
+    let words: Vec<String> = plain.iter().map(|w| w.text.to_ascii_lowercase()).collect();
+    let flags: Vec<String> = args
         .iter()
         .filter(|w| w.text.starts_with('-'))
         .map(|w| w.text.to_ascii_lowercase())
@@ -211,6 +247,10 @@ mod tests {
             "openclaw doctor --fix",
             "openclaw --profile x config set a b",
             "npx openclaw config set a b",
+            "node /usr/lib/node_modules/openclaw/openclaw.mjs plugins disable human-gate",
+            "node --no-warnings ./openclaw.mjs config set a b",
+            "bun 'C:\\npm\\node_modules\\openclaw\\dist\\entry.js' plugins uninstall x",
+            "deno run -A npm:openclaw@latest plugins disable human-gate",
         ] {
             assert_has(s, &SELF_PROTECTION);
             assert_critical(s);
@@ -229,5 +269,12 @@ mod tests {
         }
         assert_has("openclaw message send hi", &CONTROL_PLANE_CHANGE);
         assert_not_critical("openclaw message send hi");
+        // Other scripts whose names only mention the CLI.
+        assert_not(
+            "node scripts/openclaw-report.js plugins disable x",
+            &SELF_PROTECTION,
+        );
+        assert_not("node server.js config set a b", &SELF_PROTECTION);
+        assert_not_critical("node ./openclaw.mjs plugins list");
     }
 }
