@@ -98,6 +98,9 @@ const ARMS: &[(u16, &[&str])] = &[
         SYSTEM,
         &[
             "tee",
+            "sponge",
+            "awk",
+            "gawk",
             "cp",
             "install",
             "ditto",
