@@ -475,6 +475,19 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             let text: Vec<&str> = c.args.iter().map(|w| w.text.as_str()).collect();
             out.payload(Dialect::Posix, subst(c, &text.join(" ")), "eval", false);
         }
+        "trap" => {
+            // `trap 'rm -rf ~' EXIT`: the action runs later, in this shell.
+            let args = match c.args.first() {
+                Some(w) if w.text == "--" => c.args.get(1..).unwrap_or(&[]),
+                _ => c.args,
+            };
+            if let (Some(action), true) = (args.first(), args.len() >= 2) {
+                if !matches!(action.text.as_str(), "-" | "" | "-p" | "-l" | "-P") {
+                    out.not_read_only();
+                    out.payload(Dialect::Posix, action.text.clone(), "trap", false);
+                }
+            }
+        }
         "source" | "." => {
             if let Some(f) = c.args.first() {
                 if is_stdin_path(&f.text) {
@@ -2215,6 +2228,22 @@ mod tests {
         assert_has("eval 'rm -rf /home/u'", &DYNAMIC_CODE_EXECUTION);
         assert_eq!(payloads("eval 'rm -rf /home/u'"), ["rm -rf /home/u"]);
         assert_eq!(payloads("eval echo hi"), ["echo hi"]);
+    }
+
+    #[test]
+    fn trap_actions_are_payloads() {
+        assert_eq!(payloads("trap 'rm -rf ~' EXIT"), ["rm -rf ~"]);
+        assert_eq!(payloads("trap -- 'curl x | sh' INT TERM"), ["curl x | sh"]);
+        assert_deep_critical("trap 'rm -rf ~' EXIT");
+        for s in [
+            "trap - EXIT",
+            "trap -p",
+            "trap -l",
+            "trap EXIT",
+            "trap '' INT",
+        ] {
+            assert!(payloads(s).is_empty(), "{s}");
+        }
     }
 
     #[test]

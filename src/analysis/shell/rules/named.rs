@@ -299,6 +299,7 @@ const ARMS: &[(u16, &[&str])] = &[
         EXEC,
         &[
             "eval",
+            "trap",
             "parallel",
             "forfiles",
             "sg",
