@@ -105,6 +105,36 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "mysqladmin" if c.args.iter().any(|w| w.text.eq_ignore_ascii_case("drop")) => {
             destroy(out, "`mysqladmin drop` deletes a database".to_owned());
         }
+        "etcdctl" => {
+            // `etcdctl del "" --prefix`, `del --from-key ""`: every key of the store.
+            let p = parse(
+                c.args,
+                "w",
+                &[
+                    "endpoints",
+                    "cacert",
+                    "cert",
+                    "key",
+                    "user",
+                    "password",
+                    "command-timeout",
+                    "dial-timeout",
+                    "write-out",
+                    "range-end",
+                ],
+            );
+            let del = p.pos.first().is_some_and(|w| w.text == "del");
+            let whole = p
+                .pos
+                .get(1)
+                .is_none_or(|k| matches!(k.text.as_str(), "" | "/"));
+            if del && whole && (p.has("prefix") || p.has("from-key")) {
+                destroy(
+                    out,
+                    "`etcdctl del` on every key empties the store".to_owned(),
+                );
+            }
+        }
         "redis-cli" | "valkey-cli" | "keydb-cli" => {
             // The redis command is the first operand (`redis-cli ECHO FLUSHALL` only echoes);
             // on stdin, the first word of each line.
@@ -466,6 +496,24 @@ mod tests {
         }
         assert_has("psql -f migrate.sql", &INTERPRETER_FILE);
         assert_has("mysql app < dump.sql", &INTERPRETER_FILE);
+    }
+
+    #[test]
+    fn etcd_whole_keyspace_deletes() {
+        for s in [
+            "etcdctl del \"\" --prefix",
+            "etcdctl --endpoints=http://e:2379 del --from-key ''",
+            "etcdctl del / --prefix",
+        ] {
+            assert_has(s, &DATABASE_DESTRUCTION);
+        }
+        for s in [
+            "etcdctl del /app/config --prefix",
+            "etcdctl del foo",
+            "etcdctl get \"\" --prefix",
+        ] {
+            assert_not(s, &DATABASE_DESTRUCTION);
+        }
     }
 
     #[test]

@@ -204,6 +204,7 @@ const ARMS: &[(u16, &[&str])] = &[
             "presto",
             "dropdb",
             "mysqladmin",
+            "etcdctl",
             "redis-cli",
             "valkey-cli",
             "keydb-cli",
