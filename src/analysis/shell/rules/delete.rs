@@ -842,6 +842,10 @@ fn rsync(c: &Call<'_, '_>, out: &mut Out) {
     let Some(dest) = p.pos.last().filter(|_| p.pos.len() >= 2) else {
         return;
     };
+    // A local destination is written (`rsync -a evil/ ~/.openclaw/`).
+    if !remote_spec(&dest.text) {
+        system::special_target(c, out, "`rsync`", "writes", &dest.text);
+    }
     if deletes {
         let text = remote_path(&dest.text);
         report(
@@ -868,6 +872,14 @@ fn rsync(c: &Call<'_, '_>, out: &mut Out) {
             .collect();
         report(c, out, "`rsync --remove-source-files`", false, &targets);
     }
+}
+
+/// `host:path`, `user@host:path` or an `rsync://` URL (not a drive letter, not a local path
+/// with a colon after a slash).
+fn remote_spec(t: &str) -> bool {
+    t.starts_with("rsync://")
+        || t.split_once(':')
+            .is_some_and(|(host, _)| host.len() > 1 && !host.contains(['/', '\\']))
 }
 
 /// The path part of `host:path` (an empty path is the remote home).
@@ -1135,6 +1147,8 @@ mod tests {
         assert_not_critical("rsync -a --delete src/ dist/");
         assert_not("rsync -a src/ dist/", &RECURSIVE_DELETE_SCOPED);
         assert_has("rsync --remove-source-files a.txt host:/x", &FILE_DELETE);
+        assert_has("rsync -a ./evil/ ~/.openclaw/", &SELF_PROTECTION);
+        assert_not("rsync -a ./evil/ host:.openclaw/", &SELF_PROTECTION);
         // A dry run deletes nothing.
         for s in [
             "rsync -an --delete empty/ ~/",
