@@ -22,6 +22,13 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 step "Rust tests"
 cargo test --quiet --workspace
 
+if [ "${HG_SKIP_E2E:-}" != 1 ]; then
+  # Before the JS tests, so that the schema test can also check OpenClaw's own validator
+  # against Ajv (it skips that check when the host is not cached). Reused when cached.
+  step "real host: Node 24 and OpenClaw 2026.9.6 into the cache (tests/e2e/install-host.sh)"
+  bash tests/e2e/install-host.sh
+fi
+
 step "JS tests (shim, CLI, schemas) against the built pkg/"
 node --test tests/js/
 
