@@ -15,9 +15,10 @@ fi
 step "build (toolchain check, wasm-pack, size pass)"
 bash scripts/build.sh
 
-step "lint: cargo fmt --check, cargo clippy -D warnings (the core and crates/segalloc)"
+step "lint: cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the core and crates/segalloc)"
 cargo fmt --check
 cargo clippy --quiet --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --workspace --no-deps --document-private-items
 
 step "Rust tests"
 cargo test --quiet --workspace

@@ -498,7 +498,7 @@ impl<'a> Forms<'a> {
         self.forms.get(..self.n).unwrap_or(&[])
     }
 
-    /// [`classify_location`]'s answer.
+    /// `classify_location`'s answer.
     fn classify(&self) -> Option<(&'static FindingSpec, Severity, &'static str)> {
         let forms = self.all();
         if forms.iter().any(|f| f.self_protected) {

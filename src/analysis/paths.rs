@@ -198,7 +198,7 @@ fn is_sep(b: u8) -> bool {
     b == b'/' || b == b'\\'
 }
 
-/// [`anchored_at`] where `\` is a separator too.
+/// `anchored_at` where `\` is a separator too.
 fn anchored_at_sep(s: &str, prefix: &str) -> bool {
     s.get(..prefix.len())
         .is_some_and(|p| p.eq_ignore_ascii_case(prefix))

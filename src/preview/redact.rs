@@ -206,7 +206,7 @@ macro_rules! shape_alternatives {
     };
 }
 
-/// Airtable tokens: 64 lowercase hex digits in a row (see [`Presence::hex_run`]).
+/// Airtable tokens: 64 lowercase hex digits in a row (see `Presence::hex_run`).
 const AIRTABLE_PATTERN: &str = r"(?P<s>\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b)";
 
 /// The URL-credential rules: `scheme://user:pass@host` and `scheme://TOKEN@host`. Both end
@@ -222,7 +222,7 @@ const ECHO_PIPE_PATTERN: &str = r#"\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?(?P<s>"[^
 /// The run of `[a-f0-9]` the Airtable shape needs.
 const HEX_RUN: usize = 64;
 
-/// `.pgpass` lines: four `:` on one line at least (see [`Presence::colon_line`]).
+/// `.pgpass` lines: four `:` on one line at least (see `Presence::colon_line`).
 const PGPASS_PATTERN: &str = r"(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:(?P<s>[^\s:]+)$";
 
 /// Assignments: a match is within one line and holds `=` or `:` (see [`Rule::needs_separator`]).
@@ -2047,7 +2047,7 @@ fn required_literal(alt: &str) -> String {
     required_literal_cased(alt).0.to_ascii_lowercase()
 }
 
-/// [`required_literal`] as written (the shape patterns are case-sensitive, so a match holds
+/// `required_literal` as written (the shape patterns are case-sensitive, so a match holds
 /// it in this case), and whether it opens the alternative (a match then starts with it).
 fn required_literal_cased(alt: &str) -> (String, bool) {
     let (mut best, mut run) = (String::new(), String::new());
@@ -2654,7 +2654,7 @@ impl Literals {
     /// first byte are in the text, the two-byte literals are looked up only where
     /// [`Literals::short_bits`] has the pair, and the longer ones by the hash of the first
     /// three bytes ([`Literals::heads`]); each candidate is compared with the text. Equal to
-    /// [`Literals::scan_reference`] (tests).
+    /// `Literals::scan_reference` (tests).
     fn scan(&self, text: &str) -> Presence {
         let bytes = text.as_bytes();
         let mut hit = self.empty;

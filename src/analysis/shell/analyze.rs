@@ -1932,9 +1932,9 @@ fn same_shape(a: &Script, b: &Script) -> bool {
 /// budgets and bodies of their own). The tests hold the reading equal to `posix::lex` over
 /// every corpus text and random ones.
 ///
-/// The reading is not built ([`substitution_reading`] is the reference): it is the
+/// The reading is not built (`substitution_reading` is the reference): it is the
 /// substitution's script where it lies ([`Root::Substitution`]), walked under the one command
-/// word ([`Walk::root`]).
+/// word (`Walk::root`).
 #[derive(Default)]
 struct Substitutions<'s> {
     /// The candidates of the walked reading (`None`: not collected yet): (span in its text, how

@@ -2749,7 +2749,7 @@ fn default_fd(kind: RedirectKind) -> Option<u32> {
 /// `NAME`, `NAME+`, `NAME[sub]`, `NAME[sub]+` (text before an assignment's `=`).
 ///
 /// Byte by byte: a name is ASCII, and no byte of a non-ASCII char is an ASCII letter, digit,
-/// `_` or `[` (what [`valid_assign_lhs_ref`], char by char, checks).
+/// `_` or `[` (what `valid_assign_lhs_ref`, char by char, checks).
 fn valid_assign_lhs(text: &str) -> bool {
     let t = text.as_bytes();
     let t = t.strip_suffix(b"+").unwrap_or(t);

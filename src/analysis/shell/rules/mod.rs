@@ -185,7 +185,7 @@ pub struct Context<'a> {
     pub fed_roots: Option<&'a [&'a Word]>,
     /// Files whose content this command line shows: literal text written earlier on the line
     /// and the process substitutions (`<(echo …)`) among this command's words. A program that
-    /// runs such a file runs that text ([`Call::known_text`]).
+    /// runs such a file runs that text ([`Known::text`]).
     pub known: Known<'a>,
     /// The simple command the checked words are from, when the rules may read what the lexer
     /// nested in them ([`Context::nested_in`]): the arguments in the parentheses of a .NET
