@@ -1829,6 +1829,13 @@ pub(super) fn inline_code(
             format!("`{}` inline code {why}", c.prog),
         );
     }
+    if s.remote_eval {
+        out.effects().network = true;
+        out.add(
+            &finding::REMOTE_SCRIPT_EXECUTION,
+            format!("`{}` inline code evaluates code it downloads", c.prog),
+        );
+    }
     for p in &s.reads {
         out.effects().reads_secret = true;
         out.add(
