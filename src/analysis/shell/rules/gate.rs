@@ -56,11 +56,12 @@ pub(super) fn permissions(
     target: &Word,
     harmless: bool,
 ) {
-    if harmless || !super::contains_ci(&target.text, "openclaw") {
+    if harmless {
         return;
     }
+    // (Relative to a directory an earlier command moved to: `cd ~/.openclaw && chmod 0 x`.)
     let resolved = c.resolve(&target.text);
-    if paths::is_self_protected(&resolved) {
+    if super::contains_ci(&resolved, "openclaw") && paths::is_self_protected(&resolved) {
         out.not_read_only();
         out.add(
             &finding::SELF_PROTECTION,

@@ -6,8 +6,11 @@
 //! luksFormat`), volume and pool destruction (`lvremove`, `zpool destroy`, `zfs destroy`),
 //! backup deletion (`vssadmin delete shadows`, `wmic shadowcopy delete`, `wbadmin delete`,
 //! `cipher /w`), recursive permission/ownership rewrites of broad or top-level trees (`chmod
-//! -R`, `chown -R`, `chgrp -R`, `setfacl -R`, `icacls /t`, `takeown /r`), world-writable modes
-//! on broad paths or recursively, and fork bombs. Writes to raw devices (`dd of=/dev/sda`,
+//! -R`, `chown -R`, `chgrp -R`, `setfacl -R`, `icacls /t`, `takeown /r`; not hardening below
+//! the home: a mode that keeps the owner's access and only takes from others, `chown -R $USER`),
+//! world-writable modes on broad paths or recursively, and fork bombs. Permission, owner and
+//! attribute changes on the gate's own files (`chattr`, `Set-Acl` too) are judged by
+//! `gate::permissions`. Writes to raw devices (`dd of=/dev/sda`,
 //! `> /dev/nvme0n1`) are caught where files are written. Also: `chmod +x` (`effects.
 //! makes_executable`), setuid bits and `setcap` (`privilege-elevation`).
 
@@ -1068,6 +1071,7 @@ mod tests {
             "chmod 777 ~/.openclaw/openclaw.json",
             "chmod --reference=/tmp/x ~/.openclaw/openclaw.json",
             "chmod $MODE ~/.openclaw/openclaw.json",
+            "cd ~/.openclaw && chmod -R u= extensions",
             "sudo chattr +i ~/.openclaw/openclaw.json",
             "chattr -R +i ~/.openclaw/extensions/human-gate",
             "chattr -i ~/.openclaw/openclaw.json",
