@@ -836,7 +836,6 @@ const FETCHERS: &[&str] = &[
     "faraday",
     "getstore",
     "curl_exec",
-    "file_get_contents",
     "fetch",
 ];
 
@@ -1282,7 +1281,12 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
                 // `requests.get(…).text`, `URI.open(u).read` or `open('https://…')` (Ruby's
                 // open-uri) runs remote code.
                 let remote = fetches_remote(first, lang);
-                let reads_file = mentions(first, &["open"])
+                // Ruby's `File.read('x.rb')` / `IO.read('x.rb')` of a path it names.
+                let ruby_read = lang == Lang::Ruby
+                    && mentions(first, &["read", "readlines"])
+                    && mentions(first, &["file", "io"])
+                    && first.iter().any(|t| matches!(t, Tok::Str { .. }));
+                let reads_file = (mentions(first, &["open"]) || ruby_read)
                     && !mentions(first, DECODERS)
                     && !remote
                     && !mentions(first, &["get", "post", "request"]);
@@ -1442,6 +1446,16 @@ mod tests {
         ] {
             assert!(!scan(code, lang).remote_eval, "{code}");
         }
+        // A local file named in the code runs that file, as Python's `exec(open(…).read())`.
+        assert!(scan("eval File.read('config/x.rb')", Lang::Ruby)
+            .dynamic
+            .is_none());
+        assert!(scan("eval File.read(ARGV[0])", Lang::Ruby)
+            .dynamic
+            .is_some());
+        assert!(scan("eval(file_get_contents($argv[1]));", Lang::Php)
+            .dynamic
+            .is_some());
     }
 
     #[test]
