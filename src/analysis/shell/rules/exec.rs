@@ -1181,8 +1181,28 @@ fn dotnet_calls(c: &Call<'_, '_>, out: &mut Out) {
                 &finding::DYNAMIC_CODE_EXECUTION,
                 "decodes or builds a script at run time",
             );
+            if let Some(t) = scriptblock_literal(&w.text) {
+                out.payload(Dialect::PowerShell, t, "[ScriptBlock]::Create", false);
+            }
             break;
         }
+    }
+}
+
+/// The script of `[ScriptBlock]::Create('…')` in `text` when its one argument is a quoted
+/// literal: the block runs that text (still `dynamic-code-execution`, and analysed as well).
+fn scriptblock_literal(text: &str) -> Option<String> {
+    const CREATE: &str = "scriptblock]::create(";
+    let at = text.to_ascii_lowercase().find(CREATE)? + CREATE.len();
+    let rest = text.get(at..)?.trim_start();
+    let q = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let body = rest.get(1..)?;
+    let end = body.find(q)?;
+    let after = body.get(end + 1..)?.trim_start();
+    if after.starts_with(')') {
+        body.get(..end).map(str::to_owned)
+    } else {
+        None
     }
 }
 
@@ -1232,6 +1252,9 @@ fn powershell_static(c: &Call<'_, '_>, out: &mut Out) {
             &finding::DYNAMIC_CODE_EXECUTION,
             "decodes or builds code at run time",
         );
+        if let Some(t) = scriptblock_literal(&text) {
+            out.payload(Dialect::PowerShell, t, "[ScriptBlock]::Create", false);
+        }
     }
     if lower.contains("getenvironmentvariables") {
         out.effects().reads_secret = true;
@@ -1829,6 +1852,13 @@ pub(super) fn inline_code(
             format!("`{}` inline code {why}", c.prog),
         );
     }
+    if s.remote_eval {
+        out.effects().network = true;
+        out.add(
+            &finding::REMOTE_SCRIPT_EXECUTION,
+            format!("`{}` inline code evaluates code it downloads", c.prog),
+        );
+    }
     for p in &s.reads {
         out.effects().reads_secret = true;
         out.add(
@@ -2021,6 +2051,7 @@ impl Lang {
 mod tests {
     use super::super::testing::*;
     use super::super::Category;
+    use super::scriptblock_literal;
 
     /// Inline code made only of literal prints prints known text (the walk pipes it into a
     /// shell, or records it for the file it is redirected to), unless a switch, a word built
@@ -2416,6 +2447,18 @@ mod tests {
             &DYNAMIC_CODE_EXECUTION,
         );
         assert_has("[ScriptBlock]::Create('x')", &DYNAMIC_CODE_EXECUTION);
+        // A literal block's script is analysed too.
+        for s in [
+            "& ([scriptblock]::Create('Remove-Item -Recurse -Force $env:USERPROFILE'))",
+            "[ScriptBlock]::Create(\"rm -r -fo C:\\\").Invoke()",
+        ] {
+            assert!(deep(s).contains(&RECURSIVE_DELETE_BROAD.id), "{s}");
+        }
+        assert_eq!(
+            scriptblock_literal("[scriptblock]::Create( 'Get-Date' )").as_deref(),
+            Some("Get-Date")
+        );
+        assert_eq!(scriptblock_literal("[scriptblock]::Create('a' + $b)"), None);
         assert_not_critical("[Math]::Round(1.5)");
         assert_critical("[IO.Directory]::Delete('C:\\', $true)");
         assert_has(

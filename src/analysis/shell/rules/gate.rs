@@ -6,8 +6,18 @@
 //! `uninstall`, `doctor --fix`) is `self-protection`; other subcommands are a
 //! `control-plane-change`. Writes to `openclaw.json` and `.openclaw` paths are caught where
 //! files are written; stopping the gateway where services are (`services`).
+//!
+//! Permission changes on the gate's files ([`permissions`], called by the `chmod`, `chown`,
+//! `chattr`, `setfacl`, `icacls` and `Set-Acl` rules) are `self-protection` when they can stop
+//! OpenClaw from loading or its user from changing them: the owner losing read access (or
+//! search/execute on a directory: `chmod 000`, `chmod -R 600`, `chmod a-rwx`), every user
+//! gaining write access, another owner (`chown root`), immutable or append-only attributes set
+//! or cleared (`chattr +i`/`-i`), ACL entries added or denials. Tightening what others may do
+//! (`chmod 600 ~/.openclaw/openclaw.json`, `chmod 700 ~/.openclaw`, `chmod -R go-rwx`) is the
+//! usual hardening and stays quiet.
 
 use super::{Call, Category, Out};
+use crate::analysis::paths;
 use crate::analysis::shell::model::Word;
 use crate::finding;
 
@@ -32,6 +42,34 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                 out,
             );
         }
+    }
+}
+
+/// `who` changes the permissions, owner or attributes of `target`; `harmless`: the change
+/// leaves its owner's access and only takes access from others (see the module doc). A
+/// target that is the gate's own (`~/.openclaw/…` outside agent workspaces, `openclaw.json`)
+/// is `self-protection` otherwise.
+pub(super) fn permissions(
+    c: &Call<'_, '_>,
+    out: &mut Out,
+    who: &str,
+    target: &Word,
+    harmless: bool,
+) {
+    if harmless {
+        return;
+    }
+    // (Relative to a directory an earlier command moved to: `cd ~/.openclaw && chmod 0 x`.)
+    let resolved = c.resolve(&target.text);
+    if super::contains_ci(&resolved, "openclaw") && paths::is_self_protected(&resolved) {
+        out.not_read_only();
+        out.add(
+            &finding::SELF_PROTECTION,
+            format!(
+                "{who} changes who may read or change the gate's own files {}",
+                super::shown(&resolved)
+            ),
+        );
     }
 }
 

@@ -245,6 +245,22 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             let p = plain(rest);
             if has_short(rest, 'd') || has_long(rest, "delete", 1) {
                 destroy(out, "`git update-ref -d` deletes a ref");
+            } else if has_long(rest, "stdin", 3) {
+                match c.ctx.stdin_text {
+                    Some(text) if !ref_updates_destroy(text) => {
+                        out.category(Category::SourceControl)
+                    }
+                    Some(_) => destroy(
+                        out,
+                        "`git update-ref --stdin` deletes a ref or moves a branch",
+                    ),
+                    // `git for-each-ref --format='delete %(refname)' | git update-ref --stdin`:
+                    // instructions only known at run time may delete every ref.
+                    None => destroy(
+                        out,
+                        "`git update-ref --stdin` applies ref updates only known at run time",
+                    ),
+                }
             } else if p.len() == 2
                 && p.first().is_some_and(|w| w.text.starts_with("refs/heads/"))
                 && !has_long(rest, "stdin", 3)
@@ -351,6 +367,26 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         s if READ_ONLY.contains(&s) => out.category(Category::ReadOnly),
         _ => out.category(Category::SourceControl),
     }
+}
+
+/// `git update-ref --stdin` instructions (one a line, or NUL-separated with `-z`) that delete
+/// a ref (`delete <ref>`) or move a branch without naming the value it must have (`update
+/// refs/heads/x <new>`, as `git update-ref refs/heads/x <new>` does).
+fn ref_updates_destroy(text: &str) -> bool {
+    text.split(['\n', '\0'])
+        .flat_map(|l| l.split("\\n"))
+        .any(|line| {
+            let mut w = line.split_whitespace();
+            match w.next() {
+                Some("delete") => true,
+                Some("update") => {
+                    let r = w.next().unwrap_or("");
+                    let rest = w.count();
+                    r.starts_with("refs/heads/") && rest < 2
+                }
+                _ => false,
+            }
+        })
 }
 
 fn destroy(out: &mut Out, why: impl Into<String>) {
@@ -1138,6 +1174,29 @@ mod tests {
             assert_has(s, &GIT_HISTORY_DESTRUCTION);
             assert_critical(s);
         }
+        // Ref updates fed on stdin: a heredoc, a here-string, printed text, a listing only
+        // known at run time, a file.
+        for s in [
+            "git update-ref --stdin <<'EOF'\ndelete refs/heads/main\nEOF",
+            "git update-ref --stdin <<< 'delete refs/heads/release'",
+            "printf 'delete refs/heads/main\\n' | git update-ref --stdin",
+            "echo 'update refs/heads/main 1234abcd' | git update-ref --stdin",
+            "printf 'start\\ndelete refs/tags/v1\\ncommit\\n' | git update-ref --stdin",
+            "git for-each-ref --format='delete %(refname)' refs/tags | git update-ref --stdin",
+            "git update-ref --stdin < refs.txt",
+        ] {
+            assert!(deep(s).contains(&GIT_HISTORY_DESTRUCTION.id), "{s}");
+        }
+        assert!(
+            !deep("echo 'create refs/heads/topic HEAD' | git update-ref --stdin")
+                .contains(&GIT_HISTORY_DESTRUCTION.id)
+        );
+        for s in [
+            "git update-ref --stdin <<< 'update refs/heads/x 1234abcd 5678ef01'",
+            "git update-ref --stdin <<'EOF'\nverify refs/heads/main abc\ncreate refs/tags/t HEAD\nEOF",
+        ] {
+            assert_not(s, &GIT_HISTORY_DESTRUCTION);
+        }
     }
 
     #[test]
@@ -1193,6 +1252,7 @@ mod tests {
             "git config --global alias.st status",
             "git config credential.helper store",
             "git -c core.fsmonitor=false status",
+            "git update-ref refs/heads/x 1234abcd 5678ef01",
         ] {
             assert_not_critical(s);
         }

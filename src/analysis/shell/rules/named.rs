@@ -85,6 +85,8 @@ const ARMS: &[(u16, &[&str])] = &[
             "xcacls",
             "takeown",
             "setfacl",
+            "chattr",
+            "set-acl",
             "setcap",
             "diskutil",
             ":",

@@ -6,8 +6,11 @@
 //! luksFormat`), volume and pool destruction (`lvremove`, `zpool destroy`, `zfs destroy`),
 //! backup deletion (`vssadmin delete shadows`, `wmic shadowcopy delete`, `wbadmin delete`,
 //! `cipher /w`), recursive permission/ownership rewrites of broad or top-level trees (`chmod
-//! -R`, `chown -R`, `chgrp -R`, `setfacl -R`, `icacls /t`, `takeown /r`), world-writable modes
-//! on broad paths or recursively, and fork bombs. Writes to raw devices (`dd of=/dev/sda`,
+//! -R`, `chown -R`, `chgrp -R`, `setfacl -R`, `icacls /t`, `takeown /r`; not hardening below
+//! the home: a mode that keeps the owner's access and only takes from others, `chown -R $USER`),
+//! world-writable modes on broad paths or recursively, and fork bombs. Permission, owner and
+//! attribute changes on the gate's own files (`chattr`, `Set-Acl` too) are judged by
+//! `gate::permissions`. Writes to raw devices (`dd of=/dev/sda`,
 //! `> /dev/nvme0n1`) are caught where files are written. Also: `chmod +x` (`effects.
 //! makes_executable`), setuid bits and `setcap` (`privilege-elevation`).
 
@@ -24,9 +27,8 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         "chown" | "chgrp" => chown(c, out),
         "icacls" | "cacls" | "xcacls" => icacls(c, out),
         "takeown" => takeown(c, out),
-        "setfacl" if super::has_opt(c.args, &['R'], &["recursive"]) => {
-            recursive_perm(c, out, "`setfacl -R`", c.plain());
-        }
+        "setfacl" => setfacl(c, out),
+        "chattr" => chattr(c, out),
         "setcap" => out.add(
             &finding::PRIVILEGE_ELEVATION,
             "`setcap` grants a program capabilities",
@@ -64,6 +66,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             "a function piping into itself in the background (a fork bomb)",
         ),
         _ => {}
+    }
+    if c.ps == Some("set-acl") {
+        set_acl(c, out);
     }
     disk(c, out);
 }
@@ -121,6 +126,103 @@ fn makes_exec(mode: &str) -> bool {
     })
 }
 
+/// What the owner keeps after `mode`: (read, search/execute), starting from both; `None` when
+/// the mode is not known here (a word built at run time, a mode copied from another class
+/// such as `u=g`, anything malformed).
+fn owner_after(mode: &str) -> Option<(bool, bool)> {
+    if mode.is_empty() {
+        return None;
+    }
+    if mode.bytes().all(|b| b.is_ascii_digit()) {
+        if mode.len() > 4 || mode.bytes().any(|b| b > b'7') {
+            return None;
+        }
+        let d = mode.as_bytes();
+        let owner = d
+            .len()
+            .checked_sub(3)
+            .and_then(|i| d.get(i))
+            .map_or(0, |b| b - b'0');
+        return Some((owner & 4 != 0, owner & 1 != 0));
+    }
+    let (mut r, mut x) = (true, true);
+    for clause in mode.split(',') {
+        let at = clause.find(['+', '-', '='])?;
+        let who = clause.get(..at)?;
+        if !who.bytes().all(|b| b"ugoa".contains(&b)) {
+            return None;
+        }
+        let owner = who.is_empty() || who.contains(['u', 'a']);
+        let mut rest = clause.get(at..)?;
+        while let Some(op) = rest.chars().next() {
+            let end = rest
+                .get(1..)?
+                .find(['+', '-', '='])
+                .map_or(rest.len(), |i| i + 1);
+            let perms = rest.get(1..end)?;
+            rest = rest.get(end..)?;
+            if !perms.bytes().all(|b| b"rwxXst".contains(&b)) {
+                return None;
+            }
+            if !owner {
+                continue;
+            }
+            let (pr, px) = (perms.contains('r'), perms.contains(['x', 'X']));
+            match op {
+                '+' => (r, x) = (r || pr, x || px),
+                '-' => (r, x) = (r && !pr, x && !px),
+                _ => (r, x) = (pr, px),
+            }
+        }
+    }
+    Some((r, x))
+}
+
+/// The mode gives the group or others write access, or anything at all with `+` (numeric:
+/// a group or other digit with write).
+fn grants_others(mode: &str) -> bool {
+    if mode.bytes().all(|b| b.is_ascii_digit()) {
+        let d = mode.as_bytes();
+        let n = d.len();
+        return [n.checked_sub(2), n.checked_sub(1)]
+            .into_iter()
+            .flatten()
+            .filter_map(|i| d.get(i))
+            .any(|b| (b.wrapping_sub(b'0')) & 2 != 0);
+    }
+    mode.split(',').any(|clause| {
+        let at = clause.find(['+', '-', '=']).unwrap_or(0);
+        let who = clause.get(..at).unwrap_or("");
+        who != "u" && (clause.contains('+') || clause.contains('=') && clause.contains('w'))
+    })
+}
+
+/// The last segment of a path has an extension (`openclaw.json`, `index.js`): a file, which
+/// its owner can read without the execute bit a directory needs.
+fn file_like(path: &str) -> bool {
+    let last = path
+        .trim_end_matches(['/', '\\'])
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("");
+    last.get(1..).is_some_and(|t| t.contains('.'))
+}
+
+/// `chmod MODE` on `target` leaves its owner the access OpenClaw needs (read, and search on
+/// a directory or under `-R`) and opens it to nobody else.
+fn keeps_owner_access(mode: &str, target: &str, recursive: bool) -> bool {
+    owner_after(mode).is_some_and(|(r, x)| r && (x || !recursive && file_like(target)))
+        && !world_writable(mode)
+}
+
+/// Inside the home, below it (`~/.ssh`, `$HOME/.openclaw`): a recursive mode change there that
+/// keeps the owner's access and only takes from others (`chmod -R go-rwx ~/.ssh`, `chmod -R
+/// 700 ~/.openclaw`) is hardening, not a wipe.
+fn below_home(path: &str) -> bool {
+    let n = paths::normalize(path);
+    n.anchor == "~" && !n.escapes && !n.segments.is_empty()
+}
+
 fn chmod(c: &Call<'_, '_>, out: &mut Out) {
     let mut recursive = false;
     let mut mode: Option<&str> = None;
@@ -162,10 +264,20 @@ fn chmod(c: &Call<'_, '_>, out: &mut Out) {
         );
     }
     if recursive {
-        recursive_perm(c, out, "`chmod -R`", &targets);
+        let hardening = |w: &&Word| {
+            (!w.dynamic || super::only_home_expansion(&w.text))
+                && !w.glob
+                && keeps_owner_access(mode, &w.text, true)
+                && !grants_others(mode)
+                && below_home(&c.resolve(&w.text))
+        };
+        let wiped: Vec<&Word> = targets.iter().copied().filter(|w| !hardening(w)).collect();
+        recursive_perm(c, out, "`chmod -R`", &wiped);
     }
     under_find_roots(c, out, "`chmod`", ww);
     for w in &targets {
+        let harmless = !reference && keeps_owner_access(mode, &w.text, recursive);
+        super::gate::permissions(c, out, &format!("`chmod {mode}`"), w, harmless);
         let broad =
             ww && !recursive && matches!(c.breadth(&w.text, w.dynamic, w.glob), Breadth::Broad(_));
         if ww && (recursive || broad) {
@@ -226,6 +338,7 @@ fn chown(c: &Call<'_, '_>, out: &mut Out) {
     let mut recursive = false;
     let mut reference = false;
     let mut owner_seen = false;
+    let mut owner = "";
     let mut targets: Vec<&Word> = Vec::new();
     for w in c.args {
         let t = w.text.as_str();
@@ -241,13 +354,30 @@ fn chown(c: &Call<'_, '_>, out: &mut Out) {
         if !owner_seen && !reference {
             owner_seen = true;
             to_root = is_root_owner(t);
+            owner = t;
         } else {
             targets.push(w);
         }
     }
     out.not_read_only();
     if recursive {
-        recursive_perm(c, out, &format!("`{} -R`", c.prog), &targets);
+        // Giving a tree in the home back to the user running the command (`sudo chown -R
+        // $USER ~/.openclaw` after files were created as root) is a repair, not a wipe.
+        let restores = |w: &&Word| {
+            (!w.dynamic || super::only_home_expansion(&w.text))
+                && !reference
+                && owner_is_current_user(owner)
+                && below_home(&c.resolve(&w.text))
+        };
+        let wiped: Vec<&Word> = targets.iter().copied().filter(|w| !restores(w)).collect();
+        recursive_perm(c, out, &format!("`{} -R`", c.prog), &wiped);
+    }
+    // Handing the gate's files to another owner (`chown -R root ~/.openclaw/extensions`); the
+    // group alone (`chgrp`, `chown :staff`) or the current user (`chown -R $USER`, after files
+    // were created by `sudo`) leaves the owner's access.
+    let harmless = c.prog == "chgrp" || !reference && owner_is_current_user(owner);
+    for w in &targets {
+        super::gate::permissions(c, out, &format!("`{}`", c.prog), w, harmless);
     }
     if !to_root {
         // `chown u /etc/sudoers`: the new owner may rewrite a system or credential file.
@@ -266,6 +396,131 @@ fn chown(c: &Call<'_, '_>, out: &mut Out) {
         }
     }
     under_find_roots(c, out, &format!("`{}`", c.prog), true);
+}
+
+/// A `chown` owner spec whose user is the one running the command (`$USER`, `$(whoami)`,
+/// `$(id -u)`, with any group), or no user at all (`:staff`).
+fn owner_is_current_user(spec: &str) -> bool {
+    let user = spec
+        .split_once(':')
+        .map_or(spec, |(u, _)| u)
+        .trim_matches(['"', '\'']);
+    user.is_empty()
+        || matches!(
+            user,
+            "$USER"
+                | "${USER}"
+                | "$LOGNAME"
+                | "${LOGNAME}"
+                | "$UID"
+                | "${UID}"
+                | "$(whoami)"
+                | "`whoami`"
+                | "$(id -u)"
+                | "$(id -un)"
+                | "$(id -nu)"
+                | "$(id -u -n)"
+                | "`id -u`"
+                | "`id -un`"
+        )
+}
+
+/// `chattr [-RVf] [-v n] [-p n] +i|-i|=… files`: setting or clearing the immutable or
+/// append-only attribute of the gate's files (`chattr +i ~/.openclaw/openclaw.json`) keeps
+/// its user from changing them, or is the first step of replacing them.
+fn chattr(c: &Call<'_, '_>, out: &mut Out) {
+    let mut locks = false;
+    let mut targets: Vec<&Word> = Vec::new();
+    let mut skip = false;
+    for w in c.args {
+        let t = w.text.as_str();
+        if skip {
+            skip = false;
+            continue;
+        }
+        match t {
+            "-R" | "-V" | "-f" | "-RV" | "-Rf" | "-fR" | "-VR" => {}
+            "-v" | "-p" => skip = true,
+            _ if t.starts_with(['+', '-', '='])
+                && t.len() > 1
+                && t.bytes().skip(1).all(|b| b.is_ascii_alphabetic()) =>
+            {
+                locks |= t.contains(['i', 'a']);
+            }
+            _ => targets.push(w),
+        }
+    }
+    out.not_read_only();
+    for w in targets {
+        super::gate::permissions(c, out, "`chattr`", w, !locks);
+    }
+}
+
+/// `setfacl`: recursive changes of broad trees are wipes; entries added to the gate's files
+/// (`-m u::---`, `--set`, a restore) are `self-protection`; removing entries (`-x`, `-b`,
+/// `-k`) is not.
+fn setfacl(c: &Call<'_, '_>, out: &mut Out) {
+    let recursive = super::has_opt(c.args, &['R'], &["recursive"]);
+    let mut adds = false;
+    let mut targets: Vec<&Word> = Vec::new();
+    let mut skip = false;
+    for w in c.args {
+        let t = w.text.as_str();
+        if skip {
+            skip = false;
+            continue;
+        }
+        if let Some(n) = long(t) {
+            let name = n.split('=').next().unwrap_or(n);
+            adds |= matches!(
+                name,
+                "modify" | "modify-file" | "set" | "set-file" | "restore"
+            );
+            skip = !n.contains('=')
+                && matches!(
+                    name,
+                    "modify" | "modify-file" | "set" | "set-file" | "remove" | "remove-file"
+                );
+            continue;
+        }
+        if let Some(cl) = cluster(t) {
+            adds |= cl.contains(['m', 'M']);
+            // The option taking the entries is the cluster's last letter (`-Rm u:x:r`).
+            skip = cl.ends_with(['m', 'M', 'x', 'X']);
+            continue;
+        }
+        targets.push(w);
+    }
+    out.not_read_only();
+    if recursive {
+        recursive_perm(c, out, "`setfacl -R`", &targets);
+    }
+    for w in targets {
+        super::gate::permissions(c, out, "`setfacl`", w, !adds);
+    }
+}
+
+/// `Set-Acl [-Path] X [-AclObject] $acl`: an access list only known at run time, on the gate's
+/// files, may lock its owner out.
+fn set_acl(c: &Call<'_, '_>, out: &mut Out) {
+    let mut skip = false;
+    for w in c.args {
+        let t = w.text.as_str();
+        if skip {
+            skip = false;
+            continue;
+        }
+        if t.starts_with('-') {
+            let lower = t.to_ascii_lowercase();
+            skip = !lower.contains(':')
+                && !matches!(lower.as_str(), "-passthru" | "-whatif" | "-confirm");
+            if lower.starts_with("-p") || lower.starts_with("-l") {
+                skip = false;
+            }
+            continue;
+        }
+        super::gate::permissions(c, out, "`Set-Acl`", w, false);
+    }
 }
 
 /// `find / -exec chmod 777 {} +`, `find ROOT | xargs chown u`: the change reaches every path
@@ -337,6 +592,9 @@ fn recursive_perm(c: &Call<'_, '_>, out: &mut Out, who: &str, targets: &[&Word])
 fn icacls(c: &Call<'_, '_>, out: &mut Out) {
     let mut recursive = false;
     let mut mutate = false;
+    let mut locks_out = false;
+    let mut cut = false;
+    let mut grants = false;
     let mut targets: Vec<&Word> = Vec::new();
     let mut expect_value = false;
     for w in c.args {
@@ -347,6 +605,12 @@ fn icacls(c: &Call<'_, '_>, out: &mut Out) {
         let lower = w.text.to_ascii_lowercase();
         if let Some(sw) = lower.strip_prefix('/') {
             let name = sw.split(':').next().unwrap_or("");
+            // Denials, another owner, or inheritance cut without a grant of its own may lock
+            // the owner out of the gate's files (`/inheritance:r /grant:r %USERNAME%:F` and
+            // `/remove Users` are the usual hardening).
+            locks_out |= matches!(name, "deny" | "setowner");
+            cut |= sw == "inheritance:r";
+            grants |= name == "grant";
             match name {
                 "t" => recursive = true,
                 "grant" | "deny" | "remove" | "setowner" | "setintegritylevel" | "inheritance"
@@ -366,9 +630,13 @@ fn icacls(c: &Call<'_, '_>, out: &mut Out) {
             targets.push(w);
         }
     }
+    let locks_out = locks_out || cut && !grants;
     out.not_read_only();
     if recursive && mutate {
         recursive_perm(c, out, &format!("`{} /t`", c.prog), &targets);
+    }
+    for w in &targets {
+        super::gate::permissions(c, out, &format!("`{}`", c.prog), w, !locks_out);
     }
 }
 
@@ -791,6 +1059,59 @@ mod tests {
     use crate::finding::*;
 
     #[test]
+    fn locking_the_gate_out_of_its_own_files() {
+        for s in [
+            "chmod 000 ~/.openclaw/extensions/human-gate",
+            "chmod -R 000 ~/.openclaw/extensions",
+            "chmod a-rwx ~/.openclaw/extensions/human-gate/dist/index.js",
+            "chmod -r ~/.openclaw/openclaw.json",
+            "chmod 600 ~/.openclaw",
+            "chmod -R 600 ~/.openclaw/extensions",
+            "chmod u=w,go= ~/.openclaw/openclaw.json",
+            "chmod 777 ~/.openclaw/openclaw.json",
+            "chmod --reference=/tmp/x ~/.openclaw/openclaw.json",
+            "chmod $MODE ~/.openclaw/openclaw.json",
+            "cd ~/.openclaw && chmod -R u= extensions",
+            "sudo chattr +i ~/.openclaw/openclaw.json",
+            "chattr -R +i ~/.openclaw/extensions/human-gate",
+            "chattr -i ~/.openclaw/openclaw.json",
+            "sudo chown -R root:root ~/.openclaw/extensions/human-gate",
+            "chown nobody ~/.openclaw/openclaw.json",
+            "setfacl -m u::--- ~/.openclaw/extensions/human-gate",
+            "icacls '%USERPROFILE%\\.openclaw\\extensions' /deny Everyone:F",
+            "icacls 'C:\\Users\\me\\.openclaw' /setowner Administrators /t",
+            "icacls '%USERPROFILE%\\.openclaw\\openclaw.json' /inheritance:r",
+            "Set-Acl -Path '~/.openclaw/openclaw.json' -AclObject $acl",
+        ] {
+            assert_has(s, &SELF_PROTECTION);
+            assert_critical(s);
+        }
+        for s in [
+            "chmod 600 ~/.openclaw/openclaw.json",
+            "chmod 400 ~/.openclaw/openclaw.json",
+            "chmod 700 ~/.openclaw",
+            "chmod -R go-rwx ~/.openclaw",
+            "chmod go-r ~/.openclaw/openclaw.json",
+            "chmod u+x ~/.openclaw/extensions/human-gate/bin/run.sh",
+            "chmod 000 ~/.openclaw/workspace/tmp.txt",
+            "chmod 000 ./openclaw-notes.txt",
+            "sudo chown -R $USER:$USER ~/.openclaw",
+            "chgrp staff ~/.openclaw/openclaw.json",
+            "setfacl -b ~/.openclaw/openclaw.json",
+            "icacls '%USERPROFILE%\\.openclaw\\openclaw.json' /inheritance:r /grant:r %USERNAME%:F",
+            "lsattr ~/.openclaw/openclaw.json",
+            "chattr +c ~/.openclaw/logs",
+        ] {
+            assert_not(s, &SELF_PROTECTION);
+        }
+        assert_eq!(owner_after("000"), Some((false, false)));
+        assert_eq!(owner_after("u=rw,go="), Some((true, false)));
+        assert_eq!(owner_after("a-rwx,u+rX"), Some((true, true)));
+        assert_eq!(owner_after("u=g"), None);
+        assert!(file_like("~/.openclaw/openclaw.json") && !file_like("~/.openclaw"));
+    }
+
+    #[test]
     fn permission_wipes() {
         for s in [
             "chmod -R 777 /",
@@ -821,6 +1142,23 @@ mod tests {
         }
         let v = verdict("chmod +x s.sh");
         assert_eq!(v.effects.makes_executable, ["s.sh"]);
+        // Hardening in the home is no wipe.
+        for s in [
+            "chmod -R 700 ~/.ssh",
+            "chmod -R go-rwx ~/.openclaw",
+            "chmod -R og= $HOME/.gnupg",
+            "sudo chown -R $USER:$USER ~/.openclaw",
+            "sudo chown -R $(whoami) ~/.npm",
+        ] {
+            assert_not(s, &DISK_OR_PERMISSION_WIPE);
+        }
+        for s in [
+            "chmod -R 700 ~",
+            "chmod -R go+w ~/.ssh",
+            "chown -R alice ~/.config",
+        ] {
+            assert_has(s, &DISK_OR_PERMISSION_WIPE);
+        }
         let v = verdict("chmod 755 s.sh");
         assert_eq!(v.effects.makes_executable, ["s.sh"]);
         assert_has("chmod u+s /bin/bash", &PRIVILEGE_ELEVATION);
