@@ -364,7 +364,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
             }) {
                 return true;
             }
-            if words_may_hold_percent && sc.argv.iter().any(|w| two_percent_signs(&w.text)) {
+            if words_may_hold_percent && sc.argv.iter().any(|w| percent_variable(&w.text)) {
                 return true;
             }
             stack.extend(sc.nested.iter().map(|n| &n.script));
@@ -528,7 +528,7 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
             }) {
                 return true;
             }
-            if sc.argv.iter().any(|w| two_percent_signs(&w.text)) {
+            if sc.argv.iter().any(|w| percent_variable(&w.text)) {
                 return true;
             }
             stack.extend(sc.nested.iter().map(|n| &n.script));
@@ -568,6 +568,29 @@ fn two_percent_signs(text: &str) -> bool {
         b.get(i + 1..)
             .is_some_and(|rest| memchr::memchr(b'%', rest).is_some())
     })
+}
+
+/// `text` holds a CMD `%VAR%` shape: two `%` in a row with no blank between them (`%PATH%`,
+/// `%%i`), or with the blank only after a `:` (`%VAR:a= b%`, a replacement). A format string's
+/// `%h %s` (`git log --pretty=format:"%h %s"`, `printf '%s %s'`) names no variable: CMD
+/// variable names hold no blanks, so the line is not read as CMD for it.
+fn percent_variable(text: &str) -> bool {
+    if !two_percent_signs(text) {
+        return false;
+    }
+    let b = text.as_bytes();
+    let mut at = memchr::memchr_iter(b'%', b).peekable();
+    while let (Some(i), Some(&j)) = (at.next(), at.peek()) {
+        let between = b.get(i + 1..j).unwrap_or(&[]);
+        let head = between
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(between, |w| between.get(..w).unwrap_or(&[]));
+        if head.len() == between.len() || memchr::memchr(b':', head).is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// The text with every POSIX heredoc body blanked (newlines kept), for the other dialects.
@@ -703,8 +726,16 @@ struct Walk<'l, 'w> {
     categories_mixed: bool,
     /// Some step does more than read and has no category: read-only no longer applies.
     wrote: bool,
+    /// Some command read a secret other than one it fetched itself (below).
     reads_secret: bool,
+    /// Some command uses the network, other than to fetch the secret it prints.
     network: bool,
+    /// Some command printed a secret it fetched itself ([`rules::Effects::fetches_secret`]);
+    /// `fetch_network`: such a command used the network for it. Sent on by another network
+    /// command, or a network fetch that another command's secret went into, that is
+    /// credential exfiltration; alone it is a credential read.
+    fetched_secret: bool,
+    fetch_network: bool,
     /// Some command fetched instance credentials from a metadata endpoint.
     metadata_secret: bool,
     /// Commands that use the network.
@@ -741,6 +772,8 @@ impl<'l, 'w> Walk<'l, 'w> {
             wrote: false,
             reads_secret: false,
             network: false,
+            fetched_secret: false,
+            fetch_network: false,
             metadata_secret: false,
             network_cmds: 0,
             downloads: Vec::new(),
@@ -1145,8 +1178,13 @@ impl<'l, 'w> Walk<'l, 'w> {
         }
         let e = &mut v.effects;
         self.downloads_to_stdout |= e.downloads_to_stdout;
-        self.reads_secret |= e.reads_secret;
-        self.network |= e.network;
+        // A secret reader's own network use fetches the secret it prints (`kubectl get
+        // secret`): no sink for that secret ([`rules::Effects::fetches_secret`]).
+        let fetch = e.fetches_secret;
+        self.reads_secret |= e.reads_secret && !fetch;
+        self.network |= e.network && !fetch;
+        self.fetched_secret |= fetch;
+        self.fetch_network |= e.network && fetch;
         self.metadata_secret |= e.metadata_secret;
         self.network_cmds += usize::from(e.network);
         self.downloads
@@ -1482,6 +1520,8 @@ impl<'l, 'w> Walk<'l, 'w> {
             payloads: self.payloads,
             reads_secret: self.reads_secret,
             network: self.network,
+            fetched_secret: self.fetched_secret,
+            fetch_network: self.fetch_network,
             metadata_secret: self.metadata_secret,
             network_cmds: self.network_cmds,
             downloads: self.downloads,
@@ -1499,6 +1539,8 @@ impl<'l, 'w> Walk<'l, 'w> {
         append(&mut self.payloads, sub.payloads);
         self.reads_secret |= sub.reads_secret;
         self.network |= sub.network;
+        self.fetched_secret |= sub.fetched_secret;
+        self.fetch_network |= sub.fetch_network;
         self.metadata_secret |= sub.metadata_secret;
         self.network_cmds += sub.network_cmds;
         append(&mut self.downloads, sub.downloads);
@@ -1511,7 +1553,9 @@ impl<'l, 'w> Walk<'l, 'w> {
     /// Cross-command verdicts and payload recursion, once the whole script is walked; `lexed`:
     /// the POSIX text and script walked, whose substitutions a payload may repeat.
     fn finish(&mut self, lexed: Option<(&str, Root<'w>)>) {
-        if self.reads_secret && self.network {
+        if (self.reads_secret || self.fetched_secret) && self.network
+            || self.reads_secret && self.fetch_network
+        {
             self.add(
                 &finding::CREDENTIAL_EXFILTRATION,
                 "reads secrets and uses the network in one command line",
@@ -1628,6 +1672,8 @@ struct Absorbed<'w> {
     payloads: Vec<Payload>,
     reads_secret: bool,
     network: bool,
+    fetched_secret: bool,
+    fetch_network: bool,
     metadata_secret: bool,
     network_cmds: usize,
     downloads: Vec<String>,
@@ -1671,6 +1717,8 @@ impl<'w> Absorbed<'w> {
             payloads: self.payloads.clone(),
             reads_secret: self.reads_secret,
             network: self.network,
+            fetched_secret: self.fetched_secret,
+            fetch_network: self.fetch_network,
             metadata_secret: self.metadata_secret,
             network_cmds: self.network_cmds,
             downloads: self.downloads.clone(),
@@ -2353,6 +2401,37 @@ mod tests {
             let reference = text.bytes().filter(|&b| b == b'%').count() >= 2;
             assert_eq!(two_percent_signs(&text), reference, "{text:?}");
         }
+    }
+
+    #[test]
+    fn percent_variables_are_percent_pairs_without_blanks() {
+        for t in [
+            "%PATH%",
+            "%USERPROFILE%\\x",
+            "%%i",
+            "%HOMEDRIVE%%HOMEPATH%",
+            "%PATH:a= b%",
+            "+%Y-%m-%d",
+            "%h %s and %APPDATA%",
+        ] {
+            assert!(percent_variable(t), "{t}");
+        }
+        for t in [
+            "%h %s",
+            "format:%h %an %s",
+            "%h - %an, %ar : %s",
+            "%s %s\\n",
+            "50%",
+            "a % b % c",
+        ] {
+            assert!(!percent_variable(t), "{t}");
+        }
+        // Format strings leave a POSIX line POSIX; a variable still reads it as CMD too.
+        let p = |t: &str| posix::lex(t, &LexLimits::default());
+        let t = "git log --pretty=format:\"%h %s\"";
+        assert!(!looks_windows(t, &p(t)));
+        let t = "git clean -fdx %APPDATA%";
+        assert!(looks_windows(t, &p(t)));
     }
 
     /// `text`'s reading by [`looks_windows`] and by the reference that searches every word.

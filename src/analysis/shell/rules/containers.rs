@@ -91,6 +91,8 @@ pub(super) fn docker(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
                 );
             }
         }
+        // Disk usage, engine information and the event stream: reads only.
+        "system" if matches!(second, "df" | "info" | "events") => out.category(Category::ReadOnly),
         "volume" => match second {
             "prune" | "rm" | "remove" => wipe(out, format!("{who} {second} deletes volume data")),
             "ls" | "list" | "inspect" => out.category(Category::ReadOnly),

@@ -114,6 +114,14 @@ pub struct Effects {
     pub downloads_to: Vec<String>,
     /// Reads a credential path or dumps the environment.
     pub reads_secret: bool,
+    /// Its only secret is one it prints after fetching it itself (`kubectl get secret`, `aws
+    /// secretsmanager get-secret-value`, `gh auth token`): its own `network` use is that
+    /// fetch, which brings the secret here, not a sink that sends one on. Another network
+    /// command of the line still is a sink, and a command that also reads a credential file
+    /// or the environment is not fetch-only ([`Out::finish`]); nor is a program that a
+    /// finished secret reader's verdict is merged into ([`Out::merge`]): it keeps its network
+    /// use (`microk8s kubectl get secret`).
+    pub fetches_secret: bool,
     /// Fetches instance credentials from a cloud metadata endpoint: sent on by another
     /// network command of the script, that is credential exfiltration.
     pub metadata_secret: bool,
@@ -634,6 +642,7 @@ impl Out {
         mine.raw_socket |= e.raw_socket;
         mine.downloads_to_stdout |= e.downloads_to_stdout;
         mine.reads_secret |= e.reads_secret;
+        mine.fetches_secret |= e.fetches_secret;
         mine.metadata_secret |= e.metadata_secret;
         mine.decodes |= e.decodes;
         mine.runs_stdin |= e.runs_stdin;
@@ -652,6 +661,10 @@ impl Out {
     }
 
     fn finish(mut self) -> Verdict {
+        let e = &mut self.v.effects;
+        // A fetched secret is a secret read; fetch-only when nothing else read one.
+        e.fetches_secret &= !e.reads_secret;
+        e.reads_secret |= e.fetches_secret;
         let e = &self.v.effects;
         let quiet = !e.network
             && !e.runs_stdin

@@ -981,7 +981,8 @@ fn secrets(c: &Call<'_, '_>, out: &mut Out) {
         _ => false,
     };
     if read {
-        out.effects().reads_secret = true;
+        // `reads_secret` too, once the command is done ([`Out::finish`]).
+        out.effects().fetches_secret = true;
         out.not_read_only();
         out.add(
             &finding::CREDENTIAL_READ,
@@ -1243,6 +1244,24 @@ fn download_destination(c: &Call<'_, '_>, w: &Word) -> bool {
             .is_some_and(|b| b.starts_with('-') && output_option(c.prog, c.ps(), b) == Some(true))
 }
 
+/// `w` is the destination of a copy or move (`cp A B`, `mv A B`, CMD `copy A B`): the last of
+/// two or more operands, when no option names the target elsewhere (`cp -t DIR A`).
+fn copy_destination(c: &Call<'_, '_>, w: &Word) -> bool {
+    // (Also PowerShell's `cp`, `copy`, `mv`, `move` aliases: `-Destination` is their second
+    // positional parameter.)
+    if !matches!(c.prog, "cp" | "mv" | "copy" | "move") {
+        return false;
+    }
+    let targeted = c.args.iter().any(|a| {
+        let t = a.text.as_str();
+        t == "--target-directory"
+            || t.starts_with("--target-directory=")
+            || t.starts_with('-') && !t.starts_with("--") && t.contains('t')
+    });
+    let plain = c.plain();
+    !targeted && plain.len() >= 2 && plain.last().is_some_and(|last| std::ptr::eq(*last, w))
+}
+
 /// An option of a download client whose value is a file it writes (`curl -o F`, `-sSLoF`,
 /// `wget -O F`, `--output-document=F`, `Invoke-WebRequest -OutFile F`): `Some(true)` when the
 /// value is the next word, `Some(false)` when it is in this one; `None` for other options.
@@ -1373,7 +1392,9 @@ fn candidates(t: &str) -> impl Iterator<Item = &str> {
 
 /// Credential paths named in arguments or input redirects.
 pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
-    if out.has(&finding::CREDENTIAL_READ) {
+    // (A secret manager's fetch is checked on: a credential file it also reads makes it more
+    // than a fetch, [`super::Effects::fetches_secret`].)
+    if out.has(&finding::CREDENTIAL_READ) && !out.effects().fetches_secret {
         return;
     }
     let non_reading = match c
@@ -1480,8 +1501,9 @@ pub(super) fn credential_args(c: &Call<'_, '_>, out: &mut Out) {
                 return;
             }
             if paths::is_credential_path(cand) {
-                if download_destination(c, w) {
-                    // `curl -o .env URL`: a download's destination is written, not read.
+                if download_destination(c, w) || copy_destination(c, w) {
+                    // `curl -o .env URL`, `cp .env.example .env`: a download's or a copy's
+                    // destination is written, not read.
                     continue;
                 }
                 out.effects().reads_secret = true;
@@ -2092,6 +2114,52 @@ mod tests {
         assert_not("curl http://127.0.0.1:18789/health", &SELF_PROTECTION);
         assert_not("curl https://example.com", &CLOUD_METADATA);
         assert_not("echo 169.254.169.254", &CLOUD_METADATA);
+    }
+
+    #[test]
+    fn a_copy_s_destination_is_written_not_read() {
+        for s in [
+            "cp .env.example .env",
+            "mv config/.env.sample .env",
+            "copy .env.example .env",
+        ] {
+            let v = verdict(s);
+            assert!(!v.effects.reads_secret, "{s}: {v:?}");
+            assert!(
+                !v.findings.iter().any(|f| f.id == CREDENTIAL_READ.id),
+                "{s}: {v:?}"
+            );
+        }
+        // The sources are still read, and `-t` names the target elsewhere.
+        for s in [
+            "cp .env .env.bak",
+            "cp ~/.aws/credentials .env",
+            "cp -t backup/ .env",
+        ] {
+            let v = verdict(s);
+            assert!(v.effects.reads_secret, "{s}: {v:?}");
+        }
+    }
+
+    #[test]
+    fn a_secret_reader_s_own_network_use_is_its_fetch() {
+        for s in [
+            "kubectl get secret db -o yaml",
+            "aws secretsmanager get-secret-value --secret-id x",
+            "gh auth token",
+        ] {
+            let v = verdict(s);
+            assert!(
+                v.effects.reads_secret && v.effects.fetches_secret,
+                "{s}: {v:?}"
+            );
+        }
+        // Another secret read in the same command: not fetch-only.
+        let v = verdict(
+            "aws secretsmanager get-secret-value --secret-id x --cli-input-json file://~/.aws/credentials",
+        );
+        assert!(v.effects.reads_secret && !v.effects.fetches_secret, "{v:?}");
+        assert!(!verdict("cat ~/.ssh/id_rsa").effects.fetches_secret);
     }
 
     #[test]
