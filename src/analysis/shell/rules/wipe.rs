@@ -429,29 +429,20 @@ fn owner_is_current_user(spec: &str) -> bool {
 /// append-only attribute of the gate's files (`chattr +i ~/.openclaw/openclaw.json`) keeps
 /// its user from changing them, or is the first step of replacing them.
 fn chattr(c: &Call<'_, '_>, out: &mut Out) {
-    let mut locks = false;
-    let mut targets: Vec<&Word> = Vec::new();
-    let mut skip = false;
-    for w in c.args {
-        let t = w.text.as_str();
-        if skip {
-            skip = false;
-            continue;
-        }
-        match t {
-            "-R" | "-V" | "-f" | "-RV" | "-Rf" | "-fR" | "-VR" => {}
-            "-v" | "-p" => skip = true,
-            _ if t.starts_with(['+', '-', '='])
-                && t.len() > 1
-                && t.bytes().skip(1).all(|b| b.is_ascii_alphabetic()) =>
-            {
-                locks |= t.contains(['i', 'a']);
-            }
-            _ => targets.push(w),
-        }
-    }
+    // `-v n` and `-p n` take values; every other dashed letter is either one of `-R -V -f` or
+    // an attribute being cleared (`-i`, `-ia`); `+i` and `=ai` stay positional words.
+    let p = super::parse(c.args, "vp", &[]);
+    let is_mode = |t: &str| {
+        t.starts_with(['+', '='])
+            && t.len() > 1
+            && t.bytes().skip(1).all(|b| b.is_ascii_alphabetic())
+    };
+    let locks = p.opts.iter().any(|(n, _)| matches!(*n, "i" | "a"))
+        || p.pos
+            .iter()
+            .any(|w| is_mode(&w.text) && w.text.contains(['i', 'a']));
     out.not_read_only();
-    for w in targets {
+    for w in p.pos.into_iter().filter(|w| !is_mode(&w.text)) {
         super::gate::permissions(c, out, "`chattr`", w, !locks);
     }
 }
@@ -460,42 +451,30 @@ fn chattr(c: &Call<'_, '_>, out: &mut Out) {
 /// (`-m u::---`, `--set`, a restore) are `self-protection`; removing entries (`-x`, `-b`,
 /// `-k`) is not.
 fn setfacl(c: &Call<'_, '_>, out: &mut Out) {
-    let recursive = super::has_opt(c.args, &['R'], &["recursive"]);
-    let mut adds = false;
-    let mut targets: Vec<&Word> = Vec::new();
-    let mut skip = false;
-    for w in c.args {
-        let t = w.text.as_str();
-        if skip {
-            skip = false;
-            continue;
-        }
-        if let Some(n) = long(t) {
-            let name = n.split('=').next().unwrap_or(n);
-            adds |= matches!(
-                name,
-                "modify" | "modify-file" | "set" | "set-file" | "restore"
-            );
-            skip = !n.contains('=')
-                && matches!(
-                    name,
-                    "modify" | "modify-file" | "set" | "set-file" | "remove" | "remove-file"
-                );
-            continue;
-        }
-        if let Some(cl) = cluster(t) {
-            adds |= cl.contains(['m', 'M']);
-            // The option taking the entries is the cluster's last letter (`-Rm u:x:r`).
-            skip = cl.ends_with(['m', 'M', 'x', 'X']);
-            continue;
-        }
-        targets.push(w);
-    }
+    let p = super::parse(
+        c.args,
+        "mMxX",
+        &[
+            "modify",
+            "modify-file",
+            "set",
+            "set-file",
+            "remove",
+            "remove-file",
+        ],
+    );
+    let recursive = p.has("R") || p.has("recursive");
+    let adds = p.opts.iter().any(|(n, _)| {
+        matches!(
+            *n,
+            "m" | "M" | "modify" | "modify-file" | "set" | "set-file" | "restore"
+        )
+    });
     out.not_read_only();
     if recursive {
-        recursive_perm(c, out, "`setfacl -R`", &targets);
+        recursive_perm(c, out, "`setfacl -R`", &p.pos);
     }
-    for w in targets {
+    for w in p.pos {
         super::gate::permissions(c, out, "`setfacl`", w, !adds);
     }
 }
@@ -1075,9 +1054,15 @@ mod tests {
             "sudo chattr +i ~/.openclaw/openclaw.json",
             "chattr -R +i ~/.openclaw/extensions/human-gate",
             "chattr -i ~/.openclaw/openclaw.json",
+            "chattr -ia ~/.openclaw/openclaw.json",
+            "chattr -v 3 +i ~/.openclaw/openclaw.json",
+            "chattr -Rf +a ~/.openclaw/extensions/human-gate",
             "sudo chown -R root:root ~/.openclaw/extensions/human-gate",
             "chown nobody ~/.openclaw/openclaw.json",
             "setfacl -m u::--- ~/.openclaw/extensions/human-gate",
+            "setfacl -Rm u::--- ~/.openclaw/extensions/human-gate",
+            "setfacl --modify=u::--- ~/.openclaw/openclaw.json",
+            "setfacl --set u::--- ~/.openclaw/openclaw.json",
             "icacls '%USERPROFILE%\\.openclaw\\extensions' /deny Everyone:F",
             "icacls 'C:\\Users\\me\\.openclaw' /setowner Administrators /t",
             "icacls '%USERPROFILE%\\.openclaw\\openclaw.json' /inheritance:r",
@@ -1101,6 +1086,8 @@ mod tests {
             "icacls '%USERPROFILE%\\.openclaw\\openclaw.json' /inheritance:r /grant:r %USERNAME%:F",
             "lsattr ~/.openclaw/openclaw.json",
             "chattr +c ~/.openclaw/logs",
+            "chattr -v 3 +c ~/.openclaw/logs",
+            "setfacl -x u:bob ~/.openclaw/openclaw.json",
         ] {
             assert_not(s, &SELF_PROTECTION);
         }
