@@ -619,14 +619,19 @@ fn icacls(c: &Call<'_, '_>, out: &mut Out) {
     }
 }
 
+/// `takeown /f X [/a] [/r]`: recursive ownership changes of broad trees are wipes; handing the
+/// gate's files to the Administrators group (`/a`) is `self-protection`, as `chown root` is
+/// (taking them for the current user, the default, is not).
 fn takeown(c: &Call<'_, '_>, out: &mut Out) {
     let mut recursive = false;
+    let mut admins = false;
     let mut targets: Vec<&Word> = Vec::new();
     let mut i = 0;
     while let Some(w) = c.args.get(i) {
         i += 1;
         match w.text.to_ascii_lowercase().as_str() {
             "/r" => recursive = true,
+            "/a" => admins = true,
             "/f" => {
                 if let Some(t) = c.args.get(i) {
                     targets.push(t);
@@ -640,6 +645,9 @@ fn takeown(c: &Call<'_, '_>, out: &mut Out) {
     out.not_read_only();
     if recursive {
         recursive_perm(c, out, "`takeown /r`", &targets);
+    }
+    for w in targets {
+        super::gate::permissions(c, out, "`takeown /a`", w, !admins);
     }
 }
 
@@ -1067,6 +1075,8 @@ mod tests {
             "icacls 'C:\\Users\\me\\.openclaw' /setowner Administrators /t",
             "icacls '%USERPROFILE%\\.openclaw\\openclaw.json' /inheritance:r",
             "Set-Acl -Path '~/.openclaw/openclaw.json' -AclObject $acl",
+            "takeown /f '%USERPROFILE%\\.openclaw\\openclaw.json' /a",
+            "takeown /A /F 'C:\\Users\\me\\.openclaw\\extensions\\human-gate'",
         ] {
             assert_has(s, &SELF_PROTECTION);
             assert_critical(s);
@@ -1087,6 +1097,8 @@ mod tests {
             "lsattr ~/.openclaw/openclaw.json",
             "chattr +c ~/.openclaw/logs",
             "chattr -v 3 +c ~/.openclaw/logs",
+            "takeown /f '%USERPROFILE%\\.openclaw\\openclaw.json'",
+            "takeown /f .\\build /a /r",
             "setfacl -x u:bob ~/.openclaw/openclaw.json",
         ] {
             assert_not(s, &SELF_PROTECTION);
