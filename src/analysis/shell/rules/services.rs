@@ -381,6 +381,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         .then(|| format!("{who} {first} removes system packages")),
         _ => None,
     };
+    if matches!(c.ps(), "set-itemproperty" | "new-itemproperty") {
+        autostart_property(c, out);
+    }
     let posix_handled = matches!(c.prog, "kill" | "sc" | "ps");
     let changed = changed.or_else(|| {
         (!posix_handled && c.ps_in(&CONTROL_CMDLETS))
@@ -401,6 +404,25 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             );
         }
         control(out, why);
+    }
+}
+
+/// `Set-ItemProperty`/`New-ItemProperty` on an autostart key (`HKCU:\…\CurrentVersion\Run`,
+/// `-Path:HKLM:\…\Winlogon`): the value runs a program at logon, as `reg add` to it does.
+fn autostart_property(c: &Call<'_, '_>, out: &mut Out) {
+    let key = c.args.iter().map(|w| w.text.as_str()).find(|t| {
+        let t = match t.strip_prefix('-') {
+            Some(opt) => opt.split_once(':').map_or("", |(_, v)| v),
+            None => t,
+        };
+        registry_autostart(t)
+    });
+    if let Some(key) = key {
+        out.not_read_only();
+        out.add(
+            &finding::SYSTEM_LOCATION_WRITE,
+            format!("`{}` writes an autostart key {}", c.prog, super::shown(key)),
+        );
     }
 }
 
@@ -548,6 +570,7 @@ fn registry_autostart(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+    use crate::analysis::shell::command::Dialect;
     use crate::finding::*;
 
     #[test]
@@ -642,5 +665,24 @@ mod tests {
         );
         assert_has("pkill -f openclaw", &SELF_PROTECTION);
         assert_not("systemctl status openclaw-gateway", &SELF_PROTECTION);
+    }
+
+    #[test]
+    fn autostart_keys_through_item_properties() {
+        for s in [
+            r"New-ItemProperty -Path HKCU:\Software\Microsoft\Windows\CurrentVersion\Run -Name x -Value C:\evil.exe",
+            r"Set-ItemProperty 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion\Winlogon' Shell evil.exe",
+            r"sp -Path:HKCU:\Software\Microsoft\Windows\CurrentVersion\RunOnce -Name x -Value y",
+            r"reg add HKCU\Software\Microsoft\Windows\CurrentVersion\Run /v x /d C:\evil.exe /f",
+        ] {
+            assert_has_in(Dialect::PowerShell, s, &SYSTEM_LOCATION_WRITE);
+        }
+        for s in [
+            r"Set-ItemProperty -Path HKCU:\Software\MyApp -Name Theme -Value dark",
+            r"Get-ItemProperty HKCU:\Software\Microsoft\Windows\CurrentVersion\Run",
+            r"Remove-ItemProperty -Path HKCU:\Software\Microsoft\Windows\CurrentVersion\Run -Name x",
+        ] {
+            assert_not_in(Dialect::PowerShell, s, &SYSTEM_LOCATION_WRITE);
+        }
     }
 }
