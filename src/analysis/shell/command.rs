@@ -154,49 +154,69 @@ pub struct Peeled<'w> {
 /// without its name here. Any other program is the effective command as it is: peeling stops
 /// without the step (and its copy of argv).
 #[cfg(test)]
-const WRAPPERS: [&str; 64] = [
+const WRAPPERS: [&str; 88] = [
+    "arch",
     "builtin",
     "busybox",
     "bwrap",
     "caffeinate",
     "call",
     "capsh",
+    "catatonit",
     "catchsegv",
     "cgexec",
     "chpst",
+    "chronic",
     "chroot",
     "chrt",
     "command",
     "cpulimit",
     "daemonize",
+    "dbus-launch",
     "dbus-run-session",
     "doas",
+    "dumb-init",
+    "eatmydata",
+    "entr",
     "env",
     "exec",
+    "fakechroot",
+    "fakeroot",
     "faketime",
     "firejail",
     "flatpak-spawn",
     "flock",
     "gdb",
     "gosu",
+    "ifne",
     "ionice",
+    "lckdo",
+    "linux32",
+    "linux64",
     "ltrace",
     "nice",
+    "nocache",
     "nohup",
     "nsenter",
     "numactl",
     "parallel",
     "pkexec",
+    "prlimit",
     "proot",
     "proxychains",
     "proxychains4",
     "run0",
     "runas",
+    "runcon",
     "runuser",
     "s6-setuidgid",
+    "sandbox-exec",
     "script",
+    "sem",
+    "setarch",
     "setpriv",
     "setsid",
+    "ssh-agent",
     "start",
     "start-stop-daemon",
     "stdbuf",
@@ -204,14 +224,18 @@ const WRAPPERS: [&str; 64] = [
     "su",
     "su-exec",
     "sudo",
+    "systemd-inhibit",
     "systemd-run",
     "taskset",
     "time",
     "timeout",
+    "tini",
+    "torify",
     "torsocks",
     "toybox",
     "trickle",
     "tsocks",
+    "tsp",
     "unbuffer",
     "unshare",
     "valgrind",
@@ -226,48 +250,68 @@ const WRAPPERS: [&str; 64] = [
 fn is_wrapper(program: &str) -> bool {
     matches!(
         program,
-        "builtin"
+        "arch"
+            | "builtin"
             | "busybox"
             | "bwrap"
             | "caffeinate"
             | "call"
             | "capsh"
+            | "catatonit"
             | "catchsegv"
             | "cgexec"
             | "chpst"
+            | "chronic"
             | "chroot"
             | "chrt"
             | "command"
             | "cpulimit"
             | "daemonize"
+            | "dbus-launch"
             | "dbus-run-session"
             | "doas"
+            | "dumb-init"
+            | "eatmydata"
+            | "entr"
             | "env"
             | "exec"
+            | "fakechroot"
+            | "fakeroot"
             | "faketime"
             | "firejail"
             | "flatpak-spawn"
             | "flock"
             | "gdb"
             | "gosu"
+            | "ifne"
             | "ionice"
+            | "lckdo"
+            | "linux32"
+            | "linux64"
             | "ltrace"
             | "nice"
+            | "nocache"
             | "nohup"
             | "nsenter"
             | "numactl"
             | "parallel"
             | "pkexec"
+            | "prlimit"
             | "proot"
             | "proxychains"
             | "proxychains4"
             | "run0"
             | "runas"
+            | "runcon"
             | "runuser"
             | "s6-setuidgid"
+            | "sandbox-exec"
             | "script"
+            | "sem"
+            | "setarch"
             | "setpriv"
             | "setsid"
+            | "ssh-agent"
             | "start"
             | "start-stop-daemon"
             | "stdbuf"
@@ -275,14 +319,18 @@ fn is_wrapper(program: &str) -> bool {
             | "su"
             | "su-exec"
             | "sudo"
+            | "systemd-inhibit"
             | "systemd-run"
             | "taskset"
             | "time"
             | "timeout"
+            | "tini"
+            | "torify"
             | "torsocks"
             | "toybox"
             | "trickle"
             | "tsocks"
+            | "tsp"
             | "unbuffer"
             | "unshare"
             | "valgrind"
@@ -977,6 +1025,78 @@ fn step_with<'w>(
                 i += 1;
             }
             if any_long_flag(argv, i, &["--help", "--version"]) {
+                return Step::NoCommand;
+            }
+            drop_front(cmd, i, "wrapper")
+        }
+        "chronic" | "ifne" | "eatmydata" | "nocache" | "fakechroot" | "torify" | "fakeroot"
+        | "tini" | "dumb-init" | "catatonit" | "prlimit" | "ssh-agent" | "dbus-launch"
+        | "systemd-inhibit" | "sandbox-exec" | "tsp" | "sem" | "linux32" | "linux64" => {
+            // Runners that take options, then the command: `chronic -e cmd`, `ifne -n cmd`,
+            // `tini -p SIGTERM -- cmd`, `prlimit --nofile=64 cmd`, `ssh-agent -t 60 cmd`,
+            // `sandbox-exec -p '(…)' cmd`, `sem -j2 cmd` (GNU parallel's semaphore).
+            let (short, long): (&[char], &[&str]) = match program {
+                "fakeroot" => (&['l', 's', 'i', 'b'], &["lib", "faked"]),
+                "tini" => (&['p', 'e'], &[]),
+                "dumb-init" => (&['r'], &["rewrite"]),
+                "prlimit" => (&['p', 'o'], &["pid", "output"]),
+                "ssh-agent" => (&['a', 'E', 'O', 'P', 't'], &[]),
+                "systemd-inhibit" => (&[], &["what", "who", "why", "mode"]),
+                "sandbox-exec" => (&['f', 'p', 'n', 'D'], &[]),
+                "tsp" => (&['L', 'D', 'N', 'W'], &[]),
+                "sem" => (&['j'], &["jobs", "id", "semaphoretimeout", "st"]),
+                _ => (&[], &[]),
+            };
+            drop_front(cmd, skip_options(argv, short, long), "wrapper")
+        }
+        "setarch" | "runcon" | "lckdo" => {
+            // One operand before the command: `setarch ARCH [-R] cmd`, `runcon CONTEXT cmd`
+            // (or `runcon -t TYPE cmd`), `lckdo [-w] [-W s] LOCKFILE cmd`.
+            let i = match program {
+                "setarch" => 1 + skip_options(argv.get(1..).unwrap_or(&[]), &[], &[]),
+                "runcon" if argv.get(1).is_some_and(|w| w.text.starts_with('-')) => skip_options(
+                    argv,
+                    &['u', 'r', 't', 'l'],
+                    &["user", "role", "type", "range"],
+                ),
+                "runcon" => 2,
+                _ => skip_options(argv, &['W'], &[]) + 1,
+            };
+            drop_front(cmd, i, "wrapper")
+        }
+        "arch" => {
+            // macOS `arch -x86_64 cmd`, `arch -arch arm64 -e K=V cmd` (`arch` alone prints the
+            // machine's architecture).
+            if !argv.get(1).is_some_and(|w| w.text.starts_with('-')) {
+                return Step::Done;
+            }
+            let mut i = 1;
+            while let Some(w) = argv.get(i) {
+                match w.text.as_str() {
+                    "-arch" | "-e" | "-d" => i += 2,
+                    t if t.starts_with('-') => i += 1,
+                    _ => break,
+                }
+            }
+            drop_front(cmd, i, "wrapper")
+        }
+        "entr" => {
+            // `entr [-acdnprz] utility args`; with `-s` the utility is a shell command.
+            let i = skip_options(argv, &[], &[]);
+            let shell = argv
+                .get(1..i)
+                .unwrap_or(&[])
+                .iter()
+                .any(|w| !w.text.starts_with("--") && w.text.contains('s'));
+            if shell {
+                if let Some(w) = argv.get(i) {
+                    out.payloads.push(Payload {
+                        dialect: Dialect::Posix,
+                        text: w.text.clone(),
+                        via: "entr -s",
+                        encoded: false,
+                    });
+                }
                 return Step::NoCommand;
             }
             drop_front(cmd, i, "wrapper")
@@ -1717,5 +1837,53 @@ mod tests {
         assert_eq!(argv("git status"), ["git", "status"]);
         assert!(peeled("git status").1.is_empty());
         assert_eq!(argv("nohup"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn runners_with_options_are_peeled() {
+        use crate::analysis::shell::rules::testing::{
+            assert_deep_critical, assert_deep_not_critical,
+        };
+        for s in [
+            "chronic -e rm -rf ~",
+            "ifne -n rm -rf ~",
+            "eatmydata rm -rf ~",
+            "nocache rm -rf ~",
+            "fakeroot -l /lib/x.so -- rm -rf ~",
+            "fakechroot rm -rf ~",
+            "torify rm -rf ~",
+            "tini -p SIGTERM -- rm -rf ~",
+            "dumb-init -r 15:2 rm -rf ~",
+            "catatonit -- rm -rf ~",
+            "prlimit --nofile=64 -p 1 rm -rf ~",
+            "ssh-agent -t 60 rm -rf ~",
+            "dbus-launch --exit-with-session rm -rf ~",
+            "systemd-inhibit --why x rm -rf ~",
+            "sandbox-exec -p '(version 1)' rm -rf ~",
+            "tsp -L job rm -rf ~",
+            "sem -j2 rm -rf ~",
+            "linux64 rm -rf ~",
+            "setarch x86_64 -R rm -rf ~",
+            "runcon system_u:system_r:unconfined_t rm -rf ~",
+            "runcon -t unconfined_t rm -rf ~",
+            "lckdo -W 5 /tmp/lock rm -rf ~",
+            "arch -x86_64 rm -rf ~",
+            "arch -arch arm64 -e A=1 rm -rf ~",
+            "ls | entr -s 'rm -rf ~'",
+            "ls | entr -r rm -rf ~",
+        ] {
+            assert_deep_critical(s);
+        }
+        for s in [
+            "chronic make test",
+            "sem -j2 make",
+            "arch",
+            "prlimit",
+            "ssh-agent -s",
+            "ls | entr -c make",
+            "setarch --list",
+        ] {
+            assert_deep_not_critical(s);
+        }
     }
 }

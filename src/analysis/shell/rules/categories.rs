@@ -206,6 +206,121 @@ fn runners(c: &Call<'_, '_>, out: &mut Out) {
                     .map_or(0, |i| i + 1),
             ))
         }
+        "pixi" if a(0) == "run" => Some((
+            false,
+            after_options(c.args, 1, &["-e", "--environment", "--manifest-path"]),
+        )),
+        "rbenv" | "pyenv" | "nodenv" | "goenv" | "jenv" | "plenv" if a(0) == "exec" => {
+            Some((false, 1))
+        }
+        "nvm" if a(0) == "exec" => {
+            // `nvm exec [version] cmd`: a version is digits, `v…`, `lts/…` or an alias.
+            let v = a(1);
+            let versioned = v.starts_with(|ch: char| ch.is_ascii_digit())
+                || v.starts_with('v') && v[1..].starts_with(|ch: char| ch.is_ascii_digit())
+                || v.starts_with("lts/")
+                || matches!(v, "stable" | "current" | "default");
+            Some((false, if versioned { 2 } else { 1 }))
+        }
+        "scl" if a(0) == "enable" => {
+            if let Some(i) = c.args.iter().position(|w| w.text == "--") {
+                Some((false, i + 1))
+            } else {
+                // `scl enable coll… 'command text'`: the last word is a shell command.
+                if let Some(cmd) = c.args.last().filter(|_| c.args.len() >= 3) {
+                    out.payload(Dialect::Posix, cmd.text.clone(), "scl enable", false);
+                }
+                None
+            }
+        }
+        "schroot" | "distrobox" | "multipass" | "lxc" | "incus" => c
+            .args
+            .iter()
+            .position(|w| w.text == "--")
+            .map(|i| (false, i + 1))
+            .or_else(|| {
+                // `schroot -c x cmd` (no `--`): after its options and their values.
+                (c.prog == "schroot")
+                    .then(|| {
+                        after_options(
+                            c.args,
+                            0,
+                            &["-c", "--chroot", "-u", "--user", "-d", "--directory"],
+                        )
+                    })
+                    .map(|i| (false, i))
+            }),
+        "toolbox" if a(0) == "run" => Some((
+            false,
+            after_options(
+                c.args,
+                1,
+                &["-c", "--container", "-d", "--distro", "-r", "--release"],
+            ),
+        )),
+        "devcontainer" if a(0) == "exec" => Some((
+            false,
+            after_options(
+                c.args,
+                1,
+                &[
+                    "--workspace-folder",
+                    "--container-id",
+                    "--id-label",
+                    "--config",
+                    "--remote-env",
+                    "--docker-path",
+                    "--log-level",
+                    "--log-format",
+                ],
+            ),
+        )),
+        "lima" => Some((false, 0)),
+        "limactl" if matches!(a(0), "shell" | "sh") => Some((
+            false,
+            after_options(c.args, 1, &["--workdir", "--shell"]) + 1,
+        )),
+        "orb" | "orbctl"
+            if !matches!(
+                a(0),
+                "create"
+                    | "delete"
+                    | "list"
+                    | "ls"
+                    | "start"
+                    | "stop"
+                    | "restart"
+                    | "config"
+                    | "info"
+                    | "logs"
+                    | "status"
+                    | "version"
+                    | "update"
+                    | "help"
+            ) =>
+        {
+            Some((
+                false,
+                after_options(
+                    c.args,
+                    0,
+                    &["-m", "--machine", "-u", "--user", "-w", "--workdir"],
+                ),
+            ))
+        }
+        "wsl" | "wsl.exe" => wsl_command(c.args).map(|i| (false, i)),
+        "vagrant" if a(0) == "ssh" => {
+            if let Some(i) = c
+                .args
+                .iter()
+                .position(|w| w.text == "-c" || w.text == "--command")
+            {
+                if let Some(cmd) = c.arg(i + 1) {
+                    out.payload(Dialect::Posix, cmd.to_owned(), "vagrant ssh -c", false);
+                }
+            }
+            None
+        }
         "concurrently" | "npm-run-all" | "run-p" | "run-s" => {
             for w in c.plain() {
                 out.payload(Dialect::Posix, w.text.clone(), "concurrently", false);
@@ -227,6 +342,23 @@ fn runners(c: &Call<'_, '_>, out: &mut Out) {
         );
     }
     c.sub_check(out, inner, false);
+}
+
+/// Where `wsl [options] cmd` starts its command (`-d X`, `-u X`, `--cd X` and
+/// `--shell-type X` take values; `-e`/`--exec`/`--` end the options), or `None` for the
+/// management forms (`wsl --list`, `wsl --shutdown`) and a bare `wsl`.
+fn wsl_command(args: &[&Word]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        match w.text.to_ascii_lowercase().as_str() {
+            "-e" | "--exec" | "--" => return Some(i + 1),
+            "-d" | "--distribution" | "-u" | "--user" | "--cd" | "--shell-type"
+            | "--distribution-id" => i += 2,
+            t if t.starts_with('-') => return None,
+            _ => return Some(i),
+        }
+    }
+    None
 }
 
 /// Package manager installs.
@@ -1398,6 +1530,49 @@ mod tests {
             "formatter x",
         ] {
             assert_not_critical(s);
+        }
+    }
+
+    #[test]
+    fn environment_and_machine_runners_run_their_command() {
+        for s in [
+            "pixi run rm -rf ~",
+            "nvm exec 18 rm -rf ~",
+            "nvm exec rm -rf ~",
+            "rbenv exec rm -rf ~",
+            "pyenv exec rm -rf ~",
+            "scl enable devtoolset-9 -- rm -rf ~",
+            "scl enable devtoolset-9 'rm -rf ~'",
+            "schroot -c x -- rm -rf ~",
+            "schroot -c x rm -rf ~",
+            "toolbox run -c dev rm -rf ~",
+            "distrobox enter x -- rm -rf ~",
+            "multipass exec vm -- rm -rf ~",
+            "lxc exec c -- rm -rf /",
+            "devcontainer exec --workspace-folder . rm -rf ~",
+            "lima rm -rf ~",
+            "limactl shell default rm -rf ~",
+            "orb -m ubuntu rm -rf ~",
+            "wsl rm -rf ~",
+            "wsl -d Ubuntu -u root -- rm -rf /",
+            "wsl --exec rm -rf ~",
+            "vagrant ssh -c 'rm -rf ~'",
+        ] {
+            assert_deep_critical(s);
+        }
+        for s in [
+            "pixi run pytest",
+            "nvm exec 18 node app.js",
+            "pyenv exec python -V",
+            "wsl --list --verbose",
+            "wsl --shutdown",
+            "wsl ls -la",
+            "lxc list",
+            "orb list",
+            "vagrant ssh -c 'uptime'",
+            "devcontainer exec --workspace-folder . npm test",
+        ] {
+            assert_deep_not_critical(s);
         }
     }
 }
