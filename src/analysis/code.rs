@@ -2258,7 +2258,7 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
             if (!after_dot || global_receiver(code, i))
                 && !code.punct(i + 1, ":")
                 && code.prev_ident(i) != Some("function")
-                && !(!after_dot && method_definition(code, i)) =>
+                && (after_dot || !method_definition(code, i)) =>
         {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
