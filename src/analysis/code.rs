@@ -1756,6 +1756,27 @@ impl<'a> Code<'a> {
         out
     }
 
+    /// `fs.mkdtempSync(prefix)`, `await fs.promises.mkdtemp(prefix, opts)`: the directory it
+    /// creates, a fresh one named by the prefix and six random characters (`/tmp/gate-XXXXXX`),
+    /// so removing it later removes only that new directory. `None` for any other shape.
+    fn made_temp_dir(&self, (x, y): (usize, usize), depth: u8) -> Option<String> {
+        let open = self.open.at(y - 1).filter(|&o| o > x)?;
+        if !matches!(self.ident(open - 1), Some("mkdtempSync" | "mkdtemp")) {
+            return None;
+        }
+        let start = if self.is_ident(x, "await") { x + 1 } else { x };
+        let callee_plain = (start..open - 1).all(|k| {
+            self.tok(k)
+                .is_some_and(|t| t.kind == Kind::Ident || t.kind == Kind::Punct && t.text == ".")
+        });
+        if !callee_plain || (open - 1 - start) % 2 != 0 {
+            return None;
+        }
+        let &(a, b) = self.parts(open).first()?;
+        let prefix = self.value((a, b), depth + 1);
+        (!prefix.contains(UNKNOWN) && !prefix.is_empty()).then(|| format!("{prefix}XXXXXX"))
+    }
+
     fn operand(&self, (x, y): (usize, usize), depth: u8) -> String {
         let unknown = || UNKNOWN.to_string();
         let Some(t) = self.tok(x) else {
@@ -1816,6 +1837,9 @@ impl<'a> Code<'a> {
         }
         if self.seq((x, y), &["os", ".", "tmpdir", "(", ")"]) {
             return "/tmp".to_owned();
+        }
+        if let Some(dir) = self.made_temp_dir((x, y), depth) {
+            return dir;
         }
         // `[a, b].join(sep)`, `list.join(sep)` of an array literal assigned once.
         let join_open = self
@@ -2203,6 +2227,28 @@ fn walk(code: &Code, out: &mut Out) {
     }
 }
 
+/// `eval(…) {` on one line, where a method may be defined (`{ eval() { … } }`, `class A {
+/// static eval(x) { … } }`): a method named `eval`, not a call — a call followed by `{` on
+/// the same line is a syntax error, so the cell would not run at all. `extends eval(s) {`
+/// (a call in a class heritage) is not such a place.
+fn method_definition(code: &Code, i: usize) -> bool {
+    if !code.punct(i + 1, "(") {
+        return false;
+    }
+    let Some(close) = code.close.at(i + 1) else {
+        return false;
+    };
+    let body = code.tok(close + 1);
+    if !body.is_some_and(|t| t.kind == Kind::Punct && t.text == "{" && !t.nl) {
+        return false;
+    }
+    i > 0
+        && (["{", ",", "}", ";", "*"]
+            .iter()
+            .any(|p| code.prev_punct(i, p))
+            || matches!(code.prev_ident(i), Some("async" | "get" | "set" | "static")))
+}
+
 fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     let after_dot = code.prev_punct(i, ".");
     let next_call = code.punct(i + 1, "(");
@@ -2211,7 +2257,8 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         "eval"
             if (!after_dot || global_receiver(code, i))
                 && !code.punct(i + 1, ":")
-                && code.prev_ident(i) != Some("function") =>
+                && code.prev_ident(i) != Some("function")
+                && (after_dot || !method_definition(code, i)) =>
         {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -3642,6 +3689,11 @@ mod tests {
             "fs.rmdirSync('/usr', {recursive: true})",
             "import { rm } from 'node:fs/promises'; await rm('/', {recursive: true})",
             "fs.rmSync(os.homedir(), opts)",
+            // A temp directory's parent, a prefix only known at run time, a reassigned name.
+            "const t = fs.mkdtempSync('/tmp/x-');\nfs.rmSync(path.join(t, '..', '..'), {recursive: true})",
+            "const t = fs.mkdtempSync(prefix);\nfs.rmSync(t, {recursive: true})",
+            "let t = fs.mkdtempSync('/tmp/x-');\nt = os.homedir();\nfs.rmSync(t, {recursive: true})",
+            "const t = fs.mkdtempSync(a, b).x;\nfs.rmSync(t, {recursive: true})",
         ] {
             let r = run(src);
             let f = r.findings.iter().find(|f| f.id == "recursive-delete-broad");
@@ -3661,6 +3713,10 @@ mod tests {
             "fs.rmSync(path.join(process.cwd(), 'build'), {recursive: true})",
             "fs.rmSync(path.join(__dirname, 'tmp'), {recursive: true})",
             "fse.emptyDirSync('out')",
+            // The fresh directory a `mkdtemp` made is the only thing removed.
+            "const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gate-'));\nfs.rmSync(tmp, { recursive: true, force: true });",
+            "const d = await fs.promises.mkdtemp('/tmp/x-', 'utf8');\nawait fs.promises.rm(d, { recursive: true });",
+            "const d = mkdtempSync('build-');\nrmSync(d, { recursive: true });",
         ] {
             let r = run(src);
             assert!(
@@ -3711,6 +3767,34 @@ mod tests {
             "fetch('https://x/a.json').then(r => r.json())",
         ] {
             assert!(!has(&run(src), "remote-script-execution"), "{src}");
+        }
+    }
+
+    #[test]
+    fn methods_named_eval_are_no_eval_calls() {
+        for src in [
+            "const model = { eval() { return 1; } };\nreturn model.eval();",
+            "const o = { a: 1, eval(x) { return x; } }",
+            "class Calc { static eval(s) { return s.length; } }",
+            "class M { train() {} eval() { this.t = false; } }",
+            "const o = { async eval(q) { return q; } }",
+        ] {
+            let r = run(src);
+            assert!(
+                !has(&r, "dynamic-code-execution"),
+                "{src}: {:?}",
+                r.findings
+            );
+        }
+        for src in [
+            "class A extends eval(src) {}",
+            "eval(src)\n{ console.log(1) }",
+            "const o = { m() { eval(src) } }",
+            "x = 1; eval(src); { }",
+            "if (eval(src)) { run() }",
+        ] {
+            let r = run(src);
+            assert!(has(&r, "dynamic-code-execution"), "{src}: {:?}", r.findings);
         }
     }
 

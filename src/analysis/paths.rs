@@ -795,20 +795,20 @@ pub(crate) fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]
     let is = |s: Option<&S>, set: &[&str]| {
         s.is_some_and(|s| set.iter().any(|x| s.as_ref().eq_ignore_ascii_case(x)))
     };
-    if is(
-        segments.last(),
-        &[
-            "authorized_keys",
-            "authorized_keys2",
-            "sudoers",
-            "crontab",
-            "passwd",
-            "shadow",
-            "known_hosts",
-        ],
-    ) || segments.iter().any(|s| {
-        s.as_ref().eq_ignore_ascii_case("sudoers.d") || s.as_ref().eq_ignore_ascii_case(".ssh")
-    }) {
+    // The account and scheduler files only count where the system keeps them: under a root,
+    // home or drive anchor (a workspace-relative `tests/fixtures/etc/passwd` is project data;
+    // callers root the paths that climb out of the workspace, and the shell resolves them
+    // against a changed directory). A key file or `.ssh` directory counts anywhere.
+    if is(segments.last(), &["authorized_keys", "authorized_keys2"])
+        || !anchor.is_empty()
+            && is(
+                segments.last(),
+                &["sudoers", "crontab", "passwd", "shadow", "known_hosts"],
+            )
+        || segments.iter().any(|s| {
+            s.as_ref().eq_ignore_ascii_case("sudoers.d") || s.as_ref().eq_ignore_ascii_case(".ssh")
+        })
+    {
         return true;
     }
     let (first, second) = (segments.first(), segments.get(1));
@@ -1369,16 +1369,13 @@ mod tests {
         let p = normalize(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
         let name = lower.last().map(String::as_str).unwrap_or("");
-        if matches!(
-            name,
-            "authorized_keys"
-                | "authorized_keys2"
-                | "sudoers"
-                | "crontab"
-                | "passwd"
-                | "shadow"
-                | "known_hosts"
-        ) || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
+        if matches!(name, "authorized_keys" | "authorized_keys2")
+            || !p.anchor.is_empty()
+                && matches!(
+                    name,
+                    "sudoers" | "crontab" | "passwd" | "shadow" | "known_hosts"
+                )
+            || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
         {
             return true;
         }
@@ -2028,6 +2025,36 @@ mod tests {
         }
         for p in ["./etc/x", "src/main.rs", "/tmp/x", "~/project/.bashrc.md"] {
             assert!(!is_system_write_target(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn account_files_count_only_where_the_system_keeps_them() {
+        // Workspace-relative fixtures and templates named like account files are data.
+        for p in [
+            "tests/fixtures/etc/passwd",
+            "tests/fixtures/passwd",
+            "roles/base/files/sudoers",
+            "deploy/crontab",
+            "fixtures/shadow",
+            "src/known_hosts",
+        ] {
+            assert!(!is_system_write_target(p), "{p}");
+        }
+        // Anchored, home-anchored, spelled-out homes, and key files or `.ssh` anywhere.
+        for p in [
+            "/etc/passwd",
+            "/tmp/x/shadow",
+            "~/sudoers",
+            "/home/u/crontab",
+            "C:\\x\\passwd",
+            "authorized_keys",
+            "keys/authorized_keys2",
+            ".ssh/config",
+            "fixtures/.ssh/known_hosts",
+            "work/sudoers.d/x",
+        ] {
+            assert!(is_system_write_target(p), "{p}");
         }
     }
 

@@ -260,6 +260,9 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         }
         "docker-compose" | "podman-compose" => words.iter().any(|w| w == "up"),
         "git" => false,
+        // Mix's own `release` task and its generator build locally (a project alias named
+        // `deploy` or `release.prod` still counts).
+        "mix" if matches!(w0, "release" | "phx.gen.release") => false,
         "make" | "just" | "task" | "rake" | "mix" | "invoke" | "mage" | "gradle" | "gradlew"
         | "mvn" | "mvnw" | "nx" | "turbo" | "lerna" => words.iter().any(|w| verb_in(w)),
         "npm" | "pnpm" | "yarn" | "bun" => {
@@ -349,9 +352,10 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
             .iter()
             .any(|x| x == "deploy")
             .then_some("deploys artifacts to a repository"),
+        // `publishToMavenLocal` (and a publication's `…ToMavenLocal`) fills `~/.m2` only.
         "gradle" | "gradlew" => words
             .iter()
-            .any(|x| x.starts_with("publish"))
+            .any(|x| x.starts_with("publish") && !x.ends_with("tomavenlocal"))
             .then_some("publishes artifacts"),
         "pod" => (w(0) == "trunk" && w(1) == "push").then_some("publishes a CocoaPod"),
         "vsce" | "ovsx" => (w(0) == "publish").then_some("publishes an editor extension"),
@@ -468,6 +472,30 @@ mod tests {
             "less release-notes.md",
         ] {
             assert_not(s, &PRODUCTION_DEPLOYMENT);
+        }
+    }
+
+    /// Local builds named like releases: Mix's `release` task and generator, Gradle's
+    /// `publishToMavenLocal`. Their remote counterparts stay production deployments.
+    #[test]
+    fn local_release_builds_are_no_deployment() {
+        for s in [
+            "MIX_ENV=prod mix release",
+            "mix release --overwrite",
+            "mix phx.gen.release --docker",
+            "./gradlew publishToMavenLocal",
+            "gradle publishMavenPublicationToMavenLocal",
+        ] {
+            assert_not(s, &PRODUCTION_DEPLOYMENT);
+        }
+        for s in [
+            "MIX_ENV=prod mix deploy",
+            "mix hex.publish",
+            "./gradlew publish",
+            "./gradlew publishToMavenLocal publish",
+            "gradle publishAllPublicationsToSonatypeRepository",
+        ] {
+            assert_has(s, &PRODUCTION_DEPLOYMENT);
         }
     }
     #[test]

@@ -1040,9 +1040,65 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
     dotnet_calls(c, out);
 }
 
+/// `Invoke-Expression`'s own parameter and the common parameters (long names, then aliases).
+const IEX_PARAMETERS: [&str; 12] = [
+    "command",
+    "debug",
+    "erroraction",
+    "errorvariable",
+    "informationaction",
+    "informationvariable",
+    "outbuffer",
+    "outvariable",
+    "pipelinevariable",
+    "progressaction",
+    "verbose",
+    "warningaction",
+];
+const IEX_PARAMETER_ALIASES: [&str; 13] = [
+    "warningvariable",
+    "db",
+    "ea",
+    "ev",
+    "infa",
+    "iv",
+    "ob",
+    "ov",
+    "pv",
+    "proga",
+    "vb",
+    "wa",
+    "wv",
+];
+
+/// An unquoted `-Name` among `Invoke-Expression`'s arguments that is no prefix of any of its
+/// parameters (`iex -S mix`): PowerShell refuses the whole command before it runs anything.
+/// Only plain letter names count (`-1` is a number, `--x` and `-Name:value` forms are left to
+/// the conservative reading).
+fn unbound_iex_parameter(args: &[&Word]) -> bool {
+    args.iter().any(|w| {
+        let Some(name) = w.text.strip_prefix('-') else {
+            return false;
+        };
+        if w.quoted || w.dynamic || w.glob || name.is_empty() {
+            return false;
+        }
+        if !name.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return false;
+        }
+        let name = name.to_ascii_lowercase();
+        !IEX_PARAMETERS
+            .iter()
+            .chain(IEX_PARAMETER_ALIASES.iter())
+            .any(|p| p.starts_with(name.as_str()))
+    })
+}
+
 /// The rules keyed on the PowerShell cmdlet.
 fn powershell_cmdlets(c: &Call<'_, '_>, out: &mut Out) {
     match c.ps() {
+        // `iex -S mix` (Elixir's shell): PowerShell cannot bind `-S`, so nothing runs there.
+        "invoke-expression" if unbound_iex_parameter(c.args) => {}
         "invoke-expression" => {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -2430,6 +2486,34 @@ mod tests {
             "iex 'Get-Date'",
             &REMOTE_SCRIPT_EXECUTION,
         );
+    }
+
+    /// `iex -S mix` starts Elixir's shell; PowerShell cannot bind `-S` and runs nothing. A
+    /// parameter `Invoke-Expression` has (or a prefix, a common parameter, an alias) still
+    /// runs the text.
+    #[test]
+    fn invoke_expression_with_a_parameter_it_lacks_runs_nothing() {
+        use crate::analysis::shell::command::Dialect::PowerShell;
+        for s in [
+            "iex -S mix",
+            "iex -S mix phx.server",
+            "iex --sname a -S mix",
+        ] {
+            assert_not_in(PowerShell, s, &DYNAMIC_CODE_EXECUTION);
+        }
+        for s in [
+            "iex -Command 'Remove-Item -Recurse -Force C:\\w'",
+            "iex -c 'Remove-Item -Recurse -Force C:\\w'",
+            "iex -Verbose 'Remove-Item -Recurse -Force C:\\w'",
+            "iex -ea Stop 'Remove-Item -Recurse -Force C:\\w'",
+            "iex -e Stop 'Remove-Item -Recurse -Force C:\\w'",
+            "iex '-S' 'Remove-Item x'",
+            "iex -S:$true 'Remove-Item x'",
+        ] {
+            assert_has_in(PowerShell, s, &DYNAMIC_CODE_EXECUTION);
+        }
+        // Whatever `$s` holds, `-S` makes PowerShell refuse the call.
+        assert_not_in(PowerShell, "iex $s -S", &DYNAMIC_CODE_EXECUTION);
     }
 
     #[test]

@@ -707,7 +707,7 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
     if exec::command_word(c, out) {
         return;
     }
-    if is_help(c) {
+    if is_help(c) || is_info(c) {
         out.category(Category::ReadOnly);
         return;
     }
@@ -858,6 +858,28 @@ fn is_help(c: &Call<'_, '_>) -> bool {
                             | "consul" | "nomad"
                     )
     })
+}
+
+/// Toolchain and task-runner forms that only print what is installed or defined, given as the
+/// whole argument list (`go version`, `dotnet --list-sdks`, `just --list`): nothing after
+/// them can make them run anything.
+fn is_info(c: &Call<'_, '_>) -> bool {
+    let [only] = c.args else {
+        return false;
+    };
+    if only.quoted || only.dynamic || only.glob {
+        return false;
+    }
+    matches!(
+        (c.prog, only.text.as_str()),
+        ("go", "version")
+            | (
+                "dotnet",
+                "--info" | "--list-sdks" | "--list-runtimes" | "--version"
+            )
+            | ("just", "--list" | "-l" | "--summary")
+            | ("task", "--list" | "-l" | "--list-all" | "-a")
+    )
 }
 
 /// `dynamic-expansion`: an argument only known at run time, or a glob deciding what a
@@ -2408,6 +2430,30 @@ mod tests {
         let refs: Vec<&Word> = ws.iter().skip(1).collect();
         let head = parse_head(&refs, "p", &[]);
         assert_eq!(head.pos.len(), 4);
+    }
+
+    #[test]
+    fn toolchain_info_forms_only_print() {
+        for s in [
+            "go version",
+            "dotnet --list-sdks",
+            "dotnet --info",
+            "just --list",
+            "task --list-all",
+        ] {
+            assert_read_only(s);
+        }
+        // Anything beyond the single word is the tool's ordinary (not read-only) reading.
+        for s in [
+            "go version ./...",
+            "go run version",
+            "just build",
+            "just --list build",
+            "dotnet '--info'",
+            "task build",
+        ] {
+            assert!(!verdict(s).read_only, "{s}");
+        }
     }
 
     #[test]
