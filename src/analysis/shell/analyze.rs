@@ -13,7 +13,8 @@
 //! name — runs), write-then-execute chains (literal text, or decoded data written to a file
 //! that then runs), decoded data into an interpreter, fork bombs (functions that pipe or
 //! background calls to themselves), function definitions (incomplete only when the name
-//! shadows a command the script then calls), literal text piped or fed by a
+//! shadows a command the script then calls), calls of aliases defined earlier on the line
+//! (checked as the aliased text with the call's arguments), literal text piped or fed by a
 //! heredoc into a shell (analysed as a payload), and a secret read plus a network sink in the
 //! same command line (credential exfiltration). Payloads (`sh -c`, `eval`, `cmd /c`,
 //! `pwsh -Command`, …) are analysed one level deeper, up to `max_wrapper_depth`.
@@ -840,6 +841,95 @@ impl<'l, 'w> Walk<'l, 'w> {
         self.out = out;
     }
 
+    /// `alias x='rm -rf'; x /`, `Set-Alias x Remove-Item; x C:\ -Recurse`: records the
+    /// aliases a command defines, and checks a call of a recorded name as the text it stands
+    /// for followed by the call's arguments (a payload of the walk's dialect). The lexers do
+    /// not resolve aliases; without this the call looks like an unknown program.
+    fn alias_calls(&mut self, cmd: &command::Cmd<'_>, aliases: &mut Vec<(String, String)>) {
+        const MAX_ALIASES: usize = 32;
+        let ps = self.dialect == Dialect::PowerShell;
+        let prog = cmd.program.as_str();
+        let args = cmd.argv.get(1..).unwrap_or(&[]);
+        if prog == "alias" && self.dialect == Dialect::Posix {
+            for w in args {
+                if let Some((name, value)) = w.text.split_once('=') {
+                    if !name.is_empty() && !name.starts_with('-') && aliases.len() < MAX_ALIASES {
+                        aliases.push((name.to_owned(), value.to_owned()));
+                    }
+                }
+            }
+            return;
+        }
+        if ps && matches!(prog, "set-alias" | "new-alias" | "sal" | "nal") {
+            // `Set-Alias [-Name] x [-Value] Remove-Item [-Option …] [-Scope …] [-Force]`.
+            let (mut name, mut value, mut positional) = (None, None, Vec::new());
+            let mut i = 0;
+            while let Some(w) = args.get(i) {
+                let t = w.text.to_ascii_lowercase();
+                if let Some(opt) = t.strip_prefix('-').filter(|o| !o.is_empty()) {
+                    let val = args.get(i + 1).map(|v| v.text.clone());
+                    if "name".starts_with(opt) && opt.starts_with('n') {
+                        name = val;
+                        i += 2;
+                    } else if "value".starts_with(opt) && opt.starts_with('v') {
+                        value = val;
+                        i += 2;
+                    } else if ["option", "scope", "description"]
+                        .iter()
+                        .any(|o| o.starts_with(opt))
+                    {
+                        i += 2;
+                    } else {
+                        i += 1;
+                    }
+                    continue;
+                }
+                positional.push(w.text.clone());
+                i += 1;
+            }
+            let mut positional = positional.into_iter();
+            let name = name.or_else(|| positional.next());
+            let value = value.or_else(|| positional.next());
+            if let (Some(n), Some(v)) = (name, value) {
+                if aliases.len() < MAX_ALIASES {
+                    aliases.push((n, v));
+                }
+            }
+            return;
+        }
+        if aliases.is_empty() {
+            return;
+        }
+        let Some(first) = cmd.argv.first() else {
+            return;
+        };
+        if first.dynamic || (first.quoted && !ps) {
+            // (A quoted or escaped word is never alias-expanded by a POSIX shell.)
+            return;
+        }
+        let called = first.text.as_str();
+        let Some((_, value)) = aliases
+            .iter()
+            .rev()
+            .find(|(n, _)| n == called || (ps && n.eq_ignore_ascii_case(called)))
+        else {
+            return;
+        };
+        let mut line = value.clone();
+        if !args.is_empty() {
+            line.push(' ');
+            line.push_str(&rules::argv_text(args.iter().copied()));
+        }
+        if self.payloads.len() < 64 && !self.payloads.iter().any(|p| p.text == line) {
+            self.payloads.push(Payload {
+                dialect: self.dialect,
+                text: line,
+                via: "alias",
+                encoded: false,
+            });
+        }
+    }
+
     /// Analyses one simple command; returns the effects of its last effective command (what a
     /// following `|` receives).
     #[inline(never)]
@@ -941,6 +1031,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 source: Some(sc),
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
+            self.alias_calls(cmd, &mut state.aliases);
             if let Some(roots) = rules::find_roots(cmd) {
                 state.find_roots = Some(roots);
             }
@@ -985,6 +1076,13 @@ impl<'l, 'w> Walk<'l, 'w> {
                     if !prints_own {
                         effects.prints.clone_from(&p.prints);
                         effects.partial = p.partial;
+                        // `echo 'XX -rf /' | sed 's/XX/rm/' | sh`: text the line spells out,
+                        // rewritten on its way, is program text built at run time (as decoded
+                        // data is); what it was is still read as a best guess.
+                        if p.prints.is_some() && rewrites_text(cmd) {
+                            effects.decodes = true;
+                            effects.partial = true;
+                        }
                     }
                 }
             }
@@ -1318,6 +1416,17 @@ impl<'l, 'w> Walk<'l, 'w> {
         } else {
             None
         };
+        // `BASH_ENV=<(echo …) bash -c …`: a process substitution in an assignment's value is
+        // a file the rules may look up too.
+        if let Some(k) = proc_stdin.take() {
+            if let Some((_, w)) = sc
+                .assignments
+                .iter()
+                .find(|(_, w)| w.text.starts_with("<("))
+            {
+                f.substituted.push((w.text.as_str(), k));
+            }
+        }
         f
     }
 
@@ -2269,6 +2378,28 @@ struct Feeds<'s> {
     proc_out_runs: bool,
 }
 
+/// A filter that passes its stdin on rewritten, not only selected or copied: `sed`, `awk`,
+/// `cut`, `fold`, `iconv`, `head`/`tail -c`, `grep -o` (line selections, sorting and copies
+/// keep each line's text, which the walk reads as it was).
+fn rewrites_text(cmd: &command::Cmd<'_>) -> bool {
+    let opts = || {
+        cmd.argv
+            .iter()
+            .skip(1)
+            .map(|w| w.text.as_str())
+            .filter(|t| t.starts_with('-'))
+    };
+    let short = |ch: char| opts().any(|t| !t.starts_with("--") && t.contains(ch));
+    match cmd.program.as_str() {
+        "sed" | "gsed" | "awk" | "gawk" | "mawk" | "nawk" | "cut" | "fold" | "iconv" => true,
+        "head" | "tail" => short('c') || opts().any(|t| t.starts_with("--bytes")),
+        "grep" | "egrep" | "fgrep" | "rg" => {
+            short('o') || opts().any(|t| t.starts_with("--only-matching"))
+        }
+        _ => false,
+    }
+}
+
 /// Per-script facts that flow from one command to the next.
 #[derive(Default)]
 struct ScriptState<'s> {
@@ -2278,6 +2409,9 @@ struct ScriptState<'s> {
     find_roots: Option<Vec<&'s super::model::Word>>,
     /// A `|` follows the command being walked: what it hands on is read.
     feeds_pipe: bool,
+    /// Aliases defined by earlier commands (`alias x='rm -rf'`, `Set-Alias x Remove-Item`):
+    /// (name, the text it stands for). Few lines define any.
+    aliases: Vec<(String, String)>,
     /// The rules' buffer for a command's plain words, reused from command to command.
     plain: Vec<&'s super::model::Word>,
 }
@@ -2614,6 +2748,58 @@ mod tests {
         // Shadowing without a call hides nothing.
         assert!(run("ls() { echo hi; }").complete);
         assert!(!run("git() { echo; }; git status").complete);
+    }
+
+    #[test]
+    fn literal_text_rewritten_into_a_shell_is_built_code() {
+        for s in [
+            "echo 'XX -rf /' | sed 's/XX/rm/' | bash",
+            "printf 'rmXX -rf ~' | cut -c1-2,5- | sh",
+            "echo 'a rm -rf /' | awk '{print $2, $3, $4}' | sh",
+            "echo 'rm -rf ~/x' | head --bytes=8 | sh",
+            "echo 'xrm -rf /x' | grep -o 'rm.*' | sh",
+        ] {
+            assert!(has(&run(s), &finding::DYNAMIC_CODE_EXECUTION), "{s}");
+        }
+        for s in [
+            // Copies and line selections keep the text, which is read as it is.
+            "echo 'ls -la' | tee log | sh",
+            "echo 'ls -la' | grep ls | sh",
+            // Not fed to a shell; or no text the line shows.
+            "echo 'XX -rf /' | sed 's/XX/rm/'",
+            "sed 's/a/b/' f.txt | sort",
+        ] {
+            assert!(!has(&run(s), &finding::DYNAMIC_CODE_EXECUTION), "{s}");
+        }
+    }
+
+    #[test]
+    fn an_alias_call_is_checked_as_the_aliased_text() {
+        for s in [
+            "alias x='rm -rf'; x /",
+            "alias x='rm -rf ~'; x",
+            "shopt -s expand_aliases\nalias ls='rm -rf'\nls /",
+            "alias a=ls x='rm -r -f'; x /home",
+        ] {
+            assert!(has(&run(s), &finding::RECURSIVE_DELETE_BROAD), "{s}");
+        }
+        let ps = |s: &str| analyze(s, Dialect::PowerShell, &Limits::default(), 0).report;
+        for s in [
+            "Set-Alias x Remove-Item; x C:\\ -Recurse -Force",
+            "sal -Name x -Value Remove-Item; X C:\\ -Recurse -Force",
+            "New-Alias -Value ri -Name x -Force; x ~ -r -fo",
+        ] {
+            assert!(has(&ps(s), &finding::RECURSIVE_DELETE_BROAD), "{s}");
+        }
+        // A quoted call is never alias-expanded by a POSIX shell; other names are not calls.
+        for s in [
+            "alias x='rm -rf'; 'x' /",
+            "alias x='rm -rf'; y /",
+            "alias ll='ls -la'; ll",
+            "alias x='rm -rf'",
+        ] {
+            assert!(!has(&run(s), &finding::RECURSIVE_DELETE_BROAD), "{s}");
+        }
     }
 
     #[test]

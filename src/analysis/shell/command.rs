@@ -154,7 +154,7 @@ pub struct Peeled<'w> {
 /// without its name here. Any other program is the effective command as it is: peeling stops
 /// without the step (and its copy of argv).
 #[cfg(test)]
-const WRAPPERS: [&str; 88] = [
+const WRAPPERS: [&str; 89] = [
     "arch",
     "builtin",
     "busybox",
@@ -170,6 +170,7 @@ const WRAPPERS: [&str; 88] = [
     "chroot",
     "chrt",
     "command",
+    "conhost",
     "cpulimit",
     "daemonize",
     "dbus-launch",
@@ -265,6 +266,7 @@ fn is_wrapper(program: &str) -> bool {
             | "chroot"
             | "chrt"
             | "command"
+            | "conhost"
             | "cpulimit"
             | "daemonize"
             | "dbus-launch"
@@ -1101,6 +1103,16 @@ fn step_with<'w>(
             }
             drop_front(cmd, i, "wrapper")
         }
+        "conhost" => {
+            // Windows' console host runs its command line: `conhost.exe [--headless]
+            // [--width N] [--height N] [--signal H] [--server H] [--feature pty] cmd args`.
+            let i = skip_options(
+                argv,
+                &[],
+                &["width", "height", "signal", "server", "feature"],
+            );
+            drop_front(cmd, i, "conhost")
+        }
         "nice" => {
             // nice -n 10 cmd, nice -10 cmd, nice --adjustment=5 cmd
             let mut i = 1;
@@ -1792,6 +1804,11 @@ mod tests {
         assert_eq!(argv("call :label x"), ["call", ":label", "x"]);
         assert_eq!(argv("start /b /wait cmd /c x"), ["cmd", "/c", "x"]);
         assert_eq!(argv("start /d C:\\t /min prog a"), ["prog", "a"]);
+        assert_eq!(argv("conhost cmd /c x"), ["cmd", "/c", "x"]);
+        assert_eq!(
+            argv("conhost.exe --headless --width 80 cmd /c x"),
+            ["cmd", "/c", "x"]
+        );
         let ws: Vec<Word> = vec![
             Word {
                 text: "start".into(),

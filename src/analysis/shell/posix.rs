@@ -316,6 +316,9 @@ struct CmdBuilder {
     redirect: Option<PendingRedirect>,
     /// A subshell or group was attached: reserved words may follow (`(x) then`).
     compound: bool,
+    /// Inside the parentheses of a `for`/`select` word list (`for x (a b)`, zsh; a syntax
+    /// error for bash): words, not a subshell.
+    for_list: bool,
 }
 
 impl CmdBuilder {
@@ -331,6 +334,7 @@ impl CmdBuilder {
             end: 0,
             redirect: None,
             compound: false,
+            for_list: false,
         }
     }
 
@@ -347,6 +351,7 @@ impl CmdBuilder {
             end,
             redirect,
             compound,
+            for_list,
         } = self;
         *c = connector;
         assignments.clear();
@@ -358,6 +363,7 @@ impl CmdBuilder {
         *end = 0;
         *redirect = None;
         *compound = false;
+        *for_list = false;
     }
 
     fn is_empty(&self) -> bool {
@@ -1261,6 +1267,15 @@ impl Lexer<'_> {
             self.pos = p + 1;
             return;
         }
+        if self.for_header_list() {
+            // `for x (a b) cmd` (zsh), `for %f in (*.tmp) do …` (CMD, a bash syntax error):
+            // the parentheses hold the header's words, no subshell runs.
+            self.finish_word();
+            self.pos = p + 1;
+            self.count_token(p);
+            self.cur.cmd.for_list = true;
+            return;
+        }
         let q = self.skip_blanks(p + 1);
         if self.ch(q) == Some(')') {
             // `name ()`: a function definition (or an empty, invalid subshell).
@@ -1288,6 +1303,13 @@ impl Lexer<'_> {
 
     fn close_paren(&mut self) {
         let p = self.pos;
+        if self.cur.cmd.for_list {
+            // The end of a `for` header's word list: the body follows.
+            self.pos = p + 1;
+            self.count_token(p);
+            self.end_command(Connector::Sequence, false);
+            return;
+        }
         if self.cur.in_case_pattern() {
             self.pos = p + 1;
             if !self.cur.cmd.is_empty() {
@@ -1319,6 +1341,17 @@ impl Lexer<'_> {
         self.pos = p + 1;
         self.count_token(p);
         self.end_command(Connector::Sequence, false);
+    }
+
+    /// A `(` here opens the word list of a `for`/`select` header (the unquoted reserved word
+    /// and a name came before it), not a subshell.
+    fn for_header_list(&self) -> bool {
+        let argv = &self.cur.cmd.argv;
+        argv.len() >= 2
+            && !self.cur.cmd.for_list
+            && argv
+                .first()
+                .is_some_and(|w| !w.quoted && matches!(w.text.as_str(), "for" | "select"))
     }
 
     /// Finish the current simple command; the next one is joined by `next`.
@@ -3830,6 +3863,27 @@ mod tests {
         );
         assert!(sees(&s, &["ls"]));
         assert!(s.complete());
+        // A parenthesized word list (zsh `for x (…)`; CMD's `for %f in (…) do`) is words.
+        let s = lx("for %f in (*.tmp) do del %f");
+        assert_eq!(
+            argvs(&s),
+            [vec!["for", "%f", "in", "*.tmp"], vec!["del", "%f"]]
+        );
+        let s = lx("for x (a $(ls) b) rm $x");
+        assert_eq!(
+            argvs(&s),
+            [vec!["for", "x", "a", "$(ls)", "b"], vec!["rm", "$x"]]
+        );
+        assert!(sees(&s, &["ls"]));
+        let s = lx("echo $(for x in (a); do rm $x; done) z");
+        assert!(sees(&s, &["rm", "$x"]));
+        assert_eq!(
+            argvs(&s),
+            [vec!["echo", "$(for x in (a); do rm $x; done)", "z"]]
+        );
+        // A subshell after a complete header is still one.
+        let s = lx("for x in a; (rm -rf /)");
+        assert!(sees(&s, &["rm", "-rf", "/"]));
     }
 
     #[test]

@@ -192,7 +192,6 @@ pub fn is_loader_variable(name: &str) -> bool {
 
 /// One `NAME=value` set by an assignment, `env`, `export`, `$env:` or `setx`.
 pub(super) fn env_var(c: &Call<'_, '_>, out: &mut Out, name: &str, value: &str) {
-    let _ = c;
     let upper = name.to_ascii_uppercase();
     if is_loader_variable(&upper) {
         out.add(&finding::LOADER_INJECTION, format!("sets {}", shown(name)));
@@ -201,6 +200,18 @@ pub(super) fn env_var(c: &Call<'_, '_>, out: &mut Out, name: &str, value: &str) 
                 Dialect::Posix,
                 value.to_owned(),
                 "an environment command",
+                false,
+            );
+        }
+    }
+    // `BASH_ENV=<(echo …) bash -c …`, `ENV=f sh -i` after writing f: a shell's start-up
+    // file whose text the line shows runs as a script.
+    if matches!(upper.as_str(), "BASH_ENV" | "ENV") {
+        if let Some((text, _)) = c.ctx.known.text(value) {
+            out.payload(
+                Dialect::Posix,
+                text.to_owned(),
+                "a shell start-up file",
                 false,
             );
         }
@@ -295,5 +306,24 @@ mod tests {
         assert!(is_loader_variable("Path"));
         assert!(!is_loader_variable("HOME"));
         assert_not("FOO=1 ls", &LOADER_INJECTION);
+    }
+
+    /// A shell start-up file whose text the line shows runs as a script.
+    #[test]
+    fn shown_start_up_files_run() {
+        for s in [
+            "BASH_ENV=<(echo 'rm -rf /') bash -c true",
+            "ENV=<(printf 'rm -rf ~') sh -i",
+            "echo 'rm -rf ~' > /tmp/e; BASH_ENV=/tmp/e bash -c ls",
+        ] {
+            assert!(
+                deep_findings(s)
+                    .iter()
+                    .any(|f| f.id == "recursive-delete-broad"),
+                "{s}"
+            );
+        }
+        assert_deep_not_critical("BASH_ENV=<(echo 'echo hi') bash -c true");
+        assert_deep_not_critical("BASH_ENV=/tmp/x bash -c ls");
     }
 }

@@ -24,6 +24,68 @@ use crate::analysis::shell::model::Word;
 use crate::analysis::{Limits, Report};
 use crate::finding;
 
+/// `rm -rf${IFS}~`, `rm$IFS-rf$IFS/`: an unquoted `$IFS` expands to the (default) field
+/// separators, so the word it is in stands for several words. The command is checked once
+/// more as a POSIX payload with each `$IFS` / `${IFS}` written as a blank. (A quoted `"$IFS"`
+/// does not split, but reading it as a split only adds findings.)
+pub(super) fn ifs_split(c: &Call<'_, '_>, out: &mut Out) {
+    if !c.cmd.argv.iter().any(|w| w.dynamic && has_ifs(&w.text)) {
+        return;
+    }
+    let mut words: Vec<Word> = Vec::new();
+    for w in &c.cmd.argv {
+        if !(w.dynamic && has_ifs(&w.text)) {
+            words.push((*w).clone());
+            continue;
+        }
+        for piece in split_ifs(&w.text).split(' ').filter(|p| !p.is_empty()) {
+            words.push(Word {
+                text: piece.to_owned(),
+                dynamic: piece.contains(['$', '`']),
+                glob: w.glob,
+                ..Word::default()
+            });
+        }
+    }
+    out.payload(Dialect::Posix, super::argv_text(&words), "$IFS", false);
+}
+
+/// The text holds an `$IFS` or `${IFS}` expansion.
+fn has_ifs(t: &str) -> bool {
+    t.match_indices("IFS").any(|(at, _)| {
+        let before = t.get(..at).unwrap_or("");
+        let after = t.get(at + 3..).unwrap_or("");
+        (before.ends_with('$')
+            && !after.starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_'))
+            || (before.ends_with("${") && after.starts_with('}'))
+    })
+}
+
+/// `t` with each `$IFS` / `${IFS}` written as one blank.
+fn split_ifs(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    let mut rest = t;
+    while let Some(at) = rest.find('$') {
+        out.push_str(rest.get(..at).unwrap_or(""));
+        let tail = rest.get(at..).unwrap_or("");
+        if let Some(r) = tail.strip_prefix("${IFS}") {
+            out.push(' ');
+            rest = r;
+        } else if let Some(r) = tail
+            .strip_prefix("$IFS")
+            .filter(|r| !r.starts_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_'))
+        {
+            out.push(' ');
+            rest = r;
+        } else {
+            out.push('$');
+            rest = tail.get(1..).unwrap_or("");
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Handles a command word that is not a plain program name. Returns true when the command
 /// was fully handled here (no other rule applies).
 pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
@@ -92,6 +154,14 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         powershell_expression(c, out);
         return true;
     }
+    // ``Get-Child`Item C:\`` (PowerShell's escape character): an unclosed POSIX backtick
+    // substitution is a syntax error, so this reading runs no command at all (the lexer
+    // reports the problem: the report is incomplete; what follows the backtick is still
+    // analysed as the substitution's script). In an unquoted word every backtick is a real
+    // one (an escaped or quoted one makes the word `quoted`).
+    if !w.quoted && text.bytes().filter(|&b| b == b'`').count() % 2 == 1 {
+        return true;
+    }
     out.add(
         &finding::DYNAMIC_CODE_EXECUTION,
         detail(&[
@@ -100,6 +170,15 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
             Part::T(" is only known at run time"),
         ]),
     );
+    // `%COMSPEC% /c …`, `$env:ComSpec /c …`: the variable names the command interpreter
+    // (cmd.exe) on every Windows host; check the line as `cmd …` too.
+    if ["%comspec%", "!comspec!", "$env:comspec", "${env:comspec}"]
+        .iter()
+        .any(|v| text.eq_ignore_ascii_case(v))
+    {
+        let line = format!("cmd {}", super::argv_text(c.args.iter().copied()));
+        out.payload(Dialect::Posix, line, "%COMSPEC%", false);
+    }
     // `{rm,-rf,/}`: brace expansion builds the words; check the expanded command too.
     if w.glob && !w.dynamic && text.starts_with('{') {
         if let Some(words) = crate::analysis::paths::expand_braces(text, 64) {
@@ -1285,6 +1364,15 @@ fn powershell_expression(c: &Call<'_, '_>, out: &mut Out) {
             "invokes code built at run time",
         );
     }
+    // `$_.Delete($true)`, `(Get-Item C:\Users).Delete($true)`: a directory object deleted with
+    // its contents; `.Delete()` alone deletes one file or an empty directory. The object is
+    // only known at run time.
+    if let Some(at) = lower.find(".delete(") {
+        let recursive = lower
+            .get(at + ".delete(".len()..)
+            .is_some_and(|a| a.trim_start().starts_with("$true"));
+        delete::report(c, out, "`.Delete()`", recursive, &[Target::Unknown]);
+    }
 }
 
 /// `[Type]::Member(…)` statements: a few .NET calls that delete, write, run or decode.
@@ -2333,6 +2421,47 @@ mod tests {
         }
     }
 
+    /// An unquoted `$IFS` splits the word it is in: the command is checked as split too.
+    #[test]
+    fn ifs_expansions_split_words() {
+        assert_eq!(payloads("rm -rf${IFS}~"), ["rm -rf ~"]);
+        assert_eq!(payloads("rm -rf$IFS/"), ["rm -rf /"]);
+        assert_eq!(payloads("rm$IFS-rf$IFS/"), ["rm -rf /"]);
+        assert_eq!(payloads("echo a${IFS}b$IFSX"), ["echo a b$IFSX"]);
+        assert!(payloads("echo $IFSX ${IFS_X} IFS").is_empty());
+        assert!(payloads("echo '${IFS}'").is_empty());
+        for s in ["rm -rf${IFS}~", "rm${IFS}-r${IFS}-f${IFS}/home"] {
+            assert!(
+                deep_findings(s)
+                    .iter()
+                    .any(|f| f.id == "recursive-delete-broad"),
+                "{s}"
+            );
+        }
+    }
+
+    /// `%COMSPEC%` (and its other spellings) names cmd.exe: the line is checked as `cmd …`.
+    #[test]
+    fn comspec_runs_cmd() {
+        for s in [
+            "%COMSPEC% /c rd /s /q C:\\",
+            "%comspec% /c del /s /q C:\\*",
+            "$env:ComSpec /c rd /s /q C:\\",
+        ] {
+            assert!(
+                deep_findings(s)
+                    .iter()
+                    .any(|f| f.id == "recursive-delete-broad"),
+                "{s}"
+            );
+        }
+        assert_eq!(
+            payloads_in(super::Dialect::Cmd, "%COMSPEC% /c dir"),
+            ["cmd /c dir"]
+        );
+        assert!(payloads_in(super::Dialect::Cmd, "%PROGRAM% /c dir").is_empty());
+    }
+
     #[test]
     fn brace_built_command_words_are_expanded() {
         assert_has("{rm,-rf,/}", &DYNAMIC_CODE_EXECUTION);
@@ -2355,6 +2484,32 @@ mod tests {
         assert_not("$HOME/bin/tool --flag", &DYNAMIC_CODE_EXECUTION);
         assert_has("$HOME/bin/tool --flag", &INTERPRETER_FILE);
         assert_not("$x.Content", &DYNAMIC_CODE_EXECUTION);
+        // A closed backtick substitution builds the name; an unclosed one (PowerShell's
+        // escape) is a POSIX syntax error: no command runs, the lexer reports it.
+        assert_has(
+            "R`emove-It`em C:\\ -Recurse -Force",
+            &DYNAMIC_CODE_EXECUTION,
+        );
+        assert_has("r`echo`m -rf /", &DYNAMIC_CODE_EXECUTION);
+        assert_not("Get-Child`Item C:\\", &DYNAMIC_CODE_EXECUTION);
+        assert_deep_not_critical("Get-Child`Item C:\\");
+        assert_deep_not_critical("R`emove-Item .\\dist -Recurse -Force");
+        assert_deep_critical("R`emove-Item C:\\ -Recurse -Force");
+        assert_deep_critical("r`m -rf / `rm -rf /");
+    }
+
+    #[test]
+    fn powershell_object_deletes() {
+        for s in [
+            "Get-Item C:\\Users | % { $_.Delete($true) }",
+            "(Get-Item C:\\).Delete($true)",
+            "$d = Get-Item ~; $d.Delete( $true )",
+        ] {
+            assert_deep_critical(s);
+        }
+        assert_has("$f.Delete()", &FILE_DELETE);
+        assert_not("$f.Delete()", &RECURSIVE_DELETE_BROAD);
+        assert_not("$x.DeleteSubKey('a')", &FILE_DELETE);
     }
 
     #[test]

@@ -704,6 +704,7 @@ fn run(c: &Call<'_, '_>, out: &mut Out) {
     if c.cmd.argv.is_empty() {
         return;
     }
+    exec::ifs_split(c, out);
     if exec::command_word(c, out) {
         return;
     }
