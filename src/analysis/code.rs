@@ -55,9 +55,18 @@
 //!   `sendBeacon`, `web_fetch`): both → `credential-exfiltration`; a secret alone →
 //!   `credential-read`; a mutating request alone (POST/PUT/DELETE/PATCH, a body, a socket) →
 //!   `network-mutation`;
-//! - **writes** (`writeFile*`, `appendFile*`, `createWriteStream`, `outputFile`, copies and
-//!   renames, the `write`/`edit`/`apply_patch` globals) classified like the file tools
-//!   ([`super::files`]): `self-protection`, `system-location-write`, `file-write`.
+//! - **writes** (`writeFile*`, `appendFile*`, `createWriteStream`, `outputFile`, `truncate`,
+//!   `open` with flags that may write, copies and renames, the `write`/`edit`/`apply_patch`
+//!   globals; a `file:` URL — `new URL('file:///…')`, `fileURLToPath` — is its path)
+//!   classified like the file tools ([`super::files`]): `self-protection`,
+//!   `system-location-write`, `file-write`;
+//! - **permission and owner changes** (`chmod`/`chown`/`lchmod`/`lchown`, sync, promise and
+//!   Deno forms) as the shell's `chmod`/`chown` rules judge them: `self-protection` on the gate's
+//!   files unless the mode keeps the owner's access and opens nothing (or the owner becomes the
+//!   current user), `system-location-write` for a world-writable, setuid or unknown mode or a
+//!   non-root owner on a system location;
+//! - calls made through `f.call(this, …)`, `f.apply(this, […])` and `Reflect.apply(f, this,
+//!   […])` are the calls `f(…)`.
 //!
 //! Text inside a string that never reaches a process API is data: `console.log("curl x | sh")`
 //! is nothing.
