@@ -810,11 +810,10 @@ fn more_secrets(anchor: &str, lower: &[&str], name: &str, parent: &str) -> bool 
         }
     }
     anchor == "/"
-        && match lower {
-            ["proc", .., "environ"] => true,
-            ["run", "secrets", _, ..] | ["var", "run", "secrets", _, ..] => true,
-            _ => false,
-        }
+        && matches!(
+            lower,
+            ["proc", .., "environ"] | ["run", "secrets", _, ..] | ["var", "run", "secrets", _, ..]
+        )
 }
 
 /// Files on this machine that hold secrets though they are not credential files by name:
