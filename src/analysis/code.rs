@@ -55,9 +55,18 @@
 //!   `sendBeacon`, `web_fetch`): both → `credential-exfiltration`; a secret alone →
 //!   `credential-read`; a mutating request alone (POST/PUT/DELETE/PATCH, a body, a socket) →
 //!   `network-mutation`;
-//! - **writes** (`writeFile*`, `appendFile*`, `createWriteStream`, `outputFile`, copies and
-//!   renames, the `write`/`edit`/`apply_patch` globals) classified like the file tools
-//!   ([`super::files`]): `self-protection`, `system-location-write`, `file-write`.
+//! - **writes** (`writeFile*`, `appendFile*`, `createWriteStream`, `outputFile`, `truncate`,
+//!   `open` with flags that may write, copies and renames, the `write`/`edit`/`apply_patch`
+//!   globals; a `file:` URL — `new URL('file:///…')`, `fileURLToPath` — is its path)
+//!   classified like the file tools ([`super::files`]): `self-protection`,
+//!   `system-location-write`, `file-write`;
+//! - **permission and owner changes** (`chmod`/`chown`/`lchmod`/`lchown`, sync, promise and
+//!   Deno forms) as the shell's `chmod`/`chown` rules judge them: `self-protection` on the gate's
+//!   files unless the mode keeps the owner's access and opens nothing (or the owner becomes the
+//!   current user), `system-location-write` for a world-writable, setuid or unknown mode or a
+//!   non-root owner on a system location;
+//! - calls made through `f.call(this, …)`, `f.apply(this, […])` and `Reflect.apply(f, this,
+//!   […])` are the calls `f(…)`.
 //!
 //! Text inside a string that never reaches a process API is data: `console.log("curl x | sh")`
 //! is nothing.
@@ -1841,6 +1850,25 @@ impl<'a> Code<'a> {
         if let Some(dir) = self.made_temp_dir((x, y), depth) {
             return dir;
         }
+        // `new URL('file:///etc/hosts')`, `fileURLToPath('file:…')`: fs takes file URLs too.
+        let url_open = if self.is_ident(x, "new") && self.is_ident(x + 1, "URL") {
+            Some(x + 2)
+        } else {
+            let k = if self.is_ident(x, "url") && self.punct(x + 1, ".") {
+                x + 2
+            } else {
+                x
+            };
+            self.is_ident(k, "fileURLToPath").then_some(k + 1)
+        };
+        if let Some(open) = url_open.filter(|&o| self.punct(o, "(") && self.group_end(o) == y - 1) {
+            if let [r] = self.parts(open).as_slice() {
+                let v = self.value(*r, depth + 1);
+                if let Some(p) = file_url_path(&v) {
+                    return p;
+                }
+            }
+        }
         // `[a, b].join(sep)`, `list.join(sep)` of an array literal assigned once.
         let join_open = self
             .open
@@ -1985,6 +2013,50 @@ fn join_paths(parts: &[String], resolve: bool) -> String {
     } else {
         joined
     }
+}
+
+/// The local path a `file:` URL names (`file:///etc/hosts`, `file://localhost/etc/hosts`,
+/// `file:///C:/Windows`), with `%xx` escapes decoded as `fileURLToPath` does.
+fn file_url_path(v: &str) -> Option<String> {
+    let rest = v
+        .get(..7)
+        .filter(|s| s.eq_ignore_ascii_case("file://"))
+        .and(v.get(7..))?;
+    let rest = match rest.get(..10) {
+        Some(h) if h.eq_ignore_ascii_case("localhost/") => rest.get(9..)?,
+        _ => rest,
+    };
+    if !rest.starts_with('/') || rest.contains(UNKNOWN) {
+        return None;
+    }
+    let b = rest.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while let Some(&c) = b.get(k) {
+        let hex = b
+            .get(k + 1..k + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(d) if c == b'%' => {
+                out.push(d);
+                k += 3;
+            }
+            _ => {
+                out.push(c);
+                k += 1;
+            }
+        }
+    }
+    let path = String::from_utf8(out).ok()?;
+    // `/C:/Windows` is the drive path `C:/Windows`.
+    let drive = path.as_bytes().get(2) == Some(&b':')
+        && path.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic);
+    Some(if drive {
+        path.get(1..)?.to_owned()
+    } else {
+        path
+    })
 }
 
 /// A value as a path, or `None` when part of it is only known at run time.
@@ -2353,6 +2425,11 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     }
     if next_call {
         call(code, out, i, name);
+    } else if code.punct(i + 1, ".")
+        && matches!(code.ident(i + 2), Some("call" | "apply"))
+        && code.punct(i + 3, "(")
+    {
+        call_indirect(code, out, i, name, i + 2);
     } else if name == "$" && code.tok(i + 1).is_some_and(|t| t.kind == Kind::Tpl) {
         // zx / Bun shell: $`…`
         shell_string(code, out, "a `$` template", (i + 1, code.step(i + 1)));
@@ -2655,6 +2732,13 @@ enum Api {
     Rename,
     /// Reads its first argument.
     Read,
+    /// Opens its first argument: a read, and a write when its flags (second argument) may
+    /// write (`'w'`, `'a'`, `'r+'`, a numeric or computed flag, Deno's `{write: true}`).
+    Open,
+    /// Changes the permission bits of its first argument to its second.
+    Chmod,
+    /// Changes the owner of its first argument to its second (uid).
+    Chown,
     /// `fetch`-like: URL then options.
     Fetch,
     /// `http.request`-like: options or URL first.
@@ -2727,7 +2811,18 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("renameSync" | "moveSync", _) => Rename,
         ("rename" | "move", _) if fs_like => Rename,
         ("readFileSync" | "createReadStream" | "readJsonSync", _) => Read,
-        ("readFile" | "open" | "openSync" | "readJson", _) if fs_like => Read,
+        ("readFile" | "readJson", _) if fs_like => Read,
+        ("open" | "openSync", _) if fs_like => Open,
+        ("open" | "openSync", Recv::Module(M::Deno)) => Open,
+        ("truncateSync", _) => Write,
+        ("truncate", _) if fs_like => Write,
+        ("truncate", Recv::Module(M::Deno)) => Write,
+        ("chmodSync" | "lchmodSync", _) => Chmod,
+        ("chmod" | "lchmod", _) if fs_like => Chmod,
+        ("chmod", Recv::Module(M::Deno)) => Chmod,
+        ("chownSync" | "lchownSync", _) => Chown,
+        ("chown" | "lchown", _) if fs_like => Chown,
+        ("chown", Recv::Module(M::Deno)) => Chown,
         ("readTextFile" | "readTextFileSync" | "readFile", Recv::Module(M::Deno)) => Read,
         ("file", Recv::Module(M::Bun)) => Read,
         ("read", Recv::Bare) => ToolRead,
@@ -2774,6 +2869,62 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
 }
 
 fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
+    // `xhr.open('POST', …)`
+    if name == "open"
+        && code
+            .tok(i + 2)
+            .is_some_and(|t| t.kind == Kind::Str && is_mutating_method(&t.text))
+    {
+        out.xhr_method = true;
+    }
+    // `Reflect.apply(cp.execSync, cp, ['…'])`: the function named by the first argument,
+    // called with the elements of the third.
+    if name == "apply" && receiver(code, i) == Recv::Name("Reflect") {
+        let parts = code.parts(i + 1);
+        let f = parts.first().and_then(|&(a, b)| {
+            let last = b.checked_sub(1).filter(|&l| l >= a)?;
+            code.ident(last).map(|n| (last, n))
+        });
+        if let Some((fi, fname)) = f {
+            if let Some((api, api_name, shown)) = resolve_api(code, fi, fname) {
+                let args = array_args(code, parts.get(2).copied());
+                apply_with(code, out, api, api_name, &shown, &args);
+            }
+        }
+        return;
+    }
+    if let Some((api, api_name, shown)) = resolve_api(code, i, name) {
+        apply(code, out, api, api_name, &shown, i + 1);
+    }
+}
+
+/// `f.call(this, a, b)` / `f.apply(this, [a, b])` at the `f` token `i` (`call_at` is the
+/// `call`/`apply` token): the call `f(a, b)`.
+fn call_indirect(code: &Code, out: &mut Out, i: usize, name: &str, call_at: usize) {
+    let Some((api, api_name, shown)) = resolve_api(code, i, name) else {
+        return;
+    };
+    let parts = code.parts(call_at + 1);
+    let args = if code.is_ident(call_at, "apply") {
+        array_args(code, parts.get(1).copied())
+    } else {
+        parts.get(1..).unwrap_or(&[]).to_vec()
+    };
+    apply_with(code, out, api, api_name, &shown, &args);
+}
+
+/// The elements of an array literal given as an argument list (`[a, b]`); none when it is not
+/// one (the call's arguments are then unknown).
+fn array_args(code: &Code, r: Option<(usize, usize)>) -> Vec<(usize, usize)> {
+    match r {
+        Some(r) if code.is_group(r, "[") => code.parts(r.0),
+        _ => Vec::new(),
+    }
+}
+
+/// What the function named at token `i` is: its API, the name it was imported as, and how it
+/// is shown in details.
+fn resolve_api<'c>(code: &'c Code, i: usize, name: &'c str) -> Option<(Api, &'c str, String)> {
     let mut recv = receiver(code, i);
     let mut api_name = name;
     // A bare name bound by require/import resolves to what it was imported as.
@@ -2808,17 +2959,7 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
         s
     };
     let is_new = code.prev_ident(chain) == Some("new");
-    // `xhr.open('POST', …)`
-    if name == "open"
-        && code
-            .tok(i + 2)
-            .is_some_and(|t| t.kind == Kind::Str && is_mutating_method(&t.text))
-    {
-        out.xhr_method = true;
-    }
-    let Some(api) = api_of(api_name, recv, is_new) else {
-        return;
-    };
+    let api = api_of(api_name, recv, is_new)?;
     let shown = match recv {
         Recv::Bare => format!("`{}`", short(name)),
         _ => match i.checked_sub(2).and_then(|r| code.ident(r)) {
@@ -2826,13 +2967,24 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
             None => format!("`{}`", short(name)),
         },
     };
-    apply(code, out, api, api_name, &shown, i + 1);
+    Some((api, api_name, shown))
 }
 
 /// Runs what `api` does with the arguments in the parentheses opened at `open`.
 fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open: usize) {
+    apply_with(code, out, api, api_name, shown, &code.parts(open));
+}
+
+/// [`apply`] with the argument list given (`f.call(this, …)`, `Reflect.apply(f, this, […])`).
+fn apply_with(
+    code: &Code,
+    out: &mut Out,
+    api: Api,
+    api_name: &str,
+    shown: &str,
+    args: &[(usize, usize)],
+) {
     let shown = shown.to_owned();
-    let args = code.parts(open);
     let arg = |k: usize| args.get(k).copied();
     match api {
         Api::ShellString => match arg(0) {
@@ -2925,6 +3077,13 @@ fn apply(code: &Code, out: &mut Out, api: Api, api_name: &str, shown: &str, open
             write(code, out, &shown, arg(1));
         }
         Api::Read => read(code, out, arg(0)),
+        Api::Open => {
+            read(code, out, arg(0));
+            if opens_for_writing(code, arg(1)) {
+                write(code, out, &shown, arg(0));
+            }
+        }
+        Api::Chmod | Api::Chown => permissions(code, out, api, &shown, arg(0), arg(1)),
         Api::ToolRead => read(code, out, tool_path(code, arg(0))),
         Api::ToolWrite => write(code, out, &shown, tool_path(code, arg(0))),
         Api::ToolProcess => {
@@ -3428,6 +3587,122 @@ fn write(code: &Code, out: &mut Out, shown: &str, target: Option<(usize, usize)>
             );
             out.dynamic(format!("{shown} writes to a path built at run time"));
         }
+    }
+}
+
+/// The flags of an `open` may write: a string flag with `w`, `a` or `+`, a numeric flag other
+/// than `O_RDONLY` (0), a flag computed at run time (`fs.constants.O_WRONLY | …`), or Deno's
+/// options with `write`, `append`, `create`, `createNew` or `truncate` not literally false.
+fn opens_for_writing(code: &Code, flags: Option<(usize, usize)>) -> bool {
+    let Some(r) = flags else { return false };
+    if is_callback(code, r) {
+        return false;
+    }
+    if code.is_group(r, "{") {
+        return [
+            "write",
+            "append",
+            "create",
+            "createNew",
+            "truncate",
+            "flag",
+            "flags",
+        ]
+        .iter()
+        .any(|k| match code.key(r, k) {
+            Ok(v) => match code.literal(v) {
+                Some(f) if *k == "flag" || *k == "flags" => f.contains(['w', 'a', '+']),
+                Some(f) => f != "false",
+                None => true,
+            },
+            Err(spread) => spread,
+        });
+    }
+    let single = r.1 == r.0 + 1;
+    match code.tok(r.0).map(|t| (t.kind, &*t.text)) {
+        Some((Kind::Str | Kind::Tpl, f)) if single => f.contains(['w', 'a', '+']),
+        Some((Kind::Num, n)) if single => !matches!(n, "0" | "0o0" | "0x0"),
+        _ => true,
+    }
+}
+
+/// The permission bits given to `chmod` as octal digits (`0o600`, `0600`, `384`, `'600'`),
+/// or `None` when they are not a literal.
+fn octal_mode(code: &Code, r: (usize, usize)) -> Option<String> {
+    if r.1 != r.0 + 1 {
+        return None;
+    }
+    let t = code.tok(r.0)?;
+    let text = t.text.trim();
+    let n = match t.kind {
+        // Node reads a string mode as octal.
+        Kind::Str => u32::from_str_radix(text.strip_prefix("0o").unwrap_or(text), 8).ok()?,
+        Kind::Num => {
+            let lower = text.to_ascii_lowercase().replace('_', "");
+            if let Some(o) = lower.strip_prefix("0o") {
+                u32::from_str_radix(o, 8).ok()?
+            } else if let Some(x) = lower.strip_prefix("0x") {
+                u32::from_str_radix(x, 16).ok()?
+            } else if let Some(b) = lower.strip_prefix("0b") {
+                u32::from_str_radix(b, 2).ok()?
+            } else if lower.len() > 1 && lower.starts_with('0') {
+                u32::from_str_radix(&lower, 8).ok()?
+            } else {
+                lower.parse::<u32>().ok()?
+            }
+        }
+        _ => return None,
+    };
+    (n <= 0o7777).then(|| format!("{n:03o}"))
+}
+
+/// `chmod` / `chown` of one path (the shell's `chmod`/`chown` rules, for Code Mode): on the
+/// gate's own files, anything but a mode that keeps the owner's access and opens the file to
+/// nobody else (or a change of owner to the current user) is `self-protection`; on a system
+/// location, a world-writable or setuid mode, a mode only known at run time, or an owner other
+/// than root is `system-location-write`.
+fn permissions(
+    code: &Code,
+    out: &mut Out,
+    api: Api,
+    shown: &str,
+    target: Option<(usize, usize)>,
+    value: Option<(usize, usize)>,
+) {
+    let Some(p) = target.and_then(|r| as_path(&code.value(r, 0))) else {
+        return;
+    };
+    let (harmless, opens_system) = if api == Api::Chmod {
+        match value.and_then(|r| octal_mode(code, r)) {
+            Some(mode) => {
+                let (keeps, world, set_id) = crate::analysis::shell::rules::mode_effects(&mode, &p);
+                (keeps, world || set_id)
+            }
+            None => (false, true),
+        }
+    } else {
+        let own = value.is_some_and(|(a, b)| {
+            (a..b).any(|k| matches!(code.ident(k), Some("getuid" | "geteuid" | "userInfo")))
+        });
+        let root = value.and_then(|r| code.literal(r)).as_deref() == Some("0");
+        (own, !root && !own)
+    };
+    if !harmless && paths::is_self_protected(&p) {
+        out.add(
+            &finding::SELF_PROTECTION,
+            format!(
+                "{shown} changes who may read or change the gate's own files {}",
+                files::quoted(&p)
+            ),
+        );
+    } else if opens_system && paths::is_system_write_target(&p) {
+        out.add(
+            &finding::SYSTEM_LOCATION_WRITE,
+            format!(
+                "{shown} changes the permissions or owner of the system location {}",
+                files::quoted(&p)
+            ),
+        );
     }
 }
 
@@ -4393,5 +4668,97 @@ mod tests {
         let r = run("require('child_process').execSync(['rm', '-rf', '/'].join(' '))");
         assert!(has(&r, "recursive-delete-broad"));
         assert!(!has(&r, "dynamic-expansion"));
+    }
+
+    #[test]
+    fn permission_changes_of_the_gates_files_and_system_locations() {
+        for src in [
+            "require('fs').chmodSync(require('os').homedir() + '/.openclaw/openclaw.json', 0o000)",
+            "fs.chmodSync('/home/u/.openclaw/extensions/human-gate', 0)",
+            "await fs.promises.chmod('/root/.openclaw/openclaw.json', '200')",
+            "fs.chmodSync('/root/.openclaw/openclaw.json', mode)",
+            "fs.lchmodSync('/root/.openclaw/openclaw.json', 0o666)",
+            "fs.chownSync('/root/.openclaw', 0, 0)",
+            "await Deno.chmod('/root/.openclaw/openclaw.json', 0o666)",
+            "Deno.chownSync('/root/.openclaw', 0, 0)",
+        ] {
+            assert!(has(&run(src), "self-protection"), "{src}");
+        }
+        for src in [
+            "fs.chmodSync('/etc/sudoers', 0o777)",
+            "fs.chmodSync('/bin/bash', 0o4755)",
+            "fs.chmodSync('/bin/bash', 2541)",
+            "fs.chownSync('/etc/sudoers', 1000, 1000)",
+            "fs.chmodSync('/etc/shadow', m)",
+        ] {
+            assert!(has(&run(src), "system-location-write"), "{src}");
+        }
+        for src in [
+            "fs.chmodSync('/root/.openclaw/openclaw.json', 0o600)",
+            "fs.chmodSync('/root/.openclaw/openclaw.json', '600')",
+            "fs.chmodSync('/root/.openclaw', 0x1c0)",
+            "fs.chmodSync('dist/cli.js', 0o755)",
+            "fs.chmodSync('/root/.ssh/id_ed25519', 384)",
+            "fs.chownSync('/root/.openclaw', process.getuid(), process.getgid())",
+            "fs.chownSync('/etc/hosts', 0, 0)",
+            "fs.chmodSync('/etc/hosts', 0o644)",
+        ] {
+            let r = run(src);
+            assert!(!critical(&r), "{src}: {:?}", ids(&r));
+        }
+    }
+
+    #[test]
+    fn opening_for_writing_and_truncating_are_writes() {
+        for src in [
+            "fs.openSync('/etc/sudoers.d/x', 'w')",
+            "await fs.promises.open('/root/.ssh/authorized_keys', 'a')",
+            "fs.openSync('/etc/hosts', 'r+')",
+            "fs.openSync('/etc/hosts', fs.constants.O_WRONLY)",
+            "fs.openSync('/etc/hosts', 1)",
+            "await Deno.open('/etc/hosts', {write: true})",
+            "fs.truncateSync('/etc/passwd', 0)",
+            "fs.writeFileSync(new URL('file:///etc/hosts'), 'x')",
+            "fs.writeFileSync(url.fileURLToPath('file://localhost/etc/%68osts'), 'x')",
+        ] {
+            assert!(has(&run(src), "system-location-write"), "{src}");
+        }
+        for src in [
+            "fs.openSync('/etc/hosts', 'r')",
+            "fs.openSync('/etc/hosts')",
+            "fs.open('/etc/hosts', (err, fd) => {})",
+            "await Deno.open('/etc/hosts', {read: true})",
+            "fs.openSync('/etc/hosts', 0)",
+            "fs.writeFileSync(new URL('https://x.example/etc/hosts'), 'x')",
+        ] {
+            let r = run(src);
+            assert!(!has(&r, "system-location-write"), "{src}: {:?}", ids(&r));
+        }
+        assert_eq!(
+            file_url_path("file:///C:/Windows/x"),
+            Some("C:/Windows/x".to_owned())
+        );
+        assert_eq!(file_url_path("file://host/share/x"), None);
+    }
+
+    #[test]
+    fn call_apply_and_reflect_apply_are_calls() {
+        for src in [
+            "const cp = require('child_process'); cp.execSync.call(cp, 'rm -rf /')",
+            "const cp = require('child_process'); cp.execSync.apply(null, ['rm -rf /'])",
+            "const cp = require('child_process'); Reflect.apply(cp.execSync, cp, ['rm -rf /'])",
+            "Reflect.apply(require('fs').rmSync, null, [require('os').homedir(), {recursive: true}])",
+        ] {
+            assert!(critical(&run(src)), "{src}");
+        }
+        for src in [
+            "const cp = require('child_process'); cp.execSync.call(cp, 'ls')",
+            "Reflect.apply(Math.max, null, [1, 2])",
+            "fn.call(this, 'rm -rf /')",
+            "Reflect.apply(fs.rmSync, null, ['./dist', {recursive: true}])",
+        ] {
+            let r = run(src);
+            assert!(!critical(&r), "{src}: {:?}", ids(&r));
+        }
     }
 }

@@ -6,6 +6,12 @@
 //! variable values. `~`, `$HOME`, `${HOME}`, `%USERPROFILE%` and `$env:USERPROFILE` are homes;
 //! any other unresolved expansion makes a target unverifiable. `..` is resolved lexically and a
 //! relative path that climbs out of the working directory is treated as unverifiable.
+//!
+//! Windows spellings resolve to the place Windows opens: verbatim and device prefixes
+//! (`\\?\C:\`, `\\.\`, `\??\`, `\\?\UNC\`), administrative shares (`\\host\C$\` is drive
+//! `C:`), NTFS stream suffixes (`x::$DATA`), trailing dots and spaces of a segment, and 8.3
+//! short names of protected names (`SSH~1`, `OPENCL~1`, `GIT~1`); macOS `/private/etc`,
+//! `/private/var`, `/private/tmp` are `/etc`, `/var`, `/tmp`.
 
 /// How risky a target of a recursive delete or bulk permission change is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +113,7 @@ pub fn normalize(raw: &str) -> NormPath {
     let (anchor, below, rest) = split_anchor(raw.trim());
     let mut segments: Vec<String> = Vec::with_capacity(separators(rest) + 3);
     let mut escapes = false;
-    for_each_raw_segment(below, rest, false, |seg| match seg {
+    for_each_raw_segment(below, rest, false, |seg| match canon(seg) {
         "" | "." => {}
         ".." => {
             if segments.pop().is_none() {
@@ -116,6 +122,9 @@ pub fn normalize(raw: &str) -> NormPath {
         }
         other => segments.push(other.to_owned()),
     });
+    if anchor == "/" && private_alias(&segments) {
+        segments.remove(0);
+    }
     NormPath {
         anchor: anchor.to_owned(),
         segments,
@@ -208,6 +217,9 @@ fn anchored_at_sep(s: &str, prefix: &str) -> bool {
 /// The anchor of a trimmed path, the segments its home form stands for (`%APPDATA%` is
 /// `AppData/Roaming` below the home) and the rest of the text to split.
 fn split_anchor(s: &str) -> (&'static str, &'static str, &str) {
+    if let Some((anchor, rest)) = windows_prefix(s) {
+        return (anchor, "", rest);
+    }
     // Every home form starts with `~`, `$` or `%`.
     let home_form = s.starts_with(['~', '$', '%']);
     for h in HOME_PREFIXES.iter().take_while(|_| home_form) {
@@ -245,6 +257,173 @@ fn split_anchor(s: &str) -> (&'static str, &'static str, &str) {
     }
 }
 
+/// Windows spellings of a local path behind a prefix: the verbatim and device forms
+/// (`\\?\C:\…`, `\\.\C:\…`, `\??\C:\…`, `\\?\UNC\host\share\…`) and an administrative
+/// share (`\\host\C$\…`, which is drive `C:` of that machine): (anchor, rest to split).
+/// Other UNC paths (`\\server\share\…`) are `None`: absolute, below `/`.
+fn windows_prefix(s: &str) -> Option<(&'static str, &str)> {
+    let b = s.as_bytes();
+    if !(b.len() > 3 && b.first().is_some_and(|&c| is_sep(c))) {
+        return None;
+    }
+    let mut rest = s;
+    // `\\?\`, `\\.\`, `\??\` (also with forward slashes), repeated.
+    loop {
+        let r = rest.as_bytes();
+        let prefixed = matches!(
+            (r.first(), r.get(1), r.get(2), r.get(3)),
+            (Some(&a), Some(&c), Some(b'?' | b'.'), Some(&d)) if is_sep(a) && is_sep(c) && is_sep(d)
+        ) || matches!(
+            (r.first(), r.get(1), r.get(2), r.get(3)),
+            (Some(&a), Some(b'?'), Some(b'?'), Some(&d)) if is_sep(a) && is_sep(d)
+        );
+        if !prefixed {
+            break;
+        }
+        rest = rest.get(4..)?;
+    }
+    let verbatim = rest.len() < s.len();
+    let r = rest.as_bytes();
+    if verbatim {
+        if let (Some(&d), Some(b':')) = (r.first(), r.get(1)) {
+            if d.is_ascii_alphabetic() {
+                let i = usize::from(d.to_ascii_lowercase() - b'a');
+                return Some((DRIVES.get(i).copied().unwrap_or(""), rest.get(2..)?));
+            }
+        }
+        // `\\?\UNC\host\share\…`
+        if r.len() > 4
+            && rest.get(..3).is_some_and(|u| u.eq_ignore_ascii_case("unc"))
+            && r.get(3).is_some_and(|&c| is_sep(c))
+        {
+            rest = rest.get(4..)?;
+        } else {
+            return Some(("/", rest));
+        }
+    } else if r.get(1).is_some_and(|&c| is_sep(c)) {
+        // `\\host\…`
+        rest = rest.get(2..)?;
+    } else {
+        return None;
+    }
+    // `host\share\…`: an administrative share `X$` is drive X.
+    let host_end = rest.bytes().position(is_sep)?;
+    let after = rest.get(host_end + 1..)?;
+    let a = after.as_bytes();
+    if let (Some(&d), Some(b'$')) = (a.first(), a.get(1)) {
+        if d.is_ascii_alphabetic() && a.get(2).is_none_or(|&c| is_sep(c)) {
+            let i = usize::from(d.to_ascii_lowercase() - b'a');
+            return Some((DRIVES.get(i).copied().unwrap_or(""), after.get(2..)?));
+        }
+    }
+    verbatim.then_some(("/", rest))
+}
+
+/// `/private/etc`, `/private/var`, `/private/tmp`: on macOS `/etc`, `/var` and `/tmp` are
+/// links to these, so they are the same places.
+fn private_alias<S: AsRef<str>>(segments: &[S]) -> bool {
+    segments
+        .first()
+        .is_some_and(|s| s.as_ref().eq_ignore_ascii_case("private"))
+        && segments.get(1).is_some_and(|s| {
+            let s = s.as_ref();
+            s.eq_ignore_ascii_case("etc")
+                || s.eq_ignore_ascii_case("var")
+                || s.eq_ignore_ascii_case("tmp")
+        })
+}
+
+/// Protected names Windows may be given in their 8.3 short form (`SSH~1` for `.ssh`,
+/// `OPENCL~1` for `.openclaw`, `OPENCL~1.JSO` for `openclaw.json`, `GIT~1` for `.git`).
+const SHORT_NAMED: [&str; 34] = [
+    ".ssh",
+    ".openclaw",
+    "openclaw.json",
+    ".git",
+    ".gitconfig",
+    ".git-credentials",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_aliases",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".config",
+    ".aws",
+    ".kube",
+    ".docker",
+    ".gnupg",
+    ".password-store",
+    ".npmrc",
+    ".netrc",
+    ".pgpass",
+    ".pypirc",
+    ".env",
+    "authorized_keys",
+    "known_hosts",
+    "credentials",
+    "start menu",
+    "windowspowershell",
+    "powershell",
+    "program files",
+    "programdata",
+    "microsoft.powershell_profile.ps1",
+];
+
+/// One path segment as Windows resolves it: an NTFS stream suffix dropped (`x::$DATA`,
+/// `x:stream`, `dir::$INDEX_ALLOCATION`), trailing dots and spaces dropped (`sudoers.`),
+/// and an 8.3 short name of a protected name ([`SHORT_NAMED`]) read as that name. Segments
+/// of dots only (`.`, `..`) are left as they are. Most segments are returned at once.
+fn canon(seg: &str) -> &str {
+    let b = seg.as_bytes();
+    match b.last() {
+        None => return seg,
+        Some(b'.' | b' ') => {}
+        Some(_) if memchr::memchr2(b':', b'~', b).is_none() => return seg,
+        Some(_) => {}
+    }
+    let mut s = seg;
+    if let Some(i) = memchr::memchr(b':', b) {
+        s = s.get(..i).unwrap_or(s);
+    }
+    if !s.bytes().all(|c| c == b'.') {
+        s = s.trim_end_matches(['.', ' ']);
+    }
+    short_name(s).unwrap_or(s)
+}
+
+/// The protected name an 8.3 short name (`PREFIX~N[.EXT]`, any case) stands for.
+fn short_name(s: &str) -> Option<&'static str> {
+    let tilde = memchr::memchr(b'~', s.as_bytes())?;
+    let prefix = s.get(..tilde)?;
+    let after = s.get(tilde + 1..)?;
+    let (num, ext) = after.split_once('.').unwrap_or((after, ""));
+    if prefix.is_empty()
+        || prefix.len() > 6
+        || num.is_empty()
+        || num.len() > 6
+        || !num.bytes().all(|c| c.is_ascii_digit())
+        || ext.len() > 3
+    {
+        return None;
+    }
+    SHORT_NAMED.iter().copied().find(|long| {
+        let (base, long_ext) = match long.rfind('.') {
+            Some(i) if i > 0 => (long.get(..i).unwrap_or(""), long.get(i + 1..).unwrap_or("")),
+            _ => (*long, ""),
+        };
+        let squeezed = base.bytes().filter(|&c| c != b'.' && c != b' ');
+        let want_ext = long_ext.get(..long_ext.len().min(3)).unwrap_or("");
+        squeezed
+            .take(6)
+            .map(|c| c.to_ascii_lowercase())
+            .eq(prefix.bytes().map(|c| c.to_ascii_lowercase()))
+            && ext.eq_ignore_ascii_case(want_ext)
+    })
+}
+
 /// A home-subdirectory segment as written in [`HOME_SUBDIRS`], or lowercase.
 fn static_segment(seg: &'static str, lower: bool) -> &'static str {
     match seg {
@@ -262,7 +441,7 @@ pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
     let (anchor, below, rest) = split_anchor(s);
     let mut segments: Vec<&str> = Vec::with_capacity(separators(rest) + 3);
     let mut escapes = false;
-    for_each_raw_segment(below, rest, lower, |seg| match seg {
+    for_each_raw_segment(below, rest, lower, |seg| match canon(seg) {
         "" | "." => {}
         ".." => {
             if segments.pop().is_none() {
@@ -271,6 +450,9 @@ pub(crate) fn norm(raw: &str, lower: bool) -> Norm<'_> {
         }
         other => segments.push(other),
     });
+    if anchor == "/" && private_alias(&segments) {
+        segments.remove(0);
+    }
     Norm {
         anchor,
         segments,
@@ -467,6 +649,8 @@ pub fn is_secret_to_read(raw: &str) -> bool {
     lowered(raw, |p| {
         credential_in(p.anchor, &p.segments)
             || history_name(p.segments.last().copied().unwrap_or(""))
+            // Climbing out may land at the root (`../../../../proc/self/environ`).
+            || (p.anchor.is_empty() && p.escapes && credential_in("/", &p.segments))
     })
 }
 
@@ -528,6 +712,9 @@ pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
         && !name.ends_with(".template")
         && !name.ends_with(".dist")
     {
+        return true;
+    }
+    if more_secrets(anchor, lower, name, parent) {
         return true;
     }
     if matches!(
@@ -597,6 +784,36 @@ pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
         return true;
     }
     is_openclaw_secret(lower)
+}
+
+/// Secrets found by the session 13 red team: direnv files (`.envrc`, which export them),
+/// PuTTY keys, SSH host keys, MySQL option files with passwords, Cargo's registry token, AWS
+/// SSO and CLI session caches, GNOME keyrings, Safari cookies, any process's or thread's
+/// environment under `/proc` (also through `/proc/self/root`), and container secrets
+/// (`/run/secrets`, Kubernetes service account tokens under `/var/run/secrets`).
+fn more_secrets(anchor: &str, lower: &[&str], name: &str, parent: &str) -> bool {
+    if matches!(
+        name,
+        ".envrc" | ".my.cnf" | ".mylogin.cnf" | "credentials.toml"
+    ) || name.ends_with(".ppk")
+        || name.ends_with(".binarycookies")
+        || (name.starts_with("ssh_host_") && name.ends_with("_key"))
+        || (parent == "keyrings" && name.ends_with(".keyring"))
+    {
+        return true;
+    }
+    if let Some(i) = lower.iter().position(|s| *s == ".aws") {
+        if matches!(lower.get(i + 1..), Some(["sso" | "cli", "cache", _]))
+            && name.ends_with(".json")
+        {
+            return true;
+        }
+    }
+    anchor == "/"
+        && matches!(
+            lower,
+            ["proc", .., "environ"] | ["run", "secrets", _, ..] | ["var", "run", "secrets", _, ..]
+        )
 }
 
 /// Files on this machine that hold secrets though they are not credential files by name:
@@ -706,11 +923,13 @@ pub fn is_credential_dir(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    lowered(raw, |p| credential_dir_in(p.anchor, &p.segments))
+    lowered(raw, |p| credential_dir_in(p.anchor, &p.segments, p.escapes))
 }
 
-/// [`is_credential_dir`] of a normalized path with lowercase segments.
-fn credential_dir_in(anchor: &str, lower: &[&str]) -> bool {
+/// [`is_credential_dir`] of a normalized path with lowercase segments. A relative path that
+/// climbs out of the working directory (`../../..`) may reach a home or the root: it counts as
+/// one when it would be one anchored at `/` or at `~`.
+fn credential_dir_in(anchor: &str, lower: &[&str], escapes: bool) -> bool {
     let holds = |s: &&str| {
         matches!(
             *s,
@@ -736,7 +955,13 @@ fn credential_dir_in(anchor: &str, lower: &[&str]) -> bool {
                 || first == Some("root") && lower.len() == 1
                 || matches!(first, Some("home" | "users")) && lower.len() <= 2
         }
-        "" => false,
+        "" => {
+            escapes
+                && (lower.is_empty()
+                    || lower == ["root"]
+                    || lower == [".config"]
+                    || matches!(first, Some("home" | "users")) && lower.len() <= 2)
+        }
         _ => lower.is_empty() || first == Some("users") && lower.len() <= 2,
     }
 }
@@ -766,6 +991,7 @@ fn simple_segments(raw: &str) -> Option<(&str, [&str; SIMPLE_SEGMENTS], usize)> 
     let t = raw.trim();
     let b = t.as_bytes();
     if t.starts_with(['~', '$', '%'])
+        || t.starts_with("//")
         || memchr::memchr(b'\\', b).is_some()
         || b.windows(2).any(|w| w == b"..")
     {
@@ -783,9 +1009,18 @@ fn simple_segments(raw: &str) -> Option<(&str, [&str; SIMPLE_SEGMENTS], usize)> 
     };
     let mut segs = [""; SIMPLE_SEGMENTS];
     let mut n = 0;
-    for seg in rest.split('/').filter(|s| !s.is_empty() && *s != ".") {
-        *segs.get_mut(n)? = seg;
-        n += 1;
+    for seg in rest.split('/').map(canon) {
+        match seg {
+            "" | "." => {}
+            ".." => return None,
+            seg => {
+                *segs.get_mut(n)? = seg;
+                n += 1;
+            }
+        }
+    }
+    if anchor == "/" && private_alias(segs.get(..n)?) {
+        return None;
     }
     Some((anchor, segs, n))
 }
@@ -879,6 +1114,10 @@ fn home_write_target<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
                     ".xsession",
                     ".xsessionrc",
                     ".pam_environment",
+                    // Sourced by the default `~/.bashrc` (Debian/Ubuntu) and every file of
+                    // `~/.bashrc.d` (Fedora).
+                    ".bash_aliases",
+                    ".bashrc.d",
                 ],
             ) || (at(0, &[".config"])
                 && at(1, &["git", "environment.d", "powershell", "zsh", "bash"]))
@@ -1066,6 +1305,29 @@ mod tests {
     fn normalize_oracle(raw: &str) -> NormPath {
         // Borrowed until a form needs rewriting (most paths have no backslash and no home form).
         let trimmed = raw.trim();
+        if let Some((a, rest)) = windows_prefix(trimmed) {
+            let mut segments: Vec<String> = Vec::new();
+            let mut escapes = false;
+            for seg in rest.replace('\\', "/").split('/') {
+                match canon(seg) {
+                    "" | "." => {}
+                    ".." => {
+                        if segments.pop().is_none() {
+                            escapes = true;
+                        }
+                    }
+                    other => segments.push(other.to_owned()),
+                }
+            }
+            if a == "/" && private_alias(&segments) {
+                segments.remove(0);
+            }
+            return NormPath {
+                anchor: a.to_owned(),
+                segments,
+                escapes,
+            };
+        }
         let mut s: std::borrow::Cow<'_, str> = if trimmed.contains('\\') {
             std::borrow::Cow::Owned(trimmed.replace('\\', "/"))
         } else {
@@ -1115,7 +1377,7 @@ mod tests {
             Vec::with_capacity(s.bytes().filter(|&b| b == b'/').count() + 1);
         let mut escapes = false;
         for seg in s.split('/') {
-            match seg {
+            match canon(seg) {
                 "" | "." => {}
                 ".." => {
                     if segments.pop().is_none() {
@@ -1124,6 +1386,9 @@ mod tests {
                 }
                 other => segments.push(other.to_owned()),
             }
+        }
+        if anchor == "/" && private_alias(&segments) {
+            segments.remove(0);
         }
         NormPath {
             anchor,
@@ -1165,6 +1430,10 @@ mod tests {
             && !name.ends_with(".template")
             && !name.ends_with(".dist")
         {
+            return true;
+        }
+        let l: Vec<&str> = lower.iter().map(String::as_str).collect();
+        if more_secrets(&p.anchor, &l, name, parent) {
             return true;
         }
         if matches!(
@@ -1329,7 +1598,13 @@ mod tests {
                     || first == Some("root") && lower.len() == 1
                     || matches!(first, Some("home" | "users")) && lower.len() <= 2
             }
-            "" => false,
+            "" => {
+                p.escapes
+                    && (lower.is_empty()
+                        || lower == ["root"]
+                        || lower == [".config"]
+                        || matches!(first, Some("home" | "users")) && lower.len() <= 2)
+            }
             _ => lower.is_empty() || first == Some("users") && lower.len() <= 2,
         }
     }
@@ -1426,7 +1701,7 @@ mod tests {
                 "~",
                 [".bash_logout" | ".zlogin" | ".zlogout" | ".cshrc" | ".tcshrc" | ".kshrc"
                 | ".mkshrc" | ".xprofile" | ".xinitrc" | ".xsession" | ".xsessionrc"
-                | ".pam_environment", ..],
+                | ".pam_environment" | ".bash_aliases" | ".bashrc.d", ..],
             ) => true,
             ("~", [".config", "git" | "environment.d" | "powershell" | "zsh" | "bash", ..]) => true,
             ("~", ["documents" | "my documents", "windowspowershell" | "powershell", .., last]) => {
@@ -1579,6 +1854,100 @@ mod tests {
             let t = format!("{}{tail}", parts.concat());
             paths_equal_their_references(&[t]);
         }
+    }
+
+    #[test]
+    fn windows_prefixes_streams_dots_and_short_names_resolve_as_windows_does() {
+        for (raw, anchor, segs) in [
+            ("\\\\?\\C:\\Windows\\x", "c:", "windows/x"),
+            ("\\\\.\\D:\\a", "d:", "a"),
+            ("\\??\\C:\\Windows", "c:", "windows"),
+            ("//?/c:/Users", "c:", "users"),
+            ("\\\\?\\UNC\\srv\\C$\\Windows", "c:", "windows"),
+            ("\\\\127.0.0.1\\c$\\Users\\me", "c:", "users/me"),
+            ("//localhost/C$/x", "c:", "x"),
+            ("\\\\srv\\share\\x", "/", "srv/share/x"),
+            ("\\\\?\\UNC\\srv\\share\\x", "/", "srv/share/x"),
+            ("//etc/hosts", "/", "etc/hosts"),
+            (
+                "C:\\Users\\me\\.gitconfig::$DATA",
+                "c:",
+                "users/me/.gitconfig",
+            ),
+            ("C:\\Windows::$INDEX_ALLOCATION\\x", "c:", "windows/x"),
+            ("C:\\Windows.\\x. ", "c:", "windows/x"),
+            ("C:\\Users\\me\\SSH~1\\config", "c:", "users/me/.ssh/config"),
+            ("OPENCL~1\\OPENCL~1.JSO", "", ".openclaw/openclaw.json"),
+            ("GIT~2/hooks", "", ".git/hooks"),
+            ("STARTM~1", "", "start menu"),
+            ("/private/etc/hosts", "/", "etc/hosts"),
+            ("/private/var/x", "/", "var/x"),
+            ("/private/x", "/", "private/x"),
+            ("a/../..", "", ""),
+            ("notes~1.md", "", "notes~1.md"),
+            ("OPENCL~1.TXT", "", "opencl~1.txt"),
+            ("...", "", "..."),
+        ] {
+            lowered(raw, |n| {
+                assert_eq!(
+                    (n.anchor, n.segments.join("/").as_str()),
+                    (anchor, segs),
+                    "{raw}"
+                );
+            });
+        }
+        assert!(is_system_write_target(
+            "\\\\?\\C:\\Windows\\System32\\x.dll"
+        ));
+        assert!(is_system_write_target("/private/etc/pam.d/sudo"));
+        assert!(is_system_write_target("C:\\Users\\me\\.gitconfig."));
+        assert!(is_system_write_target("~/.bash_aliases"));
+        assert!(is_system_write_target("~/.bashrc.d/x.sh"));
+        assert!(is_self_protected(
+            "C:\\Users\\me\\OPENCL~1\\extensions\\x.js"
+        ));
+        assert!(is_self_protected("D:\\cfg\\openclaw.json::$DATA"));
+        assert!(!is_system_write_target("/private/tmp/build/out.txt"));
+        assert!(!is_system_write_target(
+            "\\\\fileserver\\team\\app\\README.md"
+        ));
+    }
+
+    #[test]
+    fn more_secrets_and_relative_climbs_to_them() {
+        for p in [
+            ".envrc",
+            "deploy.ppk",
+            "/etc/ssh/ssh_host_ed25519_key",
+            "~/.my.cnf",
+            "~/.cargo/credentials.toml",
+            "~/.aws/sso/cache/x.json",
+            "~/.aws/cli/cache/x.json",
+            "~/.local/share/keyrings/login.keyring",
+            "~/Library/Cookies/Cookies.binarycookies",
+            "/proc/self/task/1/environ",
+            "/proc/self/root/proc/1/environ",
+            "/run/secrets/db",
+            "/var/run/secrets/kubernetes.io/serviceaccount/token",
+            "C:\\app\\.env::$DATA",
+        ] {
+            assert!(is_credential_path(p), "{p}");
+        }
+        for p in [
+            ".envrc.example",
+            "/etc/ssh/ssh_host_ed25519_key.pub",
+            "docker/my.cnf",
+            "~/.aws/sso/README.md",
+            "/run/secrets",
+            "src/proc/environ.ts",
+        ] {
+            assert!(!is_credential_path(p), "{p}");
+        }
+        assert!(is_secret_to_read("../../../../proc/self/environ"));
+        assert!(!is_secret_to_read("../proc/environ.md"));
+        assert!(is_credential_dir("../../.."));
+        assert!(is_credential_dir("../../home/u"));
+        assert!(!is_credential_dir("../sibling/src"));
     }
 
     #[test]

@@ -20,8 +20,12 @@
 //!   `openclaw.json` holds gateway, channel and provider tokens, so reading it asks (the TS
 //!   peer auto-passes it; the LLM-judge peer reviews it — we take the conservative side).
 //! - For content searches (name tokens `grep` or `search`): also a search under a credential
-//!   directory or an ancestor of one ([`paths::is_credential_dir`]), or a `glob` that names
-//!   credential files (`.env`, `*.pem`).
+//!   directory or an ancestor of one ([`paths::is_credential_dir`], also `../../..`), or a
+//!   `glob` that names credential files: any alternative of its braces that is a credential
+//!   path or directory, or whose last segment matches a secret file name and no ordinary one
+//!   (`**/.env*`, `*.{pem,key}`, `.[e]nv`; not `*`, `.*`, `*.json`).
+//! - A relative path that climbs out is also tested anchored at `/`
+//!   (`../../../../proc/self/environ`).
 //! - Self-protected paths are NOT escalated for reads beyond that (anchors: reads of the
 //!   control plane are not self-protection); a missing or ill-typed path on `read` makes the
 //!   report incomplete. Absolute targets go into [`Report::targets`]; `read_only` is true.
@@ -119,11 +123,7 @@ pub fn analyze(call: &Call) -> Option<Report> {
     if search {
         if let Some(Value::String(glob)) = params.get("glob") {
             let g = glob.trim();
-            let bare = g.trim_end_matches('*');
-            if paths::is_credential_path(g)
-                || paths::is_credential_path(bare)
-                || paths::is_credential_path(&g.replace('*', "x"))
-            {
+            if credential_glob(g) {
                 acc.note(
                     &finding::CREDENTIAL_READ,
                     Severity::Warning,
@@ -136,6 +136,146 @@ pub fn analyze(call: &Call) -> Option<Report> {
     let mut report = acc.finish();
     report.read_only = true;
     Some(report)
+}
+
+/// Longest glob matched against names, in bytes (a longer one is only tested literally).
+const MAX_GLOB: usize = 256;
+
+/// File names that hold secrets ([`paths::is_credential_path`]) a glob may pick out.
+const SECRET_NAMES: [&str; 31] = [
+    ".env",
+    ".env.local",
+    ".env.production",
+    "prod.env",
+    ".envrc",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "server.pem",
+    "server.key",
+    "cert.p12",
+    "cert.pfx",
+    "deploy.ppk",
+    "release.keystore",
+    "keystore.jks",
+    ".netrc",
+    "_netrc",
+    ".pgpass",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".my.cnf",
+    "credentials",
+    "credentials.json",
+    "secrets.yaml",
+    "secrets.json",
+    "master.key",
+    "openclaw.json",
+    "terraform.tfstate",
+    ".vault-token",
+    "shadow",
+];
+
+/// Ordinary file names: a glob that matches one of these selects files in general, not
+/// secrets (`*`, `.*`, `*.json`).
+const ORDINARY_NAMES: [&str; 9] = [
+    "main.rs",
+    "index.ts",
+    "readme.md",
+    "package.json",
+    ".gitignore",
+    "config.yaml",
+    "notes.txt",
+    "makefile",
+    ".editorconfig",
+];
+
+/// A content search's `glob` names credential files: for any alternative of its braces, a
+/// literal credential path, a credential directory in its path (`**/.ssh/*`), or a last
+/// segment whose pattern matches a secret file name and no ordinary one (`**/.env*`,
+/// `*.{pem,key}`, `.[e]nv`, `.n?trc`, `id_*`).
+fn credential_glob(glob: &str) -> bool {
+    let alternatives = paths::expand_braces(glob, 16).unwrap_or_else(|| vec![glob.to_owned()]);
+    alternatives.iter().any(|alt| {
+        let alt = alt.trim_start_matches('!');
+        if paths::is_credential_path(alt) || paths::is_credential_dir(alt) {
+            return true;
+        }
+        let last = alt
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if last.len() > MAX_GLOB || !last.contains(['*', '?', '[']) {
+            return false;
+        }
+        SECRET_NAMES.iter().any(|n| glob_matches(&last, n))
+            && !ORDINARY_NAMES.iter().any(|n| glob_matches(&last, n))
+    })
+}
+
+/// `name` matches the glob segment `pat`: `*` (any run), `?` (one character), `[…]` classes
+/// with ranges and `!`/`^` negation; anything else literally. Linear backtracking on the last
+/// `*` (no recursion).
+fn glob_matches(pat: &str, name: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    let (mut pi, mut ni) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        let c = n.get(ni).copied().unwrap_or('\0');
+        let step = match p.get(pi) {
+            Some('*') => {
+                star = Some((pi, ni));
+                pi += 1;
+                continue;
+            }
+            Some('?') => Some(pi + 1),
+            Some('[') => class_at(&p, pi, c),
+            Some(&x) if x == c => Some(pi + 1),
+            _ => None,
+        };
+        match (step, star) {
+            (Some(next), _) => {
+                pi = next;
+                ni += 1;
+            }
+            (None, Some((sp, sn))) => {
+                pi = sp + 1;
+                ni = sn + 1;
+                star = Some((sp, sn + 1));
+            }
+            (None, None) => return false,
+        }
+    }
+    p.get(pi..).unwrap_or(&[]).iter().all(|&x| x == '*')
+}
+
+/// The `[…]` class opened at `p[at]` matched against `c`: the index after the class when it
+/// matches; `None` otherwise. An unclosed `[` is a literal.
+fn class_at(p: &[char], at: usize, c: char) -> Option<usize> {
+    let mut i = at + 1;
+    let negated = matches!(p.get(i), Some('!' | '^'));
+    if negated {
+        i += 1;
+    }
+    let start = i;
+    let mut hit = false;
+    while let Some(&x) = p.get(i) {
+        if x == ']' && i > start {
+            return (hit != negated).then_some(i + 1);
+        }
+        if p.get(i + 1) == Some(&'-') && p.get(i + 2).is_some_and(|&e| e != ']') {
+            let e = p.get(i + 2).copied().unwrap_or(x);
+            hit |= x <= c && c <= e;
+            i += 3;
+        } else {
+            hit |= x == c;
+            i += 1;
+        }
+    }
+    // No closing `]`: the `[` is literal.
+    (c == '[').then_some(at + 1)
 }
 
 #[cfg(test)]
@@ -289,6 +429,43 @@ mod tests {
             assert!(!r.complete, "{params}");
             assert!(r.findings.iter().any(|f| f.id == "analysis-incomplete"));
         }
+    }
+
+    #[test]
+    fn globs_that_pick_out_credential_files() {
+        for g in [
+            "**/.env*",
+            "*.{pem,key}",
+            "{.env,.env.*}",
+            "**/.[e]nv",
+            ".n?trc",
+            "id_*",
+            "**/.ssh/*",
+            "*.PEM",
+            "{*.md,*.p12}",
+            "[!a].env",
+        ] {
+            assert!(credential_glob(g), "{g}");
+        }
+        for g in [
+            "*",
+            ".*",
+            "**/*",
+            "*.json",
+            "**/*.{ts,tsx}",
+            ".env.example",
+            "{*.md,*.txt}",
+            "src/**",
+            "[",
+            "*.[",
+        ] {
+            assert!(!credential_glob(g), "{g}");
+        }
+        assert!(glob_matches("a*b*c", "axxbyyc"));
+        assert!(!glob_matches("a*b*c", "axxbyy"));
+        assert!(glob_matches("[a-c]x", "bx"));
+        assert!(!glob_matches("[!a-c]x", "bx"));
+        assert!(glob_matches("*", ""));
     }
 
     #[test]

@@ -2483,9 +2483,9 @@ pub(crate) fn norm(p: &str) -> String {
     // A bare name (`a.exe`, `x.sh`, `make`: letters, digits, `_`, `-`, `+`, `.`; not `.`
     // or `..`) normalizes to itself: no anchor, separator, expansion or blank to resolve. Every
     // command word of a script comes here (`run_words`), so this skips the general path.
+    // (A trailing `.` is dropped by the general path, as Windows does.)
     if !p.is_empty()
-        && p != "."
-        && p != ".."
+        && !p.ends_with('.')
         && p.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.'))
     {
@@ -2498,7 +2498,10 @@ pub(crate) fn norm(p: &str) -> String {
             || rest
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'+' | b'.' | b'/'))
-                && rest.split('/').all(|s| !matches!(s, "" | "." | ".."))
+                && rest.split('/').all(|s| !s.is_empty() && !s.ends_with('.'))
+                && !rest
+                    .get(..8)
+                    .is_some_and(|x| x.eq_ignore_ascii_case("private/"))
         {
             return p.to_owned();
         }

@@ -82,7 +82,7 @@ mod wipe;
 pub use delete::{find_roots, lists_secrets, reads_listed_files};
 pub use env::is_loader_variable;
 pub use net::is_metadata_url;
-pub use wipe::is_fork_bomb;
+pub use wipe::{is_fork_bomb, mode_effects};
 
 use super::command::{program_name, Cmd, Dialect, Payload};
 use super::model::{NestedKind, Redirect, Script, SimpleCommand, Word};

@@ -215,6 +215,17 @@ fn keeps_owner_access(mode: &str, target: &str, recursive: bool) -> bool {
         && !world_writable(mode)
 }
 
+/// What a numeric or symbolic `mode` does to `target` (a file or directory, not recursive),
+/// for callers outside the shell rules (Code Mode's `fs.chmod`): (the owner keeps the access
+/// OpenClaw needs and nobody else gains write, everyone may write, setuid/setgid).
+pub fn mode_effects(mode: &str, target: &str) -> (bool, bool, bool) {
+    (
+        keeps_owner_access(mode, target, false),
+        world_writable(mode),
+        sets_id(mode),
+    )
+}
+
 /// Inside the home, below it (`~/.ssh`, `$HOME/.openclaw`): a recursive mode change there that
 /// keeps the owner's access and only takes from others (`chmod -R go-rwx ~/.ssh`, `chmod -R
 /// 700 ~/.openclaw`) is hardening, not a wipe.
