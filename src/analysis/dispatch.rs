@@ -50,7 +50,8 @@ pub fn analyze_call(call: &Call, limits: &Limits) -> Option<CallAnalysis> {
     } else if kind == Some("exec") {
         let mut analysis = match call.params.get("command") {
             Some(Value::String(cmd)) => {
-                let a = shell::analyze(cmd, Dialect::Posix, limits, 0);
+                let in_dir = with_workdir(call, cmd);
+                let a = shell::analyze(in_dir.as_deref().unwrap_or(cmd), Dialect::Posix, limits, 0);
                 CallAnalysis {
                     report: a.report,
                     category: a.category,
@@ -142,6 +143,22 @@ fn incomplete(why: &str) -> Report {
 }
 
 /// The exec tool's own parameters: `env` overrides and `elevated`.
+/// The command as it runs from the exec call's `workdir` (`cd 'DIR'` on a line of its own
+/// first), so that relative paths are judged where they land (`echo … >> passwd` with
+/// `workdir: "/etc"`); `None` when the call names no directory (the host's default).
+fn with_workdir(call: &Call, cmd: &str) -> Option<String> {
+    let dir = call.params.get("workdir").and_then(Value::as_str)?;
+    if dir.trim().is_empty() || dir == "." {
+        return None;
+    }
+    let dir = if dir.starts_with('-') {
+        format!("./{dir}")
+    } else {
+        dir.to_owned()
+    };
+    Some(format!("cd '{}'\n{cmd}", dir.replace('\'', "'\\''")))
+}
+
 fn exec_params(call: &Call, report: &mut Report) {
     if let Some(Value::Object(env)) = call.params.get("env") {
         for key in env.keys() {
