@@ -149,6 +149,18 @@ pub struct Peeled<'w> {
     pub elevated: bool,
 }
 
+impl Peeled<'_> {
+    /// Adds `text` as a POSIX shell command a wrapper runs (`watch 'cmd'`, `flock -c 'cmd'`).
+    fn shell(&mut self, text: String, via: &'static str) {
+        self.payloads.push(Payload {
+            dialect: Dialect::Posix,
+            text,
+            via,
+            encoded: false,
+        });
+    }
+}
+
 /// The programs [`step_with`] peels, sorted: [`is_wrapper`] as a list. A test reads the arms
 /// of `step_with` from the source and checks both against them, so an arm cannot be added
 /// without its name here. Any other program is the effective command as it is: peeling stops
@@ -614,12 +626,7 @@ fn parallel_lines(out: &mut Peeled<'_>, argv: &[&Word], end: usize) -> Step {
         return Step::Done;
     }
     for w in lines {
-        out.payloads.push(Payload {
-            dialect: Dialect::Posix,
-            text: w.text.clone(),
-            via: "parallel",
-            encoded: false,
-        });
+        out.shell(w.text.clone(), "parallel");
     }
     Step::NoCommand
 }
@@ -1092,12 +1099,7 @@ fn step_with<'w>(
                 .any(|w| !w.text.starts_with("--") && w.text.contains('s'));
             if shell {
                 if let Some(w) = argv.get(i) {
-                    out.payloads.push(Payload {
-                        dialect: Dialect::Posix,
-                        text: w.text.clone(),
-                        via: "entr -s",
-                        encoded: false,
-                    });
+                    out.shell(w.text.clone(), "entr -s");
                 }
                 return Step::NoCommand;
             }
@@ -1332,12 +1334,7 @@ fn step_with<'w>(
             cmd.elevated = true;
             if argv.get(dashes + 1).is_some_and(|w| w.text == "-c") {
                 if let Some(w) = argv.get(dashes + 2) {
-                    out.payloads.push(Payload {
-                        dialect: Dialect::Posix,
-                        text: w.text.clone(),
-                        via: "capsh -- -c",
-                        encoded: false,
-                    });
+                    out.shell(w.text.clone(), "capsh -- -c");
                 }
             }
             Step::NoCommand
@@ -1350,12 +1347,7 @@ fn step_with<'w>(
                 .position(|w| w.text == "-c" || w.text == "--command")
             {
                 if let Some(w) = argv.get(pos + 1) {
-                    out.payloads.push(Payload {
-                        dialect: Dialect::Posix,
-                        text: w.text.clone(),
-                        via: "flock -c",
-                        encoded: false,
-                    });
+                    out.shell(w.text.clone(), "flock -c");
                 }
                 return Step::NoCommand;
             }
@@ -1365,12 +1357,7 @@ fn step_with<'w>(
             let i = skip_options(argv, &['n', 'd', 'q'], &["interval", "differences"]);
             let text: Vec<&str> = argv.iter().skip(i).map(|w| w.text.as_str()).collect();
             if !text.is_empty() {
-                out.payloads.push(Payload {
-                    dialect: Dialect::Posix,
-                    text: text.join(" "),
-                    via: "watch",
-                    encoded: false,
-                });
+                out.shell(text.join(" "), "watch");
             }
             Step::NoCommand
         }
@@ -1416,12 +1403,7 @@ fn step_with<'w>(
             if end - i == 1 {
                 // parallel 'rm -rf {}' ::: … : a quoted command line.
                 if let Some(w) = argv.get(i) {
-                    out.payloads.push(Payload {
-                        dialect: Dialect::Posix,
-                        text: w.text.clone(),
-                        via: "parallel",
-                        encoded: false,
-                    });
+                    out.shell(w.text.clone(), "parallel");
                 }
             }
             cmd.argv.truncate(end);
