@@ -746,6 +746,11 @@ pub(crate) fn credential_in(anchor: &str, lower: &[&str]) -> bool {
         if name == "hosts.yml" {
             return parent == "gh";
         }
+        // Password hashes live in a system's `etc` (also a mounted root's); a workspace's
+        // `tests/fixtures/shadow` is project data.
+        if name == "shadow" || name == "gshadow" {
+            return in_system_etc(anchor, lower);
+        }
         if name == "token" || name == "keyring" {
             return in_dir(".config") || in_dir(".docker") || parent.starts_with('.');
         }
@@ -1025,21 +1030,48 @@ fn simple_segments(raw: &str) -> Option<(&str, [&str; SIMPLE_SEGMENTS], usize)> 
     Some((anchor, segs, n))
 }
 
+/// Account and scheduler files: a system's when they sit in its `etc` directory.
+const ACCOUNT_FILES: &[&str] = &[
+    "sudoers",
+    "crontab",
+    "passwd",
+    "shadow",
+    "group",
+    "gshadow",
+    "master.passwd",
+];
+
+/// The path's file sits in a system's `etc` directory, the only place its account files and
+/// password hashes count: `/etc/x`, a mounted root's `/mnt/sys/etc/x`, a drive's
+/// `C:\rootfs\etc\x`, or `etc/x` relative to a directory the line does not show. Not in a
+/// home (`~/…`, `/home/u/…`, `/Users/u/…`, `C:\Users\…`), where a workspace keeps fixtures,
+/// nor deeper inside a relative path (`tests/fixtures/etc/passwd`).
+pub(crate) fn in_system_etc<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
+    let n = segments.len();
+    let seg_is = |i: usize, x: &str| {
+        segments
+            .get(i)
+            .is_some_and(|s| s.as_ref().eq_ignore_ascii_case(x))
+    };
+    n >= 2
+        && seg_is(n - 2, "etc")
+        && anchor != "~"
+        && !(seg_is(0, "home") || seg_is(0, "users"))
+        && (!anchor.is_empty() || n == 2)
+}
+
 /// [`is_system_write_target`] of a normalized path (anchor and segments).
 pub(crate) fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
     let is = |s: Option<&S>, set: &[&str]| {
         s.is_some_and(|s| set.iter().any(|x| s.as_ref().eq_ignore_ascii_case(x)))
     };
-    // The account and scheduler files only count where the system keeps them: under a root,
-    // home or drive anchor (a workspace-relative `tests/fixtures/etc/passwd` is project data;
-    // callers root the paths that climb out of the workspace, and the shell resolves them
-    // against a changed directory). A key file or `.ssh` directory counts anywhere.
+    // The account and scheduler files only count where a system keeps them: in an `etc`
+    // directory reached from a root or drive anchor, outside any home (`/etc/passwd`, a mounted
+    // root's `/mnt/sys/etc/shadow`). A workspace's `tests/fixtures/etc/passwd` is project data,
+    // also once the shell or the exec `workdir` has rooted it under a home; callers root the
+    // paths that climb out of the workspace. A key file or `.ssh` directory counts anywhere.
     if is(segments.last(), &["authorized_keys", "authorized_keys2"])
-        || !anchor.is_empty()
-            && is(
-                segments.last(),
-                &["sudoers", "crontab", "passwd", "shadow", "known_hosts"],
-            )
+        || is(segments.last(), ACCOUNT_FILES) && in_system_etc(anchor, segments)
         || segments.iter().any(|s| {
             s.as_ref().eq_ignore_ascii_case("sudoers.d") || s.as_ref().eq_ignore_ascii_case(".ssh")
         })
@@ -1465,6 +1497,12 @@ mod tests {
             if name == "hosts.yml" {
                 return parent == "gh";
             }
+            if name == "shadow" || name == "gshadow" {
+                return parent == "etc"
+                    && !matches!(p.anchor.as_str(), "~")
+                    && !lower.first().is_some_and(|f| f == "home" || f == "users")
+                    && (!p.anchor.is_empty() || lower.len() == 2);
+            }
             if name == "token" || name == "keyring" {
                 return in_dir(".config") || in_dir(".docker") || parent.starts_with('.');
             }
@@ -1644,12 +1682,15 @@ mod tests {
         let p = normalize(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
         let name = lower.last().map(String::as_str).unwrap_or("");
+        let parent = lower.len().checked_sub(2).and_then(|i| lower.get(i));
         if matches!(name, "authorized_keys" | "authorized_keys2")
-            || !p.anchor.is_empty()
-                && matches!(
-                    name,
-                    "sudoers" | "crontab" | "passwd" | "shadow" | "known_hosts"
-                )
+            || matches!(
+                name,
+                "sudoers" | "crontab" | "passwd" | "shadow" | "group" | "gshadow" | "master.passwd"
+            ) && parent.is_some_and(|p| p == "etc")
+                && p.anchor != "~"
+                && !lower.first().is_some_and(|f| f == "home" || f == "users")
+                && (!p.anchor.is_empty() || lower.len() == 2)
             || lower.iter().any(|s| s == "sudoers.d" || s == ".ssh")
         {
             return true;
@@ -2263,6 +2304,8 @@ mod tests {
             "~/.config/gh/hosts.yml",
             "~/.docker/config.json",
             "/etc/shadow",
+            "/mnt/sysroot/etc/gshadow",
+            "etc/shadow",
             "~/.git-credentials",
             "~/.gnupg/private-keys-v1.d/x.key",
             "~/.npmrc",
@@ -2292,6 +2335,8 @@ mod tests {
             "~/.mozilla/firefox/abc.default-release/prefs.js",
             "~/.config/google-chrome/Default/Bookmarks",
             "cookies.txt.example",
+            "tests/fixtures/shadow",
+            "/tmp/out/shadow",
         ] {
             assert!(!is_credential_path(p), "{p}");
         }
@@ -2410,13 +2455,32 @@ mod tests {
         ] {
             assert!(!is_system_write_target(p), "{p}");
         }
-        // Anchored, home-anchored, spelled-out homes, and key files or `.ssh` anywhere.
+        // Outside a system's `etc` directory, absolute paths too: a workspace rooted by the
+        // exec `workdir`, a home, a scratch directory.
+        for p in [
+            "/home/u/project/tests/fixtures/passwd",
+            "/home/u/project/etc/passwd",
+            "/Users/u/src/etc/sudoers",
+            "~/sudoers",
+            "~/etc/shadow",
+            "/home/u/crontab",
+            "/tmp/x/shadow",
+            "C:\\x\\passwd",
+            "C:\\Users\\u\\src\\etc\\group",
+            "/srv/app/group",
+            "~/.ssh_backup/known_hosts",
+        ] {
+            assert!(!is_system_write_target(p), "{p}");
+        }
+        // A system's `etc` (also a mounted root's), and key files or `.ssh` anywhere.
         for p in [
             "/etc/passwd",
-            "/tmp/x/shadow",
-            "~/sudoers",
-            "/home/u/crontab",
-            "C:\\x\\passwd",
+            "/mnt/sysroot/etc/shadow",
+            "/media/disk/etc/sudoers",
+            "/srv/chroot/etc/group",
+            "C:\\rootfs\\etc\\passwd",
+            "/private/etc/master.passwd",
+            "etc/passwd",
             "authorized_keys",
             "keys/authorized_keys2",
             ".ssh/config",
