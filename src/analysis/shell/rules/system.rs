@@ -85,7 +85,7 @@ pub(super) fn special_target(c: &Call<'_, '_>, out: &mut Out, who: &str, verb: &
     }
     let resolved = c.resolve(text);
     let text = &*resolved;
-    if super::contains_ci(text, "openclaw") && paths::is_self_protected(text) {
+    if paths::may_be_self_protected(text) && paths::is_self_protected(text) {
         out.add(
             &finding::SELF_PROTECTION,
             format!("{who} {verb} the gate's own configuration {}", shown(text)),
