@@ -1131,6 +1131,13 @@ struct Code<'a> {
     builders: BTreeSet<String>,
     /// Names assigned a Bun file handle (`const f = Bun.file(p)`) → the argument `p`.
     bun_files: BTreeMap<String, (usize, usize)>,
+    /// Names assigned a function's `call` or `apply` (`const c = Function.prototype.call`)
+    /// → which one.
+    invokers: BTreeMap<String, &'static str>,
+    /// Names assigned `call` or `apply` bound to a function (`const run =
+    /// Function.prototype.call.bind(cp.execSync)`, the "uncurry this" idiom) → (which one,
+    /// the function argument).
+    uncurried: BTreeMap<String, (&'static str, (usize, usize))>,
     max_len: usize,
 }
 
@@ -1174,6 +1181,8 @@ impl<'a> Code<'a> {
             env_decls: BTreeSet::new(),
             builders: BTreeSet::new(),
             bun_files: BTreeMap::new(),
+            invokers: BTreeMap::new(),
+            uncurried: BTreeMap::new(),
             max_len,
         };
         code.match_brackets();
@@ -1532,6 +1541,7 @@ impl<'a> Code<'a> {
             if let Some(r) = self.bun_file_arg((i + 2, end)) {
                 self.bun_files.insert(name.clone(), r);
             }
+            self.invoker_alias(&name, (i + 2, end));
             let once = self.values.get(&name).is_some_and(|v| v.len() == 1);
             if once && self.is_group((i + 2, end), "[") {
                 self.arrays.insert(name, i + 2);
@@ -1950,6 +1960,45 @@ impl<'a> Code<'a> {
     }
 
     /// The tokens `(x, y)` are exactly `pat` (`'text` matches a string literal).
+    /// `name = X.call` / `X.apply` (a member chain ending in the method, not called), and
+    /// `name = X.call.bind(f)` / `X.apply.bind(f)`: recorded in [`Code::invokers`] and
+    /// [`Code::uncurried`].
+    fn invoker_alias(&mut self, name: &str, (x, y): (usize, usize)) {
+        let via = |k: usize| match self.ident(k) {
+            Some("call") => Some("call"),
+            Some("apply") => Some("apply"),
+            _ => None,
+        };
+        let chain = |end: usize| {
+            end > x
+                && (x..end).all(|k| {
+                    self.tok(k).is_some_and(|t| {
+                        if (k - x) % 2 == 0 {
+                            t.kind == Kind::Ident
+                        } else {
+                            t.kind == Kind::Punct && t.text == "."
+                        }
+                    })
+                })
+        };
+        // `X.call` / `X.apply`
+        if y >= x + 3 && chain(y) {
+            if let Some(v) = via(y - 1) {
+                self.invokers.insert(name.to_owned(), v);
+            }
+            return;
+        }
+        // `X.call.bind(f)`: the chain, then `bind`, then one argument group.
+        let Some(open) = self.open.at(y - 1).filter(|&o| o >= x + 4) else {
+            return;
+        };
+        if self.is_ident(open - 1, "bind") && self.punct(open - 2, ".") && chain(open - 2) {
+            if let (Some(v), Some(&f)) = (via(open - 3), self.parts(open).first()) {
+                self.uncurried.insert(name.to_owned(), (v, f));
+            }
+        }
+    }
+
     /// The argument of `Bun.file(p)` when the tokens `x..y` are exactly that call.
     fn bun_file_arg(&self, (x, y): (usize, usize)) -> Option<(usize, usize)> {
         let called = self.is_ident(x, "Bun")
@@ -2904,6 +2953,19 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
 }
 
 fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
+    // `run(this, …)` where `run = Function.prototype.call.bind(f)`: `f(…)`.
+    if !code.prev_punct(i, ".") {
+        if let Some(&(via, f)) = code.uncurried.get(name) {
+            let parts = code.parts(i + 1);
+            let args = if via == "call" {
+                parts.get(1..).unwrap_or(&[]).to_vec()
+            } else {
+                array_args(code, parts.get(1).copied())
+            };
+            call_function(code, out, Some(f), &args);
+            return;
+        }
+    }
     // `Bun.file(p).writer()`, `Bun.file(p).write(data)` (also on `const f = Bun.file(p)`)
     // write `p`; `.delete()` / `.unlink()` remove it.
     if matches!(name, "writer" | "write" | "delete" | "unlink") {
@@ -2953,7 +3015,17 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     // `Function.call.apply(f, [this, …])`, `x.apply.apply(f, [this, […]])`: the outer call
     // invokes the inner `call`/`apply` with `f` as its function, so this is `f(…)`.
     if matches!(name, "call" | "apply") && code.prev_punct(i, ".") {
-        if let Some(inner @ ("call" | "apply")) = i.checked_sub(2).and_then(|j| code.ident(j)) {
+        // (`const c = Function.prototype.call; c.call(f, this, …)` too.)
+        let inner = i
+            .checked_sub(2)
+            .and_then(|j| code.ident(j))
+            .and_then(|n| match n {
+                "call" => Some("call"),
+                "apply" => Some("apply"),
+                _ if !code.prev_punct(i - 2, ".") => code.invokers.get(n).copied(),
+                _ => None,
+            });
+        if let Some(inner) = inner {
             let parts = code.parts(i + 1);
             // The inner method's arguments: after `this` (outer `call`), or the array's
             // elements after `this` (outer `apply`).
@@ -4887,6 +4959,9 @@ mod tests {
             "const cp = require('child_process'); Reflect.apply(Function.prototype.call, cp.execSync, [null, 'rm -rf /'])",
             "const cp = require('child_process'); Reflect.apply(Function.prototype.apply, cp.execSync, [null, ['rm -rf /']])",
             "const fs = require('fs'); Function.prototype.call.call(fs.writeFileSync, fs, '/etc/sudoers.d/x', 'x')",
+            "const cp = require('child_process'); const c = Function.prototype.call; c.call(cp.execSync, null, 'rm -rf /')",
+            "const cp = require('child_process'); const run = Function.prototype.call.bind(cp.execSync); run(null, 'rm -rf /')",
+            "const cp = require('child_process'); const run = Function.prototype.apply.bind(cp.execSync); run(null, ['rm -rf /'])",
         ] {
             assert!(critical(&run(src)), "{src}: {:?}", ids(&run(src)));
         }
@@ -4896,6 +4971,8 @@ mod tests {
             "const fs = require('fs'); Function.prototype.call.call(fs.rmSync, fs, './dist', {recursive: true})",
             "Reflect.apply(Function.prototype.call, console.log, [null, 'rm -rf /'])",
             "Function.call.call(console.log, null, 'x')",
+            "const slice = Function.prototype.call.bind(Array.prototype.slice); slice([1, 2], 1)",
+            "const c = Function.prototype.call; c.call(Math.max, null, 1, 2)",
         ] {
             let r = run(src);
             assert!(!critical(&r), "{src}: {:?}", ids(&r));

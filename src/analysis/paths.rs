@@ -728,7 +728,21 @@ pub fn is_credential_path(raw: &str) -> bool {
         return false;
     }
     any_reading(raw, |t| {
-        lowered(t, |p| credential_in(p.anchor, &p.segments))
+        lowered(t, |p| {
+            credential_in(p.anchor, &p.segments)
+                // `../credentials/oauth.json` from the default workspace.
+                || (p.anchor.is_empty() && p.escapes && climbed_state_secret(&p.segments))
+        })
+    })
+}
+
+/// A relative path that climbs out of its working directory, read from where it may land:
+/// `/…` and `~/…` (a project in home is one `..` from `~/.bashrc`). `None` for any other path.
+pub fn climb_rooted(raw: &str) -> Option<[String; 2]> {
+    let n = norm(raw, false);
+    (n.anchor.is_empty() && n.escapes).then(|| {
+        let joined = n.segments.join("/");
+        [format!("/{joined}"), format!("~/{joined}")]
     })
 }
 
@@ -1288,8 +1302,9 @@ fn home_write_target<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
 ///   shims; Windows' `WindowsApps` and npm's `%APPDATA%\npm`);
 /// - shell frameworks sourced at start-up (`~/.oh-my-zsh`, `~/.zprezto`, `~/.bash_it`), more
 ///   start-up files (`~/.xonshrc`, csh's `~/.login`/`~/.logout`, `~/.shrc`), nushell's and
-///   xonsh's configuration, Plasma's `env`/`shutdown` scripts, KDE 4 autostart, systemd user
-///   units under `~/.local/share/systemd`;
+///   xonsh's configuration, Plasma's `env`/`shutdown` scripts and KDE's `autostart-scripts`,
+///   Openbox/labwc and LXSession `autostart`, KDE 4 autostart, systemd user units under
+///   `~/.local/share/systemd`;
 /// - Python's user site: `.pth` files and `usercustomize`/`sitecustomize` run at every start.
 fn home_code_path<S: AsRef<str>>(segments: &[S]) -> bool {
     let at = |i: usize, set: &[&str]| {
@@ -1340,8 +1355,13 @@ fn home_code_path<S: AsRef<str>>(segments: &[S]) -> bool {
             ".shrc",
         ],
     ) || (at(0, &[".config"])
-        && (at(1, &["nushell", "xonsh"])
-            || at(1, &["plasma-workspace"]) && at(2, &["env", "shutdown"])))
+        && (at(1, &["nushell", "xonsh", "autostart-scripts"])
+            || at(1, &["plasma-workspace"]) && at(2, &["env", "shutdown"])
+            || at(1, &["openbox", "labwc"]) && at(2, &["autostart", "environment"])
+            || at(1, &["lxsession"])
+                && segments
+                    .last()
+                    .is_some_and(|l| l.as_ref().eq_ignore_ascii_case("autostart"))))
         || (at(0, &[".local"]) && at(1, &["share"]) && at(2, &["systemd"]))
         || (at(0, &[".kde", ".kde4"])
             && (at(1, &["autostart"]) || at(1, &["share"]) && at(2, &["autostart"])));
@@ -1762,6 +1782,9 @@ mod tests {
             && lower.first().is_some_and(|s| s == "proc")
             && name == "environ"
         {
+            return true;
+        }
+        if p.anchor.is_empty() && p.escapes && climbed_state_secret(&l) {
             return true;
         }
         is_openclaw_secret_oracle(&lower)
@@ -2289,6 +2312,14 @@ mod tests {
         assert!(is_secret_to_read("../agents/main/agent/auth-profiles.json"));
         assert!(!is_secret_to_read("../extensions/human-gate/README.md"));
         assert!(is_credential_dir("../credentials"));
+        assert!(is_credential_path("../credentials/oauth.json"));
+        assert!(!is_credential_path("../extensions/human-gate/index.js"));
+        assert_eq!(
+            climb_rooted("a/../../.bashrc"),
+            Some(["/.bashrc".to_owned(), "~/.bashrc".to_owned()])
+        );
+        assert_eq!(climb_rooted("src/a.rs"), None);
+        assert_eq!(climb_rooted("/etc/x"), None);
         assert!(!is_credential_dir("credentials"));
         assert!(may_be_self_protected("../x") && may_be_self_protected("OPENCL~1"));
         assert!(!may_be_self_protected("src/a.rs"));
@@ -2327,6 +2358,9 @@ mod tests {
             "~/.config/plasma-workspace/env/x.sh",
             "~/.local/share/systemd/user/x.service",
             "~/.kde/Autostart/x.sh",
+            "~/.config/autostart-scripts/x.sh",
+            "~/.config/openbox/autostart",
+            "~/.config/lxsession/LXDE/autostart",
             "~/.local/lib/python3.12/site-packages/zz.pth",
             "~/.local/lib/python3.11/site-packages/usercustomize.py",
             "~/Library/Python/3.12/lib/python/site-packages/x.pth",
