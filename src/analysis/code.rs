@@ -1129,6 +1129,15 @@ struct Code<'a> {
     /// Names assigned a builder of code from strings: `eval`, `Function`, a function's
     /// `.constructor` (`AsyncFunction`), also destructured (`{Function: F} = globalThis`).
     builders: BTreeSet<String>,
+    /// Names assigned a Bun file handle (`const f = Bun.file(p)`) → the argument `p`.
+    bun_files: BTreeMap<String, (usize, usize)>,
+    /// Names assigned a function's `call` or `apply` (`const c = Function.prototype.call`)
+    /// → which one.
+    invokers: BTreeMap<String, &'static str>,
+    /// Names assigned `call` or `apply` bound to a function (`const run =
+    /// Function.prototype.call.bind(cp.execSync)`, the "uncurry this" idiom) → (which one,
+    /// the function argument).
+    uncurried: BTreeMap<String, (&'static str, (usize, usize))>,
     max_len: usize,
 }
 
@@ -1171,6 +1180,9 @@ impl<'a> Code<'a> {
             envs: BTreeSet::new(),
             env_decls: BTreeSet::new(),
             builders: BTreeSet::new(),
+            bun_files: BTreeMap::new(),
+            invokers: BTreeMap::new(),
+            uncurried: BTreeMap::new(),
             max_len,
         };
         code.match_brackets();
@@ -1526,6 +1538,10 @@ impl<'a> Code<'a> {
                 continue;
             };
             self.alias(&name, (i + 2, end));
+            if let Some(r) = self.bun_file_arg((i + 2, end)) {
+                self.bun_files.insert(name.clone(), r);
+            }
+            self.invoker_alias(&name, (i + 2, end));
             let once = self.values.get(&name).is_some_and(|v| v.len() == 1);
             if once && self.is_group((i + 2, end), "[") {
                 self.arrays.insert(name, i + 2);
@@ -1841,6 +1857,10 @@ impl<'a> Code<'a> {
         if HOMES.iter().any(|p| self.seq((x, y), p)) {
             return HOME.to_string();
         }
+        // `Bun.write(Bun.file(p), data)`: a Bun file handle stands for its path.
+        if let Some(r) = self.bun_file_arg((x, y)) {
+            return self.value(r, depth + 1);
+        }
         if CWDS.iter().any(|p| self.seq((x, y), p)) {
             return CWD.to_string();
         }
@@ -1940,6 +1960,61 @@ impl<'a> Code<'a> {
     }
 
     /// The tokens `(x, y)` are exactly `pat` (`'text` matches a string literal).
+    /// `name = X.call` / `X.apply` (a member chain ending in the method, not called), and
+    /// `name = X.call.bind(f)` / `X.apply.bind(f)`: recorded in [`Code::invokers`] and
+    /// [`Code::uncurried`].
+    fn invoker_alias(&mut self, name: &str, (x, y): (usize, usize)) {
+        let via = |k: usize| match self.ident(k) {
+            Some("call") => Some("call"),
+            Some("apply") => Some("apply"),
+            _ => None,
+        };
+        let chain = |end: usize| {
+            end > x
+                && (x..end).all(|k| {
+                    self.tok(k).is_some_and(|t| {
+                        if (k - x) % 2 == 0 {
+                            t.kind == Kind::Ident
+                        } else {
+                            t.kind == Kind::Punct && t.text == "."
+                        }
+                    })
+                })
+        };
+        // `X.call` / `X.apply`
+        if y >= x + 3 && chain(y) {
+            if let Some(v) = via(y - 1) {
+                self.invokers.insert(name.to_owned(), v);
+            }
+            return;
+        }
+        // `X.call.bind(f)`: the chain, then `bind`, then one argument group.
+        let Some(open) = self.open.at(y - 1).filter(|&o| o >= x + 4) else {
+            return;
+        };
+        if self.is_ident(open - 1, "bind") && self.punct(open - 2, ".") && chain(open - 2) {
+            if let (Some(v), Some(&f)) = (via(open - 3), self.parts(open).first()) {
+                self.uncurried.insert(name.to_owned(), (v, f));
+            }
+        }
+    }
+
+    /// The argument of `Bun.file(p)` when the tokens `x..y` are exactly that call.
+    fn bun_file_arg(&self, (x, y): (usize, usize)) -> Option<(usize, usize)> {
+        let called = self.is_ident(x, "Bun")
+            && self.punct(x + 1, ".")
+            && self.is_ident(x + 2, "file")
+            && self.punct(x + 3, "(")
+            && self.group_end(x + 3) + 1 == y;
+        if !called {
+            return None;
+        }
+        match self.parts(x + 3).as_slice() {
+            [first, ..] => Some(*first),
+            [] => None,
+        }
+    }
+
     fn seq(&self, (x, y): (usize, usize), pat: &[&str]) -> bool {
         y - x == pat.len()
             && pat.iter().enumerate().all(|(k, p)| {
@@ -2439,9 +2514,13 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
 /// `globalThis.x`, `window.x`, `self.x`, `global.x` (or through an alias of the global).
 /// The function named at token `i` is invoked other than by a direct call:
 /// `f.call(…)` / `f.apply(…)` / `f.bind(…)`, or `Reflect.construct(f, …)` / `Reflect.apply(f, …)`.
+/// (`f.call.call(g, …)` and `Reflect.apply(f.call, g, …)` invoke `g`.)
 fn invoked_indirectly(code: &Code, i: usize) -> bool {
-    (code.punct(i + 1, ".") && matches!(code.ident(i + 2), Some("call" | "apply" | "bind")))
+    (code.punct(i + 1, ".")
+        && matches!(code.ident(i + 2), Some("call" | "apply" | "bind"))
+        && !code.punct(i + 3, "."))
         || (code.prev_punct(i, "(")
+            && !code.punct(i + 1, ".")
             && matches!(
                 i.checked_sub(2).and_then(|j| code.ident(j)),
                 Some("construct" | "apply")
@@ -2801,7 +2880,12 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("writeFile" | "appendFile" | "outputFile" | "writeJson" | "outputJson", _) if fs_like => {
             Write
         }
-        ("writeTextFile" | "writeTextFileSync" | "writeFile", Recv::Module(M::Deno)) => Write,
+        (
+            "writeTextFile" | "writeTextFileSync" | "writeFile" | "create" | "createSync",
+            Recv::Module(M::Deno),
+        ) => Write,
+        ("copyFile", Recv::Module(M::Deno)) => Copy,
+        ("rename", Recv::Module(M::Deno)) => Rename,
         ("write", Recv::Module(M::Bun)) => Write,
         ("copyFileSync" | "cpSync" | "copySync", _) => Copy,
         ("copyFile" | "cp" | "copy", _) if fs_like => Copy,
@@ -2869,6 +2953,32 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
 }
 
 fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
+    // `run(this, …)` where `run = Function.prototype.call.bind(f)`: `f(…)`.
+    if !code.prev_punct(i, ".") {
+        if let Some(&(via, f)) = code.uncurried.get(name) {
+            let parts = code.parts(i + 1);
+            let args = if via == "call" {
+                parts.get(1..).unwrap_or(&[]).to_vec()
+            } else {
+                array_args(code, parts.get(1).copied())
+            };
+            call_function(code, out, Some(f), &args);
+            return;
+        }
+    }
+    // `Bun.file(p).writer()`, `Bun.file(p).write(data)` (also on `const f = Bun.file(p)`)
+    // write `p`; `.delete()` / `.unlink()` remove it.
+    if matches!(name, "writer" | "write" | "delete" | "unlink") {
+        if let Some(r) = bun_file_receiver(code, i) {
+            let shown = format!("`Bun.file(…).{name}`");
+            if matches!(name, "delete" | "unlink") {
+                removal(code, out, &shown, Some(r), false);
+            } else {
+                write(code, out, &shown, Some(r));
+            }
+            return;
+        }
+    }
     // `xhr.open('POST', …)`
     if name == "open"
         && code
@@ -2881,20 +2991,96 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     // called with the elements of the third.
     if name == "apply" && receiver(code, i) == Recv::Name("Reflect") {
         let parts = code.parts(i + 1);
-        let f = parts.first().and_then(|&(a, b)| {
-            let last = b.checked_sub(1).filter(|&l| l >= a)?;
-            code.ident(last).map(|n| (last, n))
-        });
-        if let Some((fi, fname)) = f {
-            if let Some((api, api_name, shown)) = resolve_api(code, fi, fname) {
-                let args = array_args(code, parts.get(2).copied());
-                apply_with(code, out, api, api_name, &shown, &args);
+        match function_named(code, parts.first().copied()) {
+            // `Reflect.apply(Function.prototype.call, f, [this, …])`: `f(…)`;
+            // `Reflect.apply(Function.prototype.apply, f, [this, […]])` likewise.
+            Some((_, via @ ("call" | "apply"))) => {
+                let list = array_args(code, parts.get(2).copied());
+                let args = if via == "call" {
+                    list.get(1..).unwrap_or(&[]).to_vec()
+                } else {
+                    array_args(code, list.get(1).copied())
+                };
+                call_function(code, out, parts.get(1).copied(), &args);
             }
+            Some(_) => {
+                let args = array_args(code, parts.get(2).copied());
+                call_function(code, out, parts.first().copied(), &args);
+            }
+            None => {}
         }
         return;
     }
+    // `Function.prototype.call.call(f, this, …)`, `g.apply.call(f, this, […])`,
+    // `Function.call.apply(f, [this, …])`, `x.apply.apply(f, [this, […]])`: the outer call
+    // invokes the inner `call`/`apply` with `f` as its function, so this is `f(…)`.
+    if matches!(name, "call" | "apply") && code.prev_punct(i, ".") {
+        // (`const c = Function.prototype.call; c.call(f, this, …)` too.)
+        let inner = i
+            .checked_sub(2)
+            .and_then(|j| code.ident(j))
+            .and_then(|n| match n {
+                "call" => Some("call"),
+                "apply" => Some("apply"),
+                _ if !code.prev_punct(i - 2, ".") => code.invokers.get(n).copied(),
+                _ => None,
+            });
+        if let Some(inner) = inner {
+            let parts = code.parts(i + 1);
+            // The inner method's arguments: after `this` (outer `call`), or the array's
+            // elements after `this` (outer `apply`).
+            let inner_args: Vec<(usize, usize)> = if name == "call" {
+                parts.get(2..).unwrap_or(&[]).to_vec()
+            } else {
+                let list = array_args(code, parts.get(1).copied());
+                list.get(1..).unwrap_or(&[]).to_vec()
+            };
+            let args = if inner == "call" {
+                inner_args
+            } else {
+                array_args(code, inner_args.first().copied())
+            };
+            call_function(code, out, parts.first().copied(), &args);
+            return;
+        }
+    }
     if let Some((api, api_name, shown)) = resolve_api(code, i, name) {
         apply(code, out, api, api_name, &shown, i + 1);
+    }
+}
+
+/// The path argument of the Bun file handle a method at token `i` is called on:
+/// `Bun.file(p).m(…)`, or `f.m(…)` where `f` was assigned `Bun.file(p)`.
+fn bun_file_receiver(code: &Code, i: usize) -> Option<(usize, usize)> {
+    if !code.prev_punct(i, ".") {
+        return None;
+    }
+    let r = i.checked_sub(2)?;
+    if code.punct(r, ")") {
+        let o = code.open.at(r)?;
+        return code.bun_file_arg((o.checked_sub(3)?, r + 1));
+    }
+    let name = code.ident(r)?;
+    if code.prev_punct(r, ".") {
+        return None;
+    }
+    code.bun_files.get(name).copied()
+}
+
+/// The function an argument names, by its last token (`cp.execSync`, `execSync`,
+/// `Function.prototype.call`): (token, name).
+fn function_named<'c>(code: &'c Code, r: Option<(usize, usize)>) -> Option<(usize, &'c str)> {
+    let (a, b) = r?;
+    let last = b.checked_sub(1).filter(|&l| l >= a)?;
+    code.ident(last).map(|n| (last, n))
+}
+
+/// Calls the function named by the argument `f` with `args`, as if written `f(…)`.
+fn call_function(code: &Code, out: &mut Out, f: Option<(usize, usize)>, args: &[(usize, usize)]) {
+    if let Some((fi, fname)) = function_named(code, f) {
+        if let Some((api, api_name, shown)) = resolve_api(code, fi, fname) {
+            apply_with(code, out, api, api_name, &shown, args);
+        }
     }
 }
 
@@ -4760,5 +4946,71 @@ mod tests {
             let r = run(src);
             assert!(!critical(&r), "{src}: {:?}", ids(&r));
         }
+    }
+
+    #[test]
+    fn call_and_apply_of_call_and_apply_call_the_function_they_are_given() {
+        for src in [
+            "const cp = require('child_process'); Function.prototype.call.call(cp.execSync, null, 'rm -rf /')",
+            "const cp = require('child_process'); Function.prototype.apply.call(cp.execSync, null, ['rm -rf /'])",
+            "const cp = require('child_process'); Function.prototype.call.apply(cp.execSync, [null, 'rm -rf /'])",
+            "const cp = require('child_process'); Function.prototype.apply.apply(cp.execSync, [null, ['rm -rf /']])",
+            "const cp = require('child_process'); cp.execSync.call.call(cp.execSync, cp, 'rm -rf /')",
+            "const cp = require('child_process'); Reflect.apply(Function.prototype.call, cp.execSync, [null, 'rm -rf /'])",
+            "const cp = require('child_process'); Reflect.apply(Function.prototype.apply, cp.execSync, [null, ['rm -rf /']])",
+            "const fs = require('fs'); Function.prototype.call.call(fs.writeFileSync, fs, '/etc/sudoers.d/x', 'x')",
+            "const cp = require('child_process'); const c = Function.prototype.call; c.call(cp.execSync, null, 'rm -rf /')",
+            "const cp = require('child_process'); const run = Function.prototype.call.bind(cp.execSync); run(null, 'rm -rf /')",
+            "const cp = require('child_process'); const run = Function.prototype.apply.bind(cp.execSync); run(null, ['rm -rf /'])",
+        ] {
+            assert!(critical(&run(src)), "{src}: {:?}", ids(&run(src)));
+        }
+        for src in [
+            "Function.prototype.call.call(Math.max, null, 1, 2)",
+            "const cp = require('child_process'); Function.prototype.call.call(cp.execSync, null, 'ls')",
+            "const fs = require('fs'); Function.prototype.call.call(fs.rmSync, fs, './dist', {recursive: true})",
+            "Reflect.apply(Function.prototype.call, console.log, [null, 'rm -rf /'])",
+            "Function.call.call(console.log, null, 'x')",
+            "const slice = Function.prototype.call.bind(Array.prototype.slice); slice([1, 2], 1)",
+            "const c = Function.prototype.call; c.call(Math.max, null, 1, 2)",
+        ] {
+            let r = run(src);
+            assert!(!critical(&r), "{src}: {:?}", ids(&r));
+        }
+    }
+
+    #[test]
+    fn bun_file_handles_that_write_or_delete_are_writes_and_removals() {
+        for src in [
+            "Bun.file('/etc/cron.d/x').writer().write('x')",
+            "await Bun.file('/home/u/.bashrc').write('x')",
+            "const f = Bun.file('/home/u/.zshrc'); const w = f.writer(); w.write('x')",
+            "await Bun.write(Bun.file('/home/u/.ssh/authorized_keys'), 'x')",
+            "const f = Bun.file(Bun.env.HOME + '/.local/bin/git'); await f.write('x')",
+            "const f = await Deno.create('/etc/profile.d/x.sh')",
+            "Deno.createSync('/home/u/.bash_profile')",
+        ] {
+            let r = run(src);
+            assert!(has(&r, "system-location-write"), "{src}: {:?}", ids(&r));
+        }
+        let r = run("await Bun.file('/home/u/.openclaw/openclaw.json').delete()");
+        assert!(
+            has(&r, "self-protection") && has(&r, "file-delete"),
+            "{:?}",
+            ids(&r)
+        );
+        for src in [
+            "const t = await Bun.file('/home/u/.bashrc').text()",
+            "const w = Bun.file('./out/log.txt').writer(); w.write('x')",
+            "const s = stream.writer(); s.write('/etc/passwd')",
+            "process.stdout.write('/etc/cron.d/x')",
+        ] {
+            let r = run(src);
+            assert!(!has(&r, "system-location-write"), "{src}: {:?}", ids(&r));
+        }
+        assert!(has(
+            &run("Bun.file('./out/log.txt').writer()"),
+            "file-write"
+        ));
     }
 }

@@ -32,7 +32,9 @@
 //! critical when absolute, home-anchored or outside the workspace, a warning for a credential
 //! file inside the workspace such as `.env`), `path-outside-workspace` for relative paths
 //! that climb out (`../x`; such a path is also tested as if it were anchored at `/` and at
-//! `~`, since it may land anywhere — a project in home is one `..` from `~/.bashrc`);
+//! `~`, since it may land anywhere — a project in home is one `..` from `~/.bashrc` — and
+//! as if below `~/.openclaw`, the default workspace's parent: `../extensions/…` is the gate's
+//! code, [`paths::climbs_into_state_dir`]);
 //! `loader-injection` (a warning) for a written git hook or git configuration
 //! ([`paths::git_code_in`]: `.git/hooks/…`, `.git/config`), which runs code on the next git
 //! command. Absolute targets go into [`Report::targets`], normalized; relative ones
@@ -444,12 +446,37 @@ struct Form {
 }
 
 impl Form {
+    /// The classes of every reading of `s` ([`paths::any_reading`]: an 8.3 short name that
+    /// may stand for several protected names is each of them) together; anchor and escape
+    /// are the path's own (the first reading's).
     fn of(s: &str) -> Form {
+        let mut out: Option<Form> = None;
+        paths::any_reading(s, |t| {
+            let f = Form::of_one(t);
+            out = Some(match out {
+                None => f,
+                Some(o) => Form {
+                    self_protected: o.self_protected || f.self_protected,
+                    system: o.system || f.system,
+                    credential: o.credential || f.credential,
+                    git_code: o.git_code || f.git_code,
+                    ..o
+                },
+            });
+            false
+        });
+        out.unwrap_or_default()
+    }
+
+    fn of_one(s: &str) -> Form {
         let url = paths::is_url(s);
         paths::lowered(s, |n| {
             let anchored = !n.anchor.is_empty();
             let mut f = Form {
-                self_protected: !url && paths::self_protected_in(&n.segments),
+                // Climbing out of the default workspace lands in OpenClaw's state directory.
+                self_protected: !url
+                    && (paths::self_protected_in(&n.segments)
+                        || paths::climbs_into_state_dir(n.anchor, n.escapes, &n.segments)),
                 system: !url && paths::system_write_target_in(n.anchor, &n.segments),
                 credential: !url && paths::credential_in(n.anchor, &n.segments),
                 git_code: !url && paths::git_code_in(&n.segments),
@@ -763,9 +790,11 @@ mod tests {
                 self.note(spec, severity, label, shown.clone());
             }
             let git = spellings(raw).iter().any(|s| {
-                let n = paths::normalize(&s.to_ascii_lowercase());
-                let segs: Vec<&str> = n.segments.iter().map(String::as_str).collect();
-                !paths::is_url(s) && paths::git_code_in(&segs)
+                paths::any_reading(s, |t| {
+                    let n = paths::normalize(&t.to_ascii_lowercase());
+                    let segs: Vec<&str> = n.segments.iter().map(String::as_str).collect();
+                    !paths::is_url(t) && paths::git_code_in(&segs)
+                })
             });
             if effect == Effect::Write && git {
                 self.note(
@@ -798,7 +827,18 @@ mod tests {
     fn classify_location_oracle(
         raw: &str,
     ) -> Option<(&'static FindingSpec, Severity, &'static str)> {
-        let forms = spellings(raw);
+        // Every reading of every spelling (an 8.3 short name is each name it may stand for).
+        let forms: Vec<String> = spellings(raw)
+            .iter()
+            .flat_map(|s| {
+                let mut readings = Vec::new();
+                paths::any_reading(s, |t| {
+                    readings.push(t.to_owned());
+                    false
+                });
+                readings
+            })
+            .collect();
         if forms.iter().any(|s| paths::is_self_protected(s)) {
             return Some((&finding::SELF_PROTECTION, Severity::Critical, "touches"));
         }
@@ -1152,6 +1192,43 @@ mod tests {
             .unwrap();
             assert!(!has(&r, "system-location-write"), "{p}");
         }
+    }
+
+    #[test]
+    fn climbing_into_the_state_directory_is_self_protection() {
+        let r = analyze(&call(
+            "write",
+            serde_json::json!({"path": "../extensions/human-gate/index.js", "content": "x"}),
+        ))
+        .unwrap();
+        assert_eq!(sev(&r, "self-protection"), Severity::Critical);
+        assert!(has(&r, "path-outside-workspace"));
+        let r = patch_call(
+            "*** Begin Patch\n*** Delete File: ..\\EXTENS~1\\human-gate\\index.js\n*** End Patch",
+        );
+        assert_eq!(sev(&r, "self-protection"), Severity::Critical);
+        let r = analyze(&call(
+            "write",
+            serde_json::json!({"path": "../workspace-work/a.md", "content": "x"}),
+        ))
+        .unwrap();
+        assert!(!has(&r, "self-protection") && has(&r, "path-outside-workspace"));
+    }
+
+    #[test]
+    fn every_reading_of_a_short_name_is_classified() {
+        let r = analyze(&call(
+            "write",
+            serde_json::json!({"path": "C:\\Users\\me\\GI7E21~1", "content": "x"}),
+        ))
+        .unwrap();
+        assert_eq!(sev(&r, "system-location-write"), Severity::Critical);
+        let r = analyze(&call(
+            "write",
+            serde_json::json!({"path": "GI7E21~1\\hooks\\pre-commit", "content": "x"}),
+        ))
+        .unwrap();
+        assert!(has(&r, "loader-injection") && !has(&r, "system-location-write"));
     }
 
     #[test]

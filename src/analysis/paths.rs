@@ -10,8 +10,14 @@
 //! Windows spellings resolve to the place Windows opens: verbatim and device prefixes
 //! (`\\?\C:\`, `\\.\`, `\??\`, `\\?\UNC\`), administrative shares (`\\host\C$\` is drive
 //! `C:`), NTFS stream suffixes (`x::$DATA`), trailing dots and spaces of a segment, and 8.3
-//! short names of protected names (`SSH~1`, `OPENCL~1`, `GIT~1`); macOS `/private/etc`,
-//! `/private/var`, `/private/tmp` are `/etc`, `/var`, `/tmp`.
+//! short names of protected names (`SSH~1`, `OPENCL~1`, `OPENC~12`, hashed `OP1A2B~1.JSO`;
+//! one that may stand for several, `GI7E21~1`, is read as each: [`any_reading`]); macOS
+//! `/private/etc`, `/private/var`, `/private/tmp` are `/etc`, `/var`, `/tmp`.
+//!
+//! A relative path that climbs out of its working directory into an entry of OpenClaw's state
+//! directory (`../extensions/…` from the default workspace `~/.openclaw/workspace`) is the
+//! gate's own ([`climbs_into_state_dir`]): the host does not say where the workspace is, so
+//! the default layout is assumed.
 
 /// How risky a target of a recursive delete or bulk permission change is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -334,8 +340,10 @@ fn private_alias<S: AsRef<str>>(segments: &[S]) -> bool {
 }
 
 /// Protected names Windows may be given in their 8.3 short form (`SSH~1` for `.ssh`,
-/// `OPENCL~1` for `.openclaw`, `OPENCL~1.JSO` for `openclaw.json`, `GIT~1` for `.git`).
-const SHORT_NAMED: [&str; 34] = [
+/// `OPENCL~1` for `.openclaw`, `OPENCL~1.JSO` for `openclaw.json`, `GIT~1` for `.git`), and
+/// the directories on the way to protected places (`DOCUME~1` for `Documents`, `MICROS~1`
+/// for `Microsoft`, `EXTENS~1` for OpenClaw's `extensions`).
+const SHORT_NAMED: [&str; 42] = [
     ".ssh",
     ".openclaw",
     "openclaw.json",
@@ -370,6 +378,14 @@ const SHORT_NAMED: [&str; 34] = [
     "program files",
     "programdata",
     "microsoft.powershell_profile.ps1",
+    "documents",
+    "microsoft",
+    "windowsapps",
+    "extensions",
+    "exec-approvals.json",
+    ".local",
+    ".oh-my-zsh",
+    ".cargo",
 ];
 
 /// One path segment as Windows resolves it: an NTFS stream suffix dropped (`x::$DATA`,
@@ -384,44 +400,119 @@ fn canon(seg: &str) -> &str {
         Some(_) if memchr::memchr2(b':', b'~', b).is_none() => return seg,
         Some(_) => {}
     }
+    let s = seg_core(seg);
+    short_name(s).unwrap_or(s)
+}
+
+/// A segment without what Windows drops when it opens it: an NTFS stream suffix (`x::$DATA`)
+/// and trailing dots and spaces (segments of dots only are left as they are).
+fn seg_core(seg: &str) -> &str {
     let mut s = seg;
-    if let Some(i) = memchr::memchr(b':', b) {
+    if let Some(i) = memchr::memchr(b':', seg.as_bytes()) {
         s = s.get(..i).unwrap_or(s);
     }
     if !s.bytes().all(|c| c == b'.') {
         s = s.trim_end_matches(['.', ' ']);
     }
-    short_name(s).unwrap_or(s)
+    s
 }
 
-/// The protected name an 8.3 short name (`PREFIX~N[.EXT]`, any case) stands for.
-fn short_name(s: &str) -> Option<&'static str> {
+/// The parts of an 8.3 short name `PREFIX~N[.EXT]` (any case): the prefix and the extension.
+/// The prefix has no dot or space, the number 1 to 6 digits, both together at most 8
+/// characters with the `~`, the extension at most 3.
+fn short_parts(s: &str) -> Option<(&str, &str)> {
     let tilde = memchr::memchr(b'~', s.as_bytes())?;
     let prefix = s.get(..tilde)?;
     let after = s.get(tilde + 1..)?;
     let (num, ext) = after.split_once('.').unwrap_or((after, ""));
-    if prefix.is_empty()
-        || prefix.len() > 6
-        || num.is_empty()
-        || num.len() > 6
-        || !num.bytes().all(|c| c.is_ascii_digit())
-        || ext.len() > 3
-    {
-        return None;
+    let ok = !prefix.is_empty()
+        && !prefix.contains(['.', ' '])
+        && !num.is_empty()
+        && num.bytes().all(|c| c.is_ascii_digit())
+        && prefix.len() + 1 + num.len() <= 8
+        && ext.len() <= 3;
+    ok.then_some((prefix, ext))
+}
+
+/// Whether a short name with `prefix` and `ext` may stand for `long`. Windows keeps the first
+/// characters of the name without its dots and spaces (six before `~1`, fewer before a longer
+/// number: `OPENC~12`), or, once several names share those, the first two and four hex
+/// digits of a hash (`OP1A2B~1`); the extension is the long one's first three characters.
+/// Any prefix of the name counts, so every number and hash is covered.
+fn short_may_be(prefix: &str, ext: &str, long: &str) -> bool {
+    let (base, long_ext) = match long.rfind('.') {
+        Some(i) if i > 0 => (long.get(..i).unwrap_or(""), long.get(i + 1..).unwrap_or("")),
+        _ => (long, ""),
+    };
+    let want_ext = long_ext.get(..long_ext.len().min(3)).unwrap_or("");
+    if !ext.eq_ignore_ascii_case(want_ext) {
+        return false;
     }
-    SHORT_NAMED.iter().copied().find(|long| {
-        let (base, long_ext) = match long.rfind('.') {
-            Some(i) if i > 0 => (long.get(..i).unwrap_or(""), long.get(i + 1..).unwrap_or("")),
-            _ => (*long, ""),
-        };
-        let squeezed = base.bytes().filter(|&c| c != b'.' && c != b' ');
-        let want_ext = long_ext.get(..long_ext.len().min(3)).unwrap_or("");
-        squeezed
-            .take(6)
-            .map(|c| c.to_ascii_lowercase())
-            .eq(prefix.bytes().map(|c| c.to_ascii_lowercase()))
-            && ext.eq_ignore_ascii_case(want_ext)
-    })
+    let starts = |head: &[u8]| {
+        let mut squeezed = base.bytes().filter(|&c| c != b'.' && c != b' ');
+        head.iter()
+            .all(|&h| squeezed.next() == Some(h.to_ascii_lowercase()))
+    };
+    let p = prefix.as_bytes();
+    let hashed = p.len() == 6
+        && p.get(2..)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+        && starts(p.get(..2).unwrap_or(&[]));
+    hashed || starts(p)
+}
+
+/// The protected names an 8.3 short name may stand for, in [`SHORT_NAMED`]'s order.
+fn short_names(s: &str) -> impl Iterator<Item = &'static str> + '_ {
+    let parts = short_parts(s);
+    SHORT_NAMED
+        .iter()
+        .copied()
+        .filter(move |long| parts.is_some_and(|(p, e)| short_may_be(p, e, long)))
+}
+
+/// The first of [`short_names`]: the reading one normalization takes ([`any_reading`] tries
+/// the others).
+fn short_name(s: &str) -> Option<&'static str> {
+    short_names(s).next()
+}
+
+/// Readings of one path [`any_reading`] tries, at most.
+const MAX_READINGS: usize = 16;
+
+/// True when `f` holds for a reading of `raw`: the path itself, and when a segment is an 8.3
+/// short name that may stand for several protected names (`GI7E21~1`: `.git`, `.gitconfig`
+/// or `.git-credentials`; `BA3C4D~1`: any `.bash*` file), the path with that segment spelled
+/// out as each of them (at most [`MAX_READINGS`] readings). A path without a `~` before a
+/// digit is read once, as it is.
+pub(crate) fn any_reading(raw: &str, mut f: impl FnMut(&str) -> bool) -> bool {
+    let b = raw.as_bytes();
+    let short = memchr::memchr_iter(b'~', b).any(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit));
+    if f(raw) {
+        return true;
+    }
+    if !short {
+        return false;
+    }
+    let mut readings = vec![String::with_capacity(raw.len() + 16)];
+    let mut start = 0;
+    for end in memchr::memchr2_iter(b'/', b'\\', b).chain(std::iter::once(b.len())) {
+        let seg = raw.get(start..end).unwrap_or("");
+        let sep = raw.get(end..end + 1).unwrap_or("");
+        let longs: Vec<&str> = short_names(seg_core(seg)).collect();
+        if longs.len() > 1 && readings.len() * longs.len() <= MAX_READINGS {
+            readings = readings
+                .iter()
+                .flat_map(|r| longs.iter().map(move |l| format!("{r}{l}{sep}")))
+                .collect();
+        } else {
+            for r in &mut readings {
+                r.push_str(seg);
+                r.push_str(sep);
+            }
+        }
+        start = end + 1;
+    }
+    readings.iter().any(|r| f(r))
 }
 
 /// A home-subdirectory segment as written in [`HOME_SUBDIRS`], or lowercase.
@@ -636,7 +727,23 @@ pub fn is_credential_path(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    lowered(raw, |p| credential_in(p.anchor, &p.segments))
+    any_reading(raw, |t| {
+        lowered(t, |p| {
+            credential_in(p.anchor, &p.segments)
+                // `../credentials/oauth.json` from the default workspace.
+                || (p.anchor.is_empty() && p.escapes && climbed_state_secret(&p.segments))
+        })
+    })
+}
+
+/// A relative path that climbs out of its working directory, read from where it may land:
+/// `/…` and `~/…` (a project in home is one `..` from `~/.bashrc`). `None` for any other path.
+pub fn climb_rooted(raw: &str) -> Option<[String; 2]> {
+    let n = norm(raw, false);
+    (n.anchor.is_empty() && n.escapes).then(|| {
+        let joined = n.segments.join("/");
+        [format!("/{joined}"), format!("~/{joined}")]
+    })
 }
 
 /// What a read tool must not hand the model without asking: a credential path
@@ -646,12 +753,29 @@ pub fn is_secret_to_read(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    lowered(raw, |p| {
-        credential_in(p.anchor, &p.segments)
-            || history_name(p.segments.last().copied().unwrap_or(""))
-            // Climbing out may land at the root (`../../../../proc/self/environ`).
-            || (p.anchor.is_empty() && p.escapes && credential_in("/", &p.segments))
+    any_reading(raw, |t| {
+        lowered(t, |p| {
+            credential_in(p.anchor, &p.segments)
+                || history_name(p.segments.last().copied().unwrap_or(""))
+                // Climbing out may land at the root (`../../../../proc/self/environ`), or in
+                // OpenClaw's state directory (`../credentials/oauth.json` from the workspace).
+                || (p.anchor.is_empty()
+                    && p.escapes
+                    && (credential_in("/", &p.segments) || climbed_state_secret(&p.segments)))
+        })
     })
+}
+
+/// A relative path climbing out of the workspace ([`climbs_into_state_dir`]) to one of
+/// OpenClaw's secret stores: the segments read as if below `.openclaw`.
+fn climbed_state_secret(lower: &[&str]) -> bool {
+    if !lower.first().is_some_and(|f| STATE_ENTRIES.contains(f)) {
+        return false;
+    }
+    let mut below = Vec::with_capacity(lower.len() + 1);
+    below.push(".openclaw");
+    below.extend_from_slice(lower);
+    is_openclaw_secret(&below)
 }
 
 /// Shell and REPL history files (lowercase name): commands typed with tokens and passwords in
@@ -928,7 +1052,9 @@ pub fn is_credential_dir(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    lowered(raw, |p| credential_dir_in(p.anchor, &p.segments, p.escapes))
+    any_reading(raw, |t| {
+        lowered(t, |p| credential_dir_in(p.anchor, &p.segments, p.escapes))
+    })
 }
 
 /// [`is_credential_dir`] of a normalized path with lowercase segments. A relative path that
@@ -965,7 +1091,9 @@ fn credential_dir_in(anchor: &str, lower: &[&str], escapes: bool) -> bool {
                 && (lower.is_empty()
                     || lower == ["root"]
                     || lower == [".config"]
-                    || matches!(first, Some("home" | "users")) && lower.len() <= 2)
+                    || matches!(first, Some("home" | "users")) && lower.len() <= 2
+                    // OpenClaw's secret directories, one level above the default workspace.
+                    || matches!(first, Some("credentials" | "secrets" | "state" | "agents")))
         }
         _ => lower.is_empty() || first == Some("users") && lower.len() <= 2,
     }
@@ -978,11 +1106,13 @@ pub fn is_system_write_target(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    if let Some((anchor, segs, n)) = simple_segments(raw) {
-        return system_write_target_in(anchor, segs.get(..n).unwrap_or(&[]));
-    }
-    let p = norm(raw, false);
-    system_write_target_in(p.anchor, &p.segments)
+    any_reading(raw, |t| {
+        if let Some((anchor, segs, n)) = simple_segments(t) {
+            return system_write_target_in(anchor, segs.get(..n).unwrap_or(&[]));
+        }
+        let p = norm(t, false);
+        system_write_target_in(p.anchor, &p.segments)
+    })
 }
 
 /// Most segments [`simple_segments`] keeps on the stack.
@@ -1090,11 +1220,19 @@ pub(crate) fn system_write_target_in<S: AsRef<str>>(anchor: &str, segments: &[S]
             true
         }
         "/" if is(first, &["var"]) => is(second, &["spool", "lib"]),
+        // Homebrew's prefix on Apple silicon (its `bin` is on PATH and user-writable) and
+        // MacPorts' programs.
+        "/" if is(first, &["opt"]) => {
+            is(second, &["homebrew"])
+                || is(second, &["local"]) && is(segments.get(2), &["bin", "sbin"])
+        }
         // macOS: what launchd starts at boot or login, and the sealed system volume.
-        "/" | "~" if is(first, &["library"]) => is(
-            second,
-            &["launchdaemons", "launchagents", "startupitems", "security"],
-        ),
+        "/" | "~" if is(first, &["library"]) => {
+            is(
+                second,
+                &["launchdaemons", "launchagents", "startupitems", "security"],
+            ) || home_write_target(anchor, segments)
+        }
         "/" if is(first, &["system"]) => true,
         "~" if is(
             first,
@@ -1165,6 +1303,7 @@ fn home_write_target<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
                     && at(4, &["start menu"])
                     && at(5, &["programs"])
                     && at(6, &["startup"]))
+                || home_code_path(segments)
         }
         // `/home/u/…`, `/Users/u/…`: the same classes as under `~`.
         "/" if at(0, &["home", "users"]) && segments.len() > 2 => {
@@ -1180,9 +1319,98 @@ fn home_write_target<S: AsRef<str>>(anchor: &str, segments: &[S]) -> bool {
                     && at(3, &["start menu"])
                     && at(4, &["programs"])
                     && at(5, &["startup"]))
+                // Chocolatey's shims, on every user's PATH.
+                || (at(0, &["programdata"]) && at(1, &["chocolatey"]) && at(2, &["bin"]))
         }
         _ => false,
     }
+}
+
+/// Places in the home whose files run as commands or with every shell or session, found by
+/// the session 14 red team (segments below the home, compared ignoring ASCII case):
+/// - directories on `PATH`, where a planted program shadows the real one (`~/.local/bin`,
+///   `~/bin`, toolchains' `bin`: Cargo, Go, Bun, Deno, npm's user prefix, Yarn, Volta,
+///   Homebrew on Linux, Nix, .NET tools; version managers' `shims`; pnpm's home; Scoop's
+///   shims; Windows' `WindowsApps` and npm's `%APPDATA%\npm`);
+/// - shell frameworks sourced at start-up (`~/.oh-my-zsh`, `~/.zprezto`, `~/.bash_it`), more
+///   start-up files (`~/.xonshrc`, csh's `~/.login`/`~/.logout`, `~/.shrc`), nushell's and
+///   xonsh's configuration, Plasma's `env`/`shutdown` scripts and KDE's `autostart-scripts`,
+///   Openbox/labwc and LXSession `autostart`, KDE 4 autostart, systemd user units under
+///   `~/.local/share/systemd`;
+/// - Python's user site: `.pth` files and `usercustomize`/`sitecustomize` run at every start.
+fn home_code_path<S: AsRef<str>>(segments: &[S]) -> bool {
+    let at = |i: usize, set: &[&str]| {
+        segments
+            .get(i)
+            .is_some_and(|s| set.iter().any(|x| s.as_ref().eq_ignore_ascii_case(x)))
+    };
+    let n = segments.len();
+    let on_path = at(0, &["bin"])
+        || (at(1, &["bin"])
+            && at(
+                0,
+                &[
+                    ".local",
+                    ".cargo",
+                    "go",
+                    ".bun",
+                    ".deno",
+                    ".npm-global",
+                    ".yarn",
+                    ".volta",
+                    ".linuxbrew",
+                    ".nix-profile",
+                ],
+            ))
+        || (at(0, &[".linuxbrew"]) && at(1, &["sbin"]))
+        || (at(0, &[".dotnet"]) && at(1, &["tools"]))
+        || (at(1, &["shims"])
+            && at(
+                0,
+                &[".pyenv", ".rbenv", ".nodenv", ".goenv", ".asdf", "scoop"],
+            ))
+        || (n == 4 && at(0, &[".local"]) && at(1, &["share"]) && at(2, &["pnpm"]))
+        || (at(0, &["appdata"])
+            && at(1, &["local"])
+            && at(2, &["microsoft"])
+            && at(3, &["windowsapps"]))
+        || (n == 4 && at(0, &["appdata"]) && at(1, &["roaming"]) && at(2, &["npm"]));
+    let start_up = at(
+        0,
+        &[
+            ".oh-my-zsh",
+            ".zprezto",
+            ".bash_it",
+            ".xonshrc",
+            ".login",
+            ".logout",
+            ".shrc",
+        ],
+    ) || (at(0, &[".config"])
+        && (at(1, &["nushell", "xonsh", "autostart-scripts"])
+            || at(1, &["plasma-workspace"]) && at(2, &["env", "shutdown"])
+            || at(1, &["openbox", "labwc"]) && at(2, &["autostart", "environment"])
+            || at(1, &["lxsession"])
+                && segments
+                    .last()
+                    .is_some_and(|l| l.as_ref().eq_ignore_ascii_case("autostart"))))
+        || (at(0, &[".local"]) && at(1, &["share"]) && at(2, &["systemd"]))
+        || (at(0, &[".kde", ".kde4"])
+            && (at(1, &["autostart"]) || at(1, &["share"]) && at(2, &["autostart"])));
+    let python_start = n >= 2
+        && at(n - 2, &["site-packages"])
+        && segments.last().is_some_and(|l| {
+            let l = l.as_ref();
+            l.eq_ignore_ascii_case("usercustomize.py")
+                || l.eq_ignore_ascii_case("sitecustomize.py")
+                || l.len() > 4
+                    && l.get(l.len() - 4..)
+                        .is_some_and(|e| e.eq_ignore_ascii_case(".pth"))
+        })
+        && ((at(0, &[".local"]) && at(1, &["lib"]))
+            || (at(0, &["library"]) && at(1, &["python"]))
+            || (at(0, &["appdata"]) && at(1, &["roaming"]) && at(2, &["python"])));
+    on_path || start_up || python_start
 }
 
 /// Files git runs or loads code from on the next git command: hooks (`.git/hooks/…`, also a
@@ -1206,7 +1434,56 @@ pub fn is_self_protected(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
-    lowered(raw, |p| self_protected_in(&p.segments))
+    any_reading(raw, |t| {
+        lowered(t, |p| {
+            self_protected_in(&p.segments)
+                || climbs_into_state_dir(p.anchor, p.escapes, &p.segments)
+        })
+    })
+}
+
+/// A cheap test before [`is_self_protected`] for callers that check many texts: only a text
+/// naming `openclaw`, climbing (`..`) or holding an 8.3 short name (`~` and a digit) may be
+/// the gate's own.
+pub fn may_be_self_protected(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.windows(8).any(|w| w.eq_ignore_ascii_case(b"openclaw"))
+        || b.windows(2).any(|w| w == b"..")
+        || memchr::memchr_iter(b'~', b).any(|i| b.get(i + 1).is_some_and(u8::is_ascii_digit))
+}
+
+/// Entries of OpenClaw's state directory (`~/.openclaw`, `$OPENCLAW_STATE_DIR`) that are not
+/// agent workspaces, as a relative path climbing out of the default workspace
+/// (`~/.openclaw/workspace`, `~/.openclaw/workspace-<agent>`: the tools' working directory
+/// unless `agents.defaults.workspace` moves it) names them: plugins (`extensions/<id>`, the
+/// gate's own code), credentials and auth stores (`credentials/`, `secrets/`, `secrets.json`,
+/// `gateway.token`, `state/`, `agents/`, the legacy `agent/`), the device identity and paired
+/// devices, scheduled jobs (`cron/`), hooks, shared skills (loaded into every agent) and the
+/// exec approvals. (`openclaw.json` counts anywhere.)
+const STATE_ENTRIES: [&str; 14] = [
+    "extensions",
+    "credentials",
+    "secrets",
+    "secrets.json",
+    "gateway.token",
+    "state",
+    "agents",
+    "agent",
+    "identity",
+    "devices",
+    "cron",
+    "hooks",
+    "skills",
+    "exec-approvals.json",
+];
+
+/// A relative path that climbs out of its working directory into an entry of OpenClaw's state
+/// directory ([`STATE_ENTRIES`]): `../extensions/human-gate/index.js` from the default
+/// workspace is the gate's code. The levels climbed are not counted (the working directory
+/// may be below the workspace, or a sandbox workspace one level deeper), as the rooted
+/// readings of other climbs do not count them. `lower`: lowercase segments.
+pub(crate) fn climbs_into_state_dir(anchor: &str, escapes: bool, lower: &[&str]) -> bool {
+    anchor.is_empty() && escapes && lower.first().is_some_and(|f| STATE_ENTRIES.contains(f))
 }
 
 /// `openclaw.json` or a copy OpenClaw or a person may restore (`openclaw.json.bak`,
@@ -1430,9 +1707,10 @@ mod tests {
     }
 
     fn is_credential_path_oracle(raw: &str) -> bool {
-        if is_url(raw) {
-            return false;
-        }
+        !is_url(raw) && any_reading(raw, is_credential_path_oracle_one)
+    }
+
+    fn is_credential_path_oracle_one(raw: &str) -> bool {
         let p = normalize_oracle(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
         let name = lower.last().map(String::as_str).unwrap_or("");
@@ -1544,6 +1822,9 @@ mod tests {
         {
             return true;
         }
+        if p.anchor.is_empty() && p.escapes && climbed_state_secret(&l) {
+            return true;
+        }
         is_openclaw_secret_oracle(&lower)
     }
 
@@ -1606,9 +1887,10 @@ mod tests {
     /// `~/.docker`, `~/.password-store`, `gcloud`, `.openclaw/credentials`, `.openclaw/secrets`), or
     /// a root or home that contains them: searching file contents there returns secrets.
     fn is_credential_dir_oracle(raw: &str) -> bool {
-        if is_url(raw) {
-            return false;
-        }
+        !is_url(raw) && any_reading(raw, is_credential_dir_oracle_one)
+    }
+
+    fn is_credential_dir_oracle_one(raw: &str) -> bool {
         let p = normalize_oracle(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
         let holds = |s: &String| {
@@ -1641,18 +1923,44 @@ mod tests {
                     && (lower.is_empty()
                         || lower == ["root"]
                         || lower == [".config"]
-                        || matches!(first, Some("home" | "users")) && lower.len() <= 2)
+                        || matches!(first, Some("home" | "users")) && lower.len() <= 2
+                        || matches!(first, Some("credentials" | "secrets" | "state" | "agents")))
             }
             _ => lower.is_empty() || first == Some("users") && lower.len() <= 2,
         }
     }
 
     fn is_self_protected_oracle(raw: &str) -> bool {
-        if is_url(raw) {
-            return false;
-        }
+        !is_url(raw) && any_reading(raw, is_self_protected_oracle_one)
+    }
+
+    fn is_self_protected_oracle_one(raw: &str) -> bool {
         let p = normalize_oracle(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
+        if p.anchor.is_empty()
+            && p.escapes
+            && lower.first().is_some_and(|f| {
+                [
+                    "extensions",
+                    "credentials",
+                    "secrets",
+                    "secrets.json",
+                    "gateway.token",
+                    "state",
+                    "agents",
+                    "agent",
+                    "identity",
+                    "devices",
+                    "cron",
+                    "hooks",
+                    "skills",
+                    "exec-approvals.json",
+                ]
+                .contains(&f.as_str())
+            })
+        {
+            return true;
+        }
         let doc = |s: &str| {
             ["example", "sample", "template", "md"]
                 .iter()
@@ -1676,9 +1984,10 @@ mod tests {
 
     /// The lowercasing form [`is_system_write_target`] must equal (the reference). Writing here changes who can log in, what runs as root, or how the system boots.
     fn is_system_write_target_oracle(raw: &str) -> bool {
-        if is_url(raw) {
-            return false;
-        }
+        !is_url(raw) && any_reading(raw, is_system_write_target_oracle_one)
+    }
+
+    fn is_system_write_target_oracle_one(raw: &str) -> bool {
         let p = normalize(raw);
         let lower: Vec<String> = p.segments.iter().map(|s| s.to_ascii_lowercase()).collect();
         let name = lower.last().map(String::as_str).unwrap_or("");
@@ -1704,13 +2013,20 @@ mod tests {
                 ),
             ) => true,
             ("/", Some("var")) => lower.get(1).is_some_and(|s| s == "spool" || s == "lib"),
+            ("/", Some("opt")) => {
+                lower.get(1).is_some_and(|s| s == "homebrew")
+                    || lower.get(1).is_some_and(|s| s == "local")
+                        && lower.get(2).is_some_and(|s| s == "bin" || s == "sbin")
+            }
             // macOS: what launchd starts at boot or login, and the sealed system volume.
-            ("/" | "~", Some("library")) => lower.get(1).is_some_and(|s| {
-                matches!(
-                    s.as_str(),
-                    "launchdaemons" | "launchagents" | "startupitems" | "security"
-                )
-            }),
+            ("/" | "~", Some("library")) => {
+                lower.get(1).is_some_and(|s| {
+                    matches!(
+                        s.as_str(),
+                        "launchdaemons" | "launchagents" | "startupitems" | "security"
+                    )
+                }) || home_write_target_oracle(&p.anchor, &lower)
+            }
             ("/", Some("system")) => true,
             (
                 "~",
@@ -1752,6 +2068,9 @@ mod tests {
                 "~",
                 ["appdata", "roaming", "microsoft", "windows", "start menu", "programs", "startup", ..],
             ) => true,
+            // (The session 14 classes are shared, not restated: `home_code_path`.)
+            ("~", _) if home_code_path(&l) => true,
+            (d, ["programdata", "chocolatey", "bin", ..]) if d.ends_with(':') => true,
             ("/", ["home" | "users", _, _, ..]) => rest_as_home(2),
             (d, ["users", _, _, ..]) if d.ends_with(':') => rest_as_home(2),
             (
@@ -1952,6 +2271,160 @@ mod tests {
         assert!(!is_system_write_target(
             "\\\\fileserver\\team\\app\\README.md"
         ));
+    }
+
+    #[test]
+    fn short_names_stand_for_every_protected_name_they_may_be() {
+        // Truncated with a longer number, and hashed (two letters and four hex digits).
+        assert!(is_self_protected("C:\\Users\\me\\OPENC~12\\x\\y"));
+        assert!(is_self_protected(
+            "C:\\Users\\me\\OP1A2B~1\\extensions\\a.js"
+        ));
+        assert!(is_self_protected("D:\\OP1A2B~1.JSO"));
+        assert!(is_system_write_target("C:\\Users\\me\\SS4F2A~1\\config"));
+        // Ambiguous: `.git`, `.gitconfig` or `.git-credentials`; any `.bash*` file.
+        assert_eq!(
+            short_names("GI7E21~1").collect::<Vec<_>>(),
+            [".git", ".gitconfig", ".git-credentials"]
+        );
+        assert!(is_system_write_target("C:\\Users\\me\\GI7E21~1"));
+        assert!(is_credential_path("C:\\Users\\me\\GI7E21~1"));
+        assert!(is_system_write_target("C:\\Users\\me\\BA3C4D~1"));
+        assert!(is_credential_path("C:\\Users\\me\\AW12CD~1\\CREDEN~1"));
+        assert!(is_system_write_target(
+            "C:\\Users\\me\\DOCUME~1\\WINDOW~1\\Microsoft.PowerShell_profile.ps1"
+        ));
+        // Not short names of protected names.
+        for p in [
+            "docs\\REPORT~1.PDF",
+            "C:\\Users\\me\\PROJEC~1\\a.txt",
+            "notes/draft~2.md",
+            "src/main.rs.~1~",
+            "OPENCL~1.TXT",
+            "~1/x",
+        ] {
+            assert!(
+                !is_self_protected(p) && !is_system_write_target(p) && !is_credential_path(p),
+                "{p}"
+            );
+        }
+        assert_eq!(short_parts("OPENCL~1.JSO"), Some(("OPENCL", "JSO")));
+        assert_eq!(short_parts("OPENCLA~12"), None);
+        assert_eq!(short_parts("a.b~1"), None);
+        // The readings are bounded.
+        let many = "GI7E21~1/".repeat(10);
+        let mut n = 0;
+        any_reading(&many, |_| {
+            n += 1;
+            false
+        });
+        assert!(n <= MAX_READINGS + 1, "{n}");
+    }
+
+    #[test]
+    fn climbing_out_of_the_default_workspace_reaches_the_state_directory() {
+        for p in [
+            "../extensions/human-gate/index.js",
+            "./../extensions/human-gate/index.js",
+            "..\\Extensions\\human-gate\\index.js",
+            "memory/../../extensions/x.js",
+            "../../extensions/x.js",
+            "..\\EXTENS~1\\human-gate\\index.js",
+            "../credentials/whatsapp/creds.json",
+            "../agents/main/agent/auth-profiles.json",
+            "../cron/jobs.json",
+            "../exec-approvals.json",
+            "../skills/x/SKILL.md",
+            "../openclaw.json",
+        ] {
+            assert!(is_self_protected(p), "{p}");
+        }
+        for p in [
+            "../sibling/src/a.rs",
+            "../workspace-work/notes.md",
+            "../my-extensions/a.js",
+            "../project/extensions/a.js",
+            "extensions/my-ext/index.js",
+            "/srv/extensions/x.js",
+        ] {
+            assert!(!is_self_protected(p), "{p}");
+        }
+        assert!(is_secret_to_read("../credentials/oauth.json"));
+        assert!(is_secret_to_read("../agents/main/agent/auth-profiles.json"));
+        assert!(!is_secret_to_read("../extensions/human-gate/README.md"));
+        assert!(is_credential_dir("../credentials"));
+        assert!(is_credential_path("../credentials/oauth.json"));
+        assert!(!is_credential_path("../extensions/human-gate/index.js"));
+        assert_eq!(
+            climb_rooted("a/../../.bashrc"),
+            Some(["/.bashrc".to_owned(), "~/.bashrc".to_owned()])
+        );
+        assert_eq!(climb_rooted("src/a.rs"), None);
+        assert_eq!(climb_rooted("/etc/x"), None);
+        assert!(!is_credential_dir("credentials"));
+        assert!(may_be_self_protected("../x") && may_be_self_protected("OPENCL~1"));
+        assert!(!may_be_self_protected("src/a.rs"));
+    }
+
+    #[test]
+    fn path_directories_and_start_up_code_in_the_home_are_system_locations() {
+        for p in [
+            "~/.local/bin/git",
+            "/home/u/.local/bin/python3",
+            "$HOME/.local/bin/ls",
+            "~/bin/ssh",
+            "~/.cargo/bin/cargo",
+            "~/go/bin/gopls",
+            "~/.bun/bin/bun",
+            "~/.deno/bin/deno",
+            "~/.npm-global/bin/npm",
+            "~/.pyenv/shims/python",
+            "~/.asdf/shims/node",
+            "~/.dotnet/tools/x",
+            "~/.local/share/pnpm/node",
+            "/home/linuxbrew/.linuxbrew/bin/git",
+            "/opt/homebrew/bin/git",
+            "/opt/local/bin/port",
+            "%LOCALAPPDATA%\\Microsoft\\WindowsApps\\python.exe",
+            "%APPDATA%\\npm\\npx.cmd",
+            "C:\\Users\\me\\scoop\\shims\\git.exe",
+            "C:\\ProgramData\\chocolatey\\bin\\git.exe",
+            "~/.oh-my-zsh/custom/x.zsh",
+            "/Users/me/.oh-my-zsh/oh-my-zsh.sh",
+            "~/.zprezto/runcoms/zshrc",
+            "~/.bash_it/custom/x.bash",
+            "~/.xonshrc",
+            "~/.login",
+            "~/.config/nushell/config.nu",
+            "~/.config/plasma-workspace/env/x.sh",
+            "~/.local/share/systemd/user/x.service",
+            "~/.kde/Autostart/x.sh",
+            "~/.config/autostart-scripts/x.sh",
+            "~/.config/openbox/autostart",
+            "~/.config/lxsession/LXDE/autostart",
+            "~/.local/lib/python3.12/site-packages/zz.pth",
+            "~/.local/lib/python3.11/site-packages/usercustomize.py",
+            "~/Library/Python/3.12/lib/python/site-packages/x.pth",
+        ] {
+            assert!(is_system_write_target(p), "{p}");
+        }
+        for p in [
+            "bin/run.sh",
+            "./bin/cli.js",
+            ".local/bin/tool",
+            "~/projects/app/bin/cli.js",
+            "~/.local/share/myapp/data.json",
+            "~/.local/share/pnpm/store/v3/x",
+            "~/.local/state/x",
+            "~/binaries/notes.txt",
+            "~/oh-my-zsh-notes.md",
+            "node_modules/.bin/tool",
+            "~/.local/lib/python3.12/site-packages/pkg/__init__.py",
+            "~/project/.venv/lib/python3.12/site-packages/x.pth",
+            "/opt/app/bin/x",
+        ] {
+            assert!(!is_system_write_target(p), "{p}");
+        }
     }
 
     #[test]

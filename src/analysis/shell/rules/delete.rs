@@ -581,8 +581,25 @@ fn find(c: &Call<'_, '_>, out: &mut Out) {
     for f in &writes {
         system::write_target(c, out, "`find -fprint`", f, false);
     }
-    let secret_names = patterns.iter().any(|p| secret_name_pattern(p));
-    if secret_names && !execs.is_empty() {
+    // The files found are secrets when a name test selects secret names, or when nothing
+    // selects by name and a starting point is (or is below) a credential directory
+    // (`find ~/.ssh -type f -exec base64 {} +`; `-name '*'` selects nothing).
+    let selecting: Vec<&str> = patterns
+        .iter()
+        .copied()
+        .filter(|p| {
+            !p.chars()
+                .all(|ch| matches!(ch, '*' | '.' | '/' | '\'' | '"'))
+        })
+        .collect();
+    let secret_files = if selecting.is_empty() {
+        root_words
+            .iter()
+            .any(|w| paths::is_credential_dir(&w.text) || paths::is_credential_path(&w.text))
+    } else {
+        selecting.iter().any(|p| secret_name_pattern(p))
+    };
+    if secret_files && !execs.is_empty() {
         let reads = execs.iter().any(|inner| {
             let prog = inner
                 .first()
@@ -1050,6 +1067,12 @@ mod tests {
         assert_has("find . -fprint /etc/cron.d/x", &SYSTEM_LOCATION_WRITE);
         assert_has("find / -name id_rsa -exec cat {} ;", &CREDENTIAL_READ);
         assert_not("find / -name id_rsa", &CREDENTIAL_READ);
+        // Every file under a credential directory, read by the command run on each.
+        assert_has("find ~/.ssh -type f -exec base64 {} +", &CREDENTIAL_READ);
+        assert_has("find ~/.aws -name '*' -exec cat {} ;", &CREDENTIAL_READ);
+        assert_not("find ~/.ssh -name '*.pub' -exec cat {} ;", &CREDENTIAL_READ);
+        assert_not("find ~/.ssh -type f -exec ls -l {} +", &CREDENTIAL_READ);
+        assert_not("find ./src -type f -exec cat {} +", &CREDENTIAL_READ);
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub(super) fn permissions(
     }
     // (Relative to a directory an earlier command moved to: `cd ~/.openclaw && chmod 0 x`.)
     let resolved = c.resolve(&target.text);
-    if super::contains_ci(&resolved, "openclaw") && paths::is_self_protected(&resolved) {
+    if paths::may_be_self_protected(&resolved) && paths::is_self_protected(&resolved) {
         out.not_read_only();
         out.add(
             &finding::SELF_PROTECTION,

@@ -1211,6 +1211,8 @@ const NON_READING: &[&str] = &[
     "truncate",
     "remove-item",
     "test-path",
+    // `ls`, `gci`, `dir` in PowerShell: names and metadata.
+    "get-childitem",
     "resolve-path",
     "split-path",
     "join-path",
@@ -2087,6 +2089,18 @@ mod tests {
             assert_has(s, &CREDENTIAL_READ);
         }
         assert_not("type ls", &CREDENTIAL_READ);
+        // Names-only tools print names and metadata, never contents.
+        for s in [
+            "ls ~/.ssh/id_rsa",
+            "ls -l ~/.ssh/id_* ~/.aws/credentials",
+            "stat ~/.ssh/id_ed25519",
+            "file ~/.ssh/id_rsa",
+            "tree -a ~/.ssh",
+            "test -f ~/.ssh/id_rsa",
+        ] {
+            assert_not(s, &CREDENTIAL_READ);
+        }
+        assert_not_in(PowerShell, "Get-ChildItem ~/.ssh/id_rsa", &CREDENTIAL_READ);
     }
 
     #[test]

@@ -85,12 +85,16 @@ pub(super) fn special_target(c: &Call<'_, '_>, out: &mut Out, who: &str, verb: &
     }
     let resolved = c.resolve(text);
     let text = &*resolved;
-    if super::contains_ci(text, "openclaw") && paths::is_self_protected(text) {
+    if paths::may_be_self_protected(text) && paths::is_self_protected(text) {
         out.add(
             &finding::SELF_PROTECTION,
             format!("{who} {verb} the gate's own configuration {}", shown(text)),
         );
-    } else if paths::is_system_write_target(text) {
+    } else if paths::is_system_write_target(text)
+        // Climbing out may land anywhere: `>> ../.bashrc` from a project in home.
+        || paths::climb_rooted(text)
+            .is_some_and(|r| r.iter().any(|t| paths::is_system_write_target(t)))
+    {
         out.add(
             &finding::SYSTEM_LOCATION_WRITE,
             format!("{who} {verb} the system location {}", shown(text)),
@@ -824,6 +828,18 @@ mod tests {
     use super::*;
     use crate::analysis::shell::command::Dialect::PowerShell;
     use crate::finding::*;
+
+    #[test]
+    fn writes_climbing_out_are_read_where_they_may_land() {
+        assert_has("echo x >> ../.bashrc", &SYSTEM_LOCATION_WRITE);
+        assert_has(
+            "echo x | tee ../../../../etc/cron.d/x",
+            &SYSTEM_LOCATION_WRITE,
+        );
+        assert_has("cp a ../extensions/human-gate/index.js", &SELF_PROTECTION);
+        assert_not("echo x > ../sibling/notes.txt", &SYSTEM_LOCATION_WRITE);
+        assert_not("echo x > ../sibling/notes.txt", &SELF_PROTECTION);
+    }
 
     /// A PowerShell writer's text reaches the walk also when another rule checks it as an
     /// inner command (the call operator: `Out::merge` carries `writes_text`).
