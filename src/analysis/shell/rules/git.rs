@@ -338,6 +338,18 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             if sub == "clone" {
                 clone_downloads(c, out, rest);
             }
+            // `git archive --remote=URL HEAD`: an archive of another repository, written to
+            // stdout or to `-o F`.
+            if sub == "archive" {
+                let p = super::parse(rest, "o", &["remote", "output", "format", "prefix", "exec"]);
+                if p.value("remote").is_some() {
+                    out.effects().network = true;
+                    match p.value("o").or_else(|| p.value("output")) {
+                        Some(f) => out.effects().downloads_to.push(f.to_owned()),
+                        None => out.effects().downloads_to_stdout = true,
+                    }
+                }
+            }
             out.category(Category::SourceControl);
         }
         "tag" => {

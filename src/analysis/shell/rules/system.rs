@@ -323,10 +323,113 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             if let Some(d) = p.value("d") {
                 extract_dir(c, out, "`unzip -d`", d);
             }
+            // (`-l`, `-t`, `-v`, `-z`, `-Z` list or test; `-p`, `-c` print.)
+            let unpacks = !p
+                .opts
+                .iter()
+                .any(|(n, _)| matches!(*n, "l" | "t" | "v" | "z" | "Z" | "p" | "c"));
+            if let (true, Some(a)) = (unpacks, p.pos.first()) {
+                extracted(out, Some(&a.text), p.value("d").unwrap_or(""));
+            }
         }
+        "7z" | "7za" | "7zz" | "7zr" if matches!(c.arg(0), Some("x" | "e")) => {
+            let rest = c.args.get(1..).unwrap_or(&[]);
+            let archive = rest.iter().find(|w| !w.text.starts_with('-'));
+            let dest = rest.iter().find_map(|w| w.text.strip_prefix("-o"));
+            if let Some(d) = dest.filter(|d| !d.is_empty()) {
+                extract_dir(c, out, "`7z x -o`", d);
+            }
+            if let Some(a) = archive {
+                extracted(out, Some(&a.text), dest.unwrap_or(""));
+            }
+        }
+        "cpio" if super::has_opt(c.args, &['i'], &["extract"]) => {
+            let p = parse(
+                c.args,
+                "FDEHIMOR",
+                &["file", "directory", "pattern-file", "format"],
+            );
+            let archive = p
+                .value("F")
+                .or_else(|| p.value("I"))
+                .or_else(|| p.value("file"))
+                .or_else(|| input_file(c));
+            let dest = p.value("D").or_else(|| p.value("directory")).unwrap_or("");
+            extracted(out, archive, dest);
+        }
+        // `python3 -m zipfile -e a.zip out/`, `python3 -m tarfile -e a.tgz out/` (the module's
+        // command line, checked as a command of its own).
+        "zipfile" | "tarfile" => {
+            if let Some(at) = c
+                .args
+                .iter()
+                .position(|w| w.text == "-e" || w.text == "--extract")
+            {
+                let rest = c.args.get(at + 1..).unwrap_or(&[]);
+                if let Some(a) = rest.first() {
+                    let dest = rest.get(1).map_or("", |w| w.text.as_str());
+                    extracted(out, Some(&a.text), dest);
+                }
+            }
+        }
+        "gunzip" | "gzip" | "unxz" | "xz" | "bunzip2" | "bzip2" | "unzstd" | "zstd" | "unlzma"
+        | "lzma" | "lz4" | "uncompress" => decompress(c, out),
         _ => {}
     }
     powershell(c, out);
+}
+
+/// Records an archive unpacked to `dest` (`None`: the archive is stdin; `dest` `""`: the
+/// working directory), for the driver ([`super::Effects::extracts`]).
+fn extracted(out: &mut Out, archive: Option<&str>, dest: &str) {
+    let archive = archive.filter(|a| *a != "-").map(str::to_owned);
+    if out.v.effects.extracts.len() < super::MAX_PATHS {
+        out.effects().extracts.push((archive, dest.to_owned()));
+    }
+}
+
+/// The file a `<` redirection feeds the command, if any.
+fn input_file<'a>(c: &Call<'a, '_>) -> Option<&'a str> {
+    c.ctx
+        .redirects
+        .iter()
+        .find(|r| r.kind == RedirectKind::Input && r.fd.is_none_or(|fd| fd == 0))
+        .map(|r| r.target.text.as_str())
+}
+
+/// `gunzip a.sh.gz`, `xz -d a.sh.xz`: each file operand is replaced by its decompressed
+/// form, the name without the suffix (`-c`/`--stdout` writes to stdout instead: a filter,
+/// see `categories`). A decompressor with no operand reads stdin and writes stdout.
+fn decompress(c: &Call<'_, '_>, out: &mut Out) {
+    let decompressing = matches!(
+        c.prog,
+        "gunzip" | "unxz" | "bunzip2" | "unzstd" | "unlzma" | "uncompress"
+    ) || super::has_opt(c.args, &['d'], &["decompress", "uncompress"]);
+    if !decompressing
+        || super::has_opt(
+            c.args,
+            &['c', 't', 'l'],
+            &["stdout", "to-stdout", "test", "list"],
+        )
+    {
+        return;
+    }
+    for w in c.plain() {
+        let t = w.text.as_str();
+        let stem = [
+            ".gz", ".tgz", ".xz", ".txz", ".bz2", ".tbz2", ".zst", ".lzma", ".lz4", ".z", ".Z",
+        ]
+        .iter()
+        .find_map(|suffix| t.strip_suffix(suffix).map(|s| (s, *suffix)));
+        if let Some((stem, suffix)) = stem {
+            let to = if suffix.starts_with(".t") {
+                format!("{stem}.tar")
+            } else {
+                stem.to_owned()
+            };
+            extracted(out, Some(t), &to);
+        }
+    }
 }
 
 /// `cp`/`install`/`mv` and their Windows forms: the destination is written; `mv` also
@@ -564,6 +667,19 @@ fn tar(c: &Call<'_, '_>, out: &mut Out) {
     if !extract {
         return;
     }
+    // The archive: `-f F`, `--file F`, or old-style `xzf F` (the first value word); stdin
+    // without one. The destination: the last `-C DIR`, else the working directory.
+    let archive = if !first.starts_with('-') && first.contains('f') {
+        c.arg(1)
+    } else {
+        let p = parse(
+            c.args,
+            "fCbTXgNVKIH",
+            &["file", "directory", "use-compress-program"],
+        );
+        p.value("f").or_else(|| p.value("file"))
+    };
+    let mut dest = "";
     let mut i = 0;
     while let Some(w) = c.args.get(i) {
         i += 1;
@@ -571,6 +687,7 @@ fn tar(c: &Call<'_, '_>, out: &mut Out) {
         if t == "-C" || t == "--directory" {
             if let Some(d) = c.arg(i) {
                 extract_dir(c, out, "`tar -x`", d);
+                dest = d;
             }
             i += 1;
         } else if let Some(d) = t
@@ -578,8 +695,10 @@ fn tar(c: &Call<'_, '_>, out: &mut Out) {
             .or_else(|| t.strip_prefix("-C").filter(|r| !r.is_empty()))
         {
             extract_dir(c, out, "`tar -x`", d);
+            dest = d;
         }
     }
+    extracted(out, archive, dest);
 }
 
 /// Extracting an archive into a directory writes anything under it.
@@ -627,6 +746,34 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
     // Built only by the arms that name the program (most cmdlets reach none of them).
     let who = || format!("`{}`", c.prog);
     match ps {
+        // `Expand-Archive [-Path] a.zip [-DestinationPath] d` (by default a folder named for
+        // the archive in the current location).
+        "expand-archive" => {
+            let p = ps_parse(
+                c.args,
+                &[
+                    psp("path", 1, true),
+                    psp("literalpath", 1, true),
+                    psp("destinationpath", 1, true),
+                    psp("force", 1, false),
+                    psp("passthru", 2, false),
+                ],
+            );
+            let mut pos = p.pos.iter();
+            let archive = p
+                .value("path")
+                .or_else(|| p.value("literalpath"))
+                .or_else(|| pos.next().map(|w| w.text.as_str()));
+            let dest = p
+                .value("destinationpath")
+                .or_else(|| pos.next().map(|w| w.text.as_str()));
+            if let Some(d) = dest {
+                extract_dir(c, out, "`Expand-Archive`", d);
+            }
+            if archive.is_some() {
+                extracted(out, archive, dest.unwrap_or(""));
+            }
+        }
         "set-content" | "add-content" | "clear-content" | "out-file" | "tee-object"
         | "export-csv" | "export-clixml" => {
             let p = ps_parse(
