@@ -544,16 +544,21 @@ fn curl(c: &Call<'_, '_>, out: &mut Out) {
     // The URLs, read where asked (no vector of them).
     let urls = || p.pos.iter().map(|w| w.text.as_str()).chain(p.values("url"));
     let mut to_file = false;
+    // `--output-dir D`: relative output names land in `D`.
+    let in_dir = |f: &str| match p.value("output-dir") {
+        Some(d) if !paths::is_absolute(f) => format!("{}/{f}", d.trim_end_matches('/')),
+        _ => f.to_owned(),
+    };
     for o in p.values("o").chain(p.values("output")) {
         if o != "-" {
             to_file = true;
-            download_to(c, out, "`curl -o`", o);
+            download_to(c, out, "`curl -o`", &in_dir(o));
         }
     }
     if p.has("O") || p.has("remote-name") || p.has("remote-name-all") {
         to_file = true;
         for u in urls() {
-            download_to(c, out, "`curl -O`", &url_file(u));
+            download_to(c, out, "`curl -O`", &in_dir(&url_file(u)));
         }
     }
     if !to_file {
@@ -2129,6 +2134,10 @@ mod tests {
     fn other_fetchers_download_to_files() {
         let d = |s: &str| verdict(s).effects.downloads_to;
         assert_eq!(d("aria2c https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(
+            d("curl --output-dir /tmp -O https://x.example/a.sh"),
+            ["/tmp/a.sh"]
+        );
         assert_eq!(d("aria2c -d dl -o p.tgz https://x.example/p"), ["dl/p.tgz"]);
         assert_eq!(d("axel -o a.sh https://x.example/a.sh"), ["a.sh"]);
         assert_eq!(d("fetch https://x.example/a.sh"), ["a.sh"]);
