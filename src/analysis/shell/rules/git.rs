@@ -338,6 +338,18 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             if sub == "clone" {
                 clone_downloads(c, out, rest);
             }
+            // `git archive --remote=URL HEAD`: an archive of another repository, written to
+            // stdout or to `-o F`.
+            if sub == "archive" {
+                let p = super::parse(rest, "o", &["remote", "output", "format", "prefix", "exec"]);
+                if p.value("remote").is_some() {
+                    out.effects().network = true;
+                    match p.value("o").or_else(|| p.value("output")) {
+                        Some(f) => out.effects().downloads_to.push(f.to_owned()),
+                        None => out.effects().downloads_to_stdout = true,
+                    }
+                }
+            }
             out.category(Category::SourceControl);
         }
         "tag" => {
@@ -1014,6 +1026,16 @@ mod tests {
     use super::super::testing::*;
     use super::super::Category;
     use crate::finding::*;
+
+    #[test]
+    fn archives_of_remote_repositories_are_downloads() {
+        let v = verdict("git archive --remote=ssh://git@host.example/r.git HEAD");
+        assert!(v.effects.downloads_to_stdout && v.effects.network);
+        let v = verdict("git archive --remote ssh://h/r.git -o r.tar HEAD");
+        assert_eq!(v.effects.downloads_to, ["r.tar"]);
+        let v = verdict("git archive HEAD -o src.tar");
+        assert!(!v.effects.downloads_to_stdout && v.effects.downloads_to.is_empty());
+    }
 
     #[test]
     fn force_pushes() {

@@ -112,6 +112,11 @@ pub struct Effects {
     pub downloads_to_stdout: bool,
     /// Files it downloads to (`curl -o f`, `wget -O f`, `iwr -OutFile f`, `curl URL > f`).
     pub downloads_to: Vec<String>,
+    /// Archives it unpacks: (the archive, `None` for stdin; the directory or file it unpacks
+    /// to, `""` for the working directory) — `tar xzf a.tgz -C d`, `unzip a.zip`, `gunzip
+    /// a.sh.gz`, `Expand-Archive a.zip d`. The driver takes what comes out of a downloaded
+    /// archive (a file it downloaded, or a download piped in) as downloaded too.
+    pub extracts: Vec<(Option<String>, String)>,
     /// Reads a credential path or dumps the environment.
     pub reads_secret: bool,
     /// Its only secret is one it prints after fetching it itself (`kubectl get secret`, `aws
@@ -651,6 +656,7 @@ impl Out {
             mine.prints = e.prints;
         }
         mine.downloads_to.extend(e.downloads_to);
+        mine.extracts.extend(e.extracts);
         mine.executes.extend(e.executes);
         mine.makes_executable.extend(e.makes_executable);
         mine.writes.extend(e.writes);
@@ -671,6 +677,7 @@ impl Out {
             && e.executes.is_empty()
             && e.writes.is_empty()
             && e.downloads_to.is_empty()
+            && e.extracts.is_empty()
             && e.makes_executable.is_empty()
             && !e.reads_secret;
         self.v.read_only = self.v.category == Some(Category::ReadOnly)

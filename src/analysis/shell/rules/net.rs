@@ -39,6 +39,7 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         "wget" | "wget2" => wget(c, out),
         "http" | "https" | "xh" | "xhs" | "httpie" => httpie(c, out),
         "fetch" | "lynx" | "w3m" | "links" | "elinks" => text_fetch(c, out),
+        "aria2c" | "axel" => file_fetch(c, out),
         "nc" | "ncat" | "netcat" | "nc.traditional" | "nc.openbsd" | "busybox-nc" | "socat"
         | "telnet" | "cryptcat" | "pwncat" => sockets(c, out),
         "ssh" | "autossh" => ssh(c, out),
@@ -61,6 +62,10 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             }
             if matches!(c.prog, "scp" | "rcp") {
                 remote_copy_downloads(c, out, "ioFcSlPJ");
+            }
+            if c.prog == "ftp" {
+                // BSD/macOS `ftp [-o F] URL`: fetches the URL like `fetch`.
+                file_fetch(c, out);
             }
         }
         "rsync" => {
@@ -139,6 +144,33 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
         | "wrangler" | "kubectl" | "helm" | "gh" | "glab" | "oci" | "ibmcloud" | "hcloud"
         | "railway" => {
             out.effects().network = true;
+            if c.prog == "gh" && c.arg(0) == Some("release") && c.arg(1) == Some("download") {
+                gh_release_download(c, out);
+            }
+            // `gh repo clone OWNER/REPO [DIR]`: a checkout, as `git clone`'s.
+            if c.prog == "gh" && c.arg(0) == Some("repo") && c.arg(1) == Some("clone") {
+                let rest: Vec<&str> = c
+                    .args
+                    .get(2..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .take_while(|t| *t != "--")
+                    .filter(|t| !t.starts_with('-'))
+                    .collect();
+                let dir = match rest.as_slice() {
+                    [_, dir, ..] => Some((*dir).to_owned()),
+                    [repo] => {
+                        let name = repo.trim_end_matches('/').rsplit(['/', ':']).next();
+                        name.map(|n| n.strip_suffix(".git").unwrap_or(n).to_owned())
+                    }
+                    [] => None,
+                };
+                if let Some(d) = dir.filter(|d| !d.is_empty()) {
+                    out.not_read_only();
+                    out.effects().downloads_to.push(d);
+                }
+            }
             if matches!(c.prog, "rclone" | "azcopy" | "s3cmd" | "mc")
                 && c.arg(0).is_some_and(|s| {
                     matches!(s, "copy" | "sync" | "cp" | "put" | "move" | "mirror")
@@ -149,6 +181,39 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
                     &finding::NETWORK_MUTATION,
                     format!("`{}` copies files to cloud storage", c.prog),
                 );
+            }
+        }
+        // `pip download PKG -d DIR`, `npm pack PKG --pack-destination DIR`: a package's
+        // files fetched into a directory (its archive name is not known here).
+        "pip" | "pip3" if c.arg(0) == Some("download") => {
+            out.effects().network = true;
+            let p = super::parse(
+                c.args,
+                "dirc",
+                &[
+                    "dest",
+                    "index-url",
+                    "requirement",
+                    "constraint",
+                    "platform",
+                    "python-version",
+                    "implementation",
+                    "abi",
+                    "extra-index-url",
+                    "find-links",
+                    "no-binary",
+                    "only-binary",
+                ],
+            );
+            if let Some(d) = p.value("d").or_else(|| p.value("dest")) {
+                out.effects().downloads_to.push(d.to_owned());
+            }
+        }
+        "npm" if c.arg(0) == Some("pack") && c.plain().len() > 1 => {
+            out.effects().network = true;
+            let p = super::parse(c.args, "", &["pack-destination", "registry", "workspace"]);
+            if let Some(d) = p.value("pack-destination") {
+                out.effects().downloads_to.push(d.to_owned());
             }
         }
         _ => {}
@@ -294,6 +359,81 @@ fn text_fetch(c: &Call<'_, '_>, out: &mut Out) {
     }
     if url && to_stdout {
         download_to_stdout(c, out);
+    } else if url && c.prog == "fetch" {
+        // `fetch [-o F] URL`: to `F`, or to the URL's file name.
+        file_fetch(c, out);
+    }
+}
+
+/// `aria2c [-d DIR] [-o F] URL`, `axel [-o F] URL`, `ftp [-o F] URL`: a download to a file,
+/// named by `-o` (`-` is stdout) or by the URL.
+fn file_fetch(c: &Call<'_, '_>, out: &mut Out) {
+    let p = super::parse(
+        c.args,
+        "odnsiHPU",
+        &[
+            "out",
+            "dir",
+            "output",
+            "num-connections",
+            "input-file",
+            "header",
+            "user-agent",
+            "max-speed",
+        ],
+    );
+    let Some(url) = p.pos.iter().find(|w| paths::is_url(&w.text)) else {
+        return;
+    };
+    out.effects().network = true;
+    out.not_read_only();
+    let name = p
+        .value("o")
+        .or_else(|| p.value("out"))
+        .or_else(|| p.value("output"));
+    if name == Some("-") {
+        download_to_stdout(c, out);
+        return;
+    }
+    let name = name.map_or_else(|| url_file(&url.text), str::to_owned);
+    let file = match p
+        .value("d")
+        .or_else(|| p.value("dir"))
+        .filter(|_| c.prog == "aria2c")
+    {
+        Some(d) => format!("{}/{name}", d.trim_end_matches('/')),
+        None => name,
+    };
+    let who = format!("`{}`", c.prog);
+    download_to(c, out, &who, &file);
+}
+
+/// `gh release download [TAG] [-O F | -D DIR] [-p PATTERN]…`: release assets, into `-O`'s
+/// file, `-D`'s directory, or files named by literal patterns.
+fn gh_release_download(c: &Call<'_, '_>, out: &mut Out) {
+    let rest = c.args.get(2..).unwrap_or(&[]);
+    let p = super::parse(
+        rest,
+        "ODpRA",
+        &["output", "dir", "pattern", "repo", "archive"],
+    );
+    out.not_read_only();
+    if let Some(f) = p.value("O").or_else(|| p.value("output")) {
+        if f != "-" {
+            out.effects().downloads_to.push(f.to_owned());
+        } else {
+            out.effects().downloads_to_stdout = true;
+        }
+        return;
+    }
+    if let Some(d) = p.value("D").or_else(|| p.value("dir")) {
+        out.effects().downloads_to.push(d.to_owned());
+        return;
+    }
+    for pat in p.values("p").chain(p.values("pattern")) {
+        if !pat.contains(['*', '?', '[']) {
+            out.effects().downloads_to.push(pat.to_owned());
+        }
     }
 }
 
@@ -404,16 +544,21 @@ fn curl(c: &Call<'_, '_>, out: &mut Out) {
     // The URLs, read where asked (no vector of them).
     let urls = || p.pos.iter().map(|w| w.text.as_str()).chain(p.values("url"));
     let mut to_file = false;
+    // `--output-dir D`: relative output names land in `D`.
+    let in_dir = |f: &str| match p.value("output-dir") {
+        Some(d) if !paths::is_absolute(f) => format!("{}/{f}", d.trim_end_matches('/')),
+        _ => f.to_owned(),
+    };
     for o in p.values("o").chain(p.values("output")) {
         if o != "-" {
             to_file = true;
-            download_to(c, out, "`curl -o`", o);
+            download_to(c, out, "`curl -o`", &in_dir(o));
         }
     }
     if p.has("O") || p.has("remote-name") || p.has("remote-name-all") {
         to_file = true;
         for u in urls() {
-            download_to(c, out, "`curl -O`", &url_file(u));
+            download_to(c, out, "`curl -O`", &in_dir(&url_file(u)));
         }
     }
     if !to_file {
@@ -1985,6 +2130,41 @@ mod tests {
         assert!(!v.effects.reads_secret, "{v:?}");
         let v = verdict("curl file:///etc/shadow");
         assert!(v.effects.reads_secret);
+    }
+
+    #[test]
+    fn other_fetchers_download_to_files() {
+        let d = |s: &str| verdict(s).effects.downloads_to;
+        assert_eq!(d("aria2c https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(
+            d("curl --output-dir /tmp -O https://x.example/a.sh"),
+            ["/tmp/a.sh"]
+        );
+        assert_eq!(d("aria2c -d dl -o p.tgz https://x.example/p"), ["dl/p.tgz"]);
+        assert_eq!(d("axel -o a.sh https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(d("fetch https://x.example/a.sh"), ["a.sh"]);
+        assert_eq!(d("fetch -o b.sh https://x.example/a.sh"), ["b.sh"]);
+        assert_eq!(d("ftp -o a.sh https://x.example/a.sh"), ["a.sh"]);
+        assert!(
+            verdict("fetch -o - https://x.example/a.sh")
+                .effects
+                .downloads_to_stdout
+        );
+        assert_eq!(d("gh release download v1 -p p.tgz -p '*.sha'"), ["p.tgz"]);
+        assert_eq!(d("gh release download -D dl"), ["dl"]);
+        assert_eq!(d("gh repo clone o/r"), ["r"]);
+        assert_eq!(d("gh repo clone o/r.git w"), ["w"]);
+        assert_eq!(d("pip download foo -d dl"), ["dl"]);
+        assert_eq!(d("npm pack left-pad --pack-destination dl"), ["dl"]);
+        // Local packing, names of unknown files, uploads: nothing downloaded to a known file.
+        for s in [
+            "npm pack",
+            "pip download foo",
+            "gh release download -p '*.tgz'",
+            "ftp host.example",
+        ] {
+            assert!(d(s).is_empty(), "{s}");
+        }
     }
 
     #[test]

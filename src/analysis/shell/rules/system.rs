@@ -327,10 +327,113 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             if let Some(d) = p.value("d") {
                 extract_dir(c, out, "`unzip -d`", d);
             }
+            // (`-l`, `-t`, `-v`, `-z`, `-Z` list or test; `-p`, `-c` print.)
+            let unpacks = !p
+                .opts
+                .iter()
+                .any(|(n, _)| matches!(*n, "l" | "t" | "v" | "z" | "Z" | "p" | "c"));
+            if let (true, Some(a)) = (unpacks, p.pos.first()) {
+                extracted(out, Some(&a.text), p.value("d").unwrap_or(""));
+            }
         }
+        "7z" | "7za" | "7zz" | "7zr" if matches!(c.arg(0), Some("x" | "e")) => {
+            let rest = c.args.get(1..).unwrap_or(&[]);
+            let archive = rest.iter().find(|w| !w.text.starts_with('-'));
+            let dest = rest.iter().find_map(|w| w.text.strip_prefix("-o"));
+            if let Some(d) = dest.filter(|d| !d.is_empty()) {
+                extract_dir(c, out, "`7z x -o`", d);
+            }
+            if let Some(a) = archive {
+                extracted(out, Some(&a.text), dest.unwrap_or(""));
+            }
+        }
+        "cpio" if super::has_opt(c.args, &['i'], &["extract"]) => {
+            let p = parse(
+                c.args,
+                "FDEHIMOR",
+                &["file", "directory", "pattern-file", "format"],
+            );
+            let archive = p
+                .value("F")
+                .or_else(|| p.value("I"))
+                .or_else(|| p.value("file"))
+                .or_else(|| input_file(c));
+            let dest = p.value("D").or_else(|| p.value("directory")).unwrap_or("");
+            extracted(out, archive, dest);
+        }
+        // `python3 -m zipfile -e a.zip out/`, `python3 -m tarfile -e a.tgz out/` (the module's
+        // command line, checked as a command of its own).
+        "zipfile" | "tarfile" => {
+            if let Some(at) = c
+                .args
+                .iter()
+                .position(|w| w.text == "-e" || w.text == "--extract")
+            {
+                let rest = c.args.get(at + 1..).unwrap_or(&[]);
+                if let Some(a) = rest.first() {
+                    let dest = rest.get(1).map_or("", |w| w.text.as_str());
+                    extracted(out, Some(&a.text), dest);
+                }
+            }
+        }
+        "gunzip" | "gzip" | "unxz" | "xz" | "bunzip2" | "bzip2" | "unzstd" | "zstd" | "unlzma"
+        | "lzma" | "lz4" | "uncompress" => decompress(c, out),
         _ => {}
     }
     powershell(c, out);
+}
+
+/// Records an archive unpacked to `dest` (`None`: the archive is stdin; `dest` `""`: the
+/// working directory), for the driver ([`super::Effects::extracts`]).
+fn extracted(out: &mut Out, archive: Option<&str>, dest: &str) {
+    let archive = archive.filter(|a| *a != "-").map(str::to_owned);
+    if out.v.effects.extracts.len() < super::MAX_PATHS {
+        out.effects().extracts.push((archive, dest.to_owned()));
+    }
+}
+
+/// The file a `<` redirection feeds the command, if any.
+fn input_file<'a>(c: &Call<'a, '_>) -> Option<&'a str> {
+    c.ctx
+        .redirects
+        .iter()
+        .find(|r| r.kind == RedirectKind::Input && r.fd.is_none_or(|fd| fd == 0))
+        .map(|r| r.target.text.as_str())
+}
+
+/// `gunzip a.sh.gz`, `xz -d a.sh.xz`: each file operand is replaced by its decompressed
+/// form, the name without the suffix (`-c`/`--stdout` writes to stdout instead: a filter,
+/// see `categories`). A decompressor with no operand reads stdin and writes stdout.
+fn decompress(c: &Call<'_, '_>, out: &mut Out) {
+    let decompressing = matches!(
+        c.prog,
+        "gunzip" | "unxz" | "bunzip2" | "unzstd" | "unlzma" | "uncompress"
+    ) || super::has_opt(c.args, &['d'], &["decompress", "uncompress"]);
+    if !decompressing
+        || super::has_opt(
+            c.args,
+            &['c', 't', 'l'],
+            &["stdout", "to-stdout", "test", "list"],
+        )
+    {
+        return;
+    }
+    for w in c.plain() {
+        let t = w.text.as_str();
+        let stem = [
+            ".gz", ".tgz", ".xz", ".txz", ".bz2", ".tbz2", ".zst", ".lzma", ".lz4", ".z", ".Z",
+        ]
+        .iter()
+        .find_map(|suffix| t.strip_suffix(suffix).map(|s| (s, *suffix)));
+        if let Some((stem, suffix)) = stem {
+            let to = if suffix.starts_with(".t") {
+                format!("{stem}.tar")
+            } else {
+                stem.to_owned()
+            };
+            extracted(out, Some(t), &to);
+        }
+    }
 }
 
 /// `cp`/`install`/`mv` and their Windows forms: the destination is written; `mv` also
@@ -568,22 +671,27 @@ fn tar(c: &Call<'_, '_>, out: &mut Out) {
     if !extract {
         return;
     }
-    let mut i = 0;
-    while let Some(w) = c.args.get(i) {
-        i += 1;
-        let t = w.text.as_str();
-        if t == "-C" || t == "--directory" {
-            if let Some(d) = c.arg(i) {
-                extract_dir(c, out, "`tar -x`", d);
-            }
-            i += 1;
-        } else if let Some(d) = t
-            .strip_prefix("--directory=")
-            .or_else(|| t.strip_prefix("-C").filter(|r| !r.is_empty()))
-        {
+    // The archive: `-f F`, `--file F`, or old-style `xzf F` (the first value word); stdin
+    // without one. The destination: the last `-C DIR` (also inside a cluster, `-xzC DIR`),
+    // else the working directory.
+    let p = parse(
+        c.args,
+        "fCbTXgNVKIH",
+        &["file", "directory", "use-compress-program"],
+    );
+    let archive = if !first.starts_with('-') && first.contains('f') {
+        c.arg(1)
+    } else {
+        p.value("f").or_else(|| p.value("file"))
+    };
+    let mut dest = "";
+    for (n, v) in &p.opts {
+        if let (&("C" | "directory"), Some(d)) = (n, v) {
             extract_dir(c, out, "`tar -x`", d);
+            dest = d;
         }
     }
+    extracted(out, archive, dest);
 }
 
 /// Extracting an archive into a directory writes anything under it.
@@ -631,6 +739,34 @@ fn powershell(c: &Call<'_, '_>, out: &mut Out) {
     // Built only by the arms that name the program (most cmdlets reach none of them).
     let who = || format!("`{}`", c.prog);
     match ps {
+        // `Expand-Archive [-Path] a.zip [-DestinationPath] d` (by default a folder named for
+        // the archive in the current location).
+        "expand-archive" => {
+            let p = ps_parse(
+                c.args,
+                &[
+                    psp("path", 1, true),
+                    psp("literalpath", 1, true),
+                    psp("destinationpath", 1, true),
+                    psp("force", 1, false),
+                    psp("passthru", 2, false),
+                ],
+            );
+            let mut pos = p.pos.iter();
+            let archive = p
+                .value("path")
+                .or_else(|| p.value("literalpath"))
+                .or_else(|| pos.next().map(|w| w.text.as_str()));
+            let dest = p
+                .value("destinationpath")
+                .or_else(|| pos.next().map(|w| w.text.as_str()));
+            if let Some(d) = dest {
+                extract_dir(c, out, "`Expand-Archive`", d);
+            }
+            if archive.is_some() {
+                extracted(out, archive, dest.unwrap_or(""));
+            }
+        }
         "set-content" | "add-content" | "clear-content" | "out-file" | "tee-object"
         | "export-csv" | "export-clixml" => {
             let p = ps_parse(
@@ -1141,5 +1277,52 @@ mod tests {
         assert_has("unzip x.zip -d ~", &SYSTEM_LOCATION_WRITE);
         assert_not_critical("tar xzf x.tgz -C ./vendor");
         assert_not_critical("tar czf out.tgz src");
+    }
+
+    #[test]
+    fn archives_record_what_they_unpack_and_where() {
+        let x = |s: &str| verdict(s).effects.extracts;
+        let some = |a: &str, d: &str| (Some(a.to_owned()), d.to_owned());
+        assert_eq!(x("tar xzf a.tgz"), [some("a.tgz", "")]);
+        assert_eq!(x("tar -xzf a.tgz -C /opt"), [some("a.tgz", "/opt")]);
+        assert_eq!(x("tar -xzC /tmp/x"), [(None, "/tmp/x".to_owned())]);
+        assert_eq!(
+            x("tar --extract --file=a.tar --directory=d"),
+            [some("a.tar", "d")]
+        );
+        assert_eq!(x("tar -xzf - -C v"), [(None, "v".to_owned())]);
+        assert_eq!(x("bsdtar -xf p.zip"), [some("p.zip", "")]);
+        assert_eq!(x("unzip -q a.zip -d out"), [some("a.zip", "out")]);
+        assert_eq!(x("7z x p.7z -o/tmp/p"), [some("p.7z", "/tmp/p")]);
+        assert_eq!(x("cpio -idv < p.cpio"), [some("p.cpio", "")]);
+        assert_eq!(x("python3 -m zipfile -e p.zip out"), [some("p.zip", "out")]);
+        assert_eq!(x("gunzip i.sh.gz"), [some("i.sh.gz", "i.sh")]);
+        assert_eq!(x("xz -d a.txz"), [some("a.txz", "a.tar")]);
+        assert_eq!(
+            verdict_in(PowerShell, "Expand-Archive -Path a.zip -DestinationPath d")
+                .effects
+                .extracts,
+            [some("a.zip", "d")]
+        );
+        assert_eq!(
+            verdict_in(PowerShell, "Expand-Archive a.zip")
+                .effects
+                .extracts,
+            [some("a.zip", "")]
+        );
+        // Listing, testing, creating, printing: nothing unpacked.
+        for s in [
+            "tar tzf a.tgz",
+            "tar czf a.tgz src",
+            "unzip -l a.zip",
+            "unzip -p a.zip f",
+            "7z l a.7z",
+            "cpio -o < list",
+            "gunzip -c a.gz",
+            "gzip a.txt",
+            "xz -t a.xz",
+        ] {
+            assert!(x(s).is_empty(), "{s}");
+        }
     }
 }
