@@ -149,6 +149,32 @@ fn walk_posix<'v>(
     depth: usize,
     memo: &dyn Store<'v>,
 ) {
+    let lex_limits = LexLimits::default();
+    // One line that POSIX shells reject as a whole (`$sb = {…}; & $sb`: PowerShell's call
+    // operator where a command starts) runs under no POSIX shell: PowerShell's reading is the
+    // primary one, CMD's the other.
+    if let Root::Script(p) = root {
+        let rejected = depth == 0
+            && !text.contains(['\n', '\r'])
+            && p.problems.iter().any(
+                |q| matches!(q, LexProblem::Unsupported { what, .. } if *what == posix::CALL_OPERATOR),
+            );
+        if rejected {
+            let script = pwsh::lex(text, &lex_limits);
+            let copying = Copying(memo);
+            walk_primary(
+                out,
+                text,
+                Root::Script(&script),
+                Dialect::PowerShell,
+                limits,
+                depth,
+                &copying,
+            );
+            secondary(out, text, &[Dialect::Cmd], limits, depth, memo);
+            return;
+        }
+    }
     let union = match root {
         Root::Script(p) if depth == 0 && looks_windows(text, p) => Some(p),
         _ => None,
@@ -158,12 +184,32 @@ fn walk_posix<'v>(
         return;
     };
     let masked = mask_heredoc_bodies(text, posix_script);
+    secondary(
+        out,
+        &masked,
+        &[Dialect::PowerShell, Dialect::Cmd],
+        limits,
+        depth,
+        memo,
+    );
+}
+
+/// The readings of `text` in the `dialects` other than the primary one: they add what they
+/// find, never (in)completeness.
+fn secondary<'v>(
+    out: &mut Analysis,
+    text: &str,
+    dialects: &[Dialect],
+    limits: &Limits,
+    depth: usize,
+    memo: &dyn Store<'v>,
+) {
     let lex_limits = LexLimits::default();
-    for dialect in [Dialect::PowerShell, Dialect::Cmd] {
+    for &dialect in dialects {
         let script = if dialect == Dialect::PowerShell {
-            pwsh::lex(&masked, &lex_limits)
+            pwsh::lex(text, &lex_limits)
         } else {
-            cmd::lex(&masked, &lex_limits)
+            cmd::lex(text, &lex_limits)
         };
         let copying = Copying(memo);
         let mut walk = Walk::new(limits, depth, dialect, &copying);
@@ -2978,6 +3024,45 @@ mod tests {
                 "{s}: {:?}",
                 ids(&r)
             );
+        }
+    }
+
+    #[test]
+    fn one_line_posix_rejects_is_read_as_powershell() {
+        // `&` where a command starts: no POSIX shell runs the line; PowerShell's reading counts.
+        for s in [
+            "$sb = { Get-ChildItem }; & $sb",
+            "$list = { param($d) Get-ChildItem $d }; & $list src",
+        ] {
+            let r = run(s);
+            assert!(
+                r.findings
+                    .iter()
+                    .all(|f| f.severity < crate::decision::Severity::Critical),
+                "{s}: {:?}",
+                ids(&r)
+            );
+        }
+        for s in [
+            "$sb = { Remove-Item -Recurse -Force C:\\ }; & $sb",
+            "& $x",
+            "$sb = { ls }; $sb = [ScriptBlock]::Create($t); & $sb",
+            // Over two lines the first runs under a POSIX shell.
+            "$sb -rf /\n& $sb",
+        ] {
+            let r = run(s);
+            assert!(
+                r.findings
+                    .iter()
+                    .any(|f| f.severity == crate::decision::Severity::Critical),
+                "{s}: {:?}",
+                ids(&r)
+            );
+        }
+        // `a & b`, `(a) &`, `a \; & b`: a background job, not a rejected line.
+        for s in ["sleep 1 & wait", "(sleep 1) & wait", "echo \\; & wait"] {
+            let p = posix::lex(s, &LexLimits::default());
+            assert!(p.complete(), "{s}: {:?}", p.problems);
         }
     }
 

@@ -278,6 +278,69 @@ impl Building {
     }
 }
 
+/// `for %f in (SET) do` and `for /d %f in (SET) do` over a literal set: the loop variable and
+/// the set's items (the files or directories they match in the working directory, so the body
+/// acts on them as if they were written in its place). `None` for `/r` (a walk of the tree),
+/// `/f` and `/l` (lines and numbers) and for sets with quotes or variables.
+fn for_items(argv: &[Word]) -> Option<(&str, Vec<&str>)> {
+    let words = match argv {
+        [_, flag, rest @ ..] if flag.text.eq_ignore_ascii_case("/d") && !flag.quoted => rest,
+        [_, rest @ ..] => rest,
+        [] => return None,
+    };
+    let [var, kw, set, _do] = words else {
+        return None;
+    };
+    if var.quoted || !var.text.starts_with('%') || !kw.text.eq_ignore_ascii_case("in") {
+        return None;
+    }
+    let inner = set.text.strip_prefix('(')?.strip_suffix(')')?;
+    if set.dynamic || set.quoted || inner.contains(['"', '%', '!', '^']) {
+        return None;
+    }
+    let items: Vec<&str> = inner
+        .split(|c: char| is_blank(c) || matches!(c, ',' | ';' | '='))
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!items.is_empty() && items.len() <= 16).then_some((var.text.as_str(), items))
+}
+
+/// Replaces each word of `script` (nested blocks included) that is exactly the loop variable
+/// `var` with the loop's items: `for %f in (*.tmp) do del "%f"` deletes `*.tmp`.
+fn bind_loop_variable(script: &mut Script, var: &str, items: &[&str]) {
+    for cmd in &mut script.commands {
+        if cmd.argv.iter().any(|w| w.text == var) {
+            let argv = std::mem::take(&mut cmd.argv);
+            for (i, w) in argv.into_iter().enumerate() {
+                if w.text != var {
+                    // Words after an expanded one move; so do their nested scripts.
+                    let now = cmd.argv.len();
+                    if now != i {
+                        for n in cmd.nested.iter_mut().filter(|n| n.in_word == Some(i)) {
+                            n.in_word = Some(now);
+                        }
+                    }
+                    cmd.argv.push(w);
+                    continue;
+                }
+                for item in items {
+                    cmd.argv.push(Word {
+                        text: (*item).to_owned(),
+                        span: w.span,
+                        quoted: w.quoted,
+                        fully_quoted: false,
+                        dynamic: false,
+                        glob: item.contains(['*', '?']),
+                    });
+                }
+            }
+        }
+        for n in &mut cmd.nested {
+            bind_loop_variable(&mut n.script, var, items);
+        }
+    }
+}
+
 /// Whether the words after `if` complete its condition (so the command follows).
 fn if_condition_done(argv: &[Word]) -> bool {
     let mut rest: Vec<String> = argv
@@ -530,12 +593,15 @@ impl<'a> Lexer<'a> {
             self.skip_to_line_end();
             return;
         }
-        let inner = self.script(
+        let mut inner = self.script(
             depth + 1,
             Mode::Line {
                 in_block: mode.in_block(),
             },
         );
+        if let Some((var, items)) = for_items(&cur.cmd.argv) {
+            bind_loop_variable(&mut inner, var, &items);
+        }
         if !inner.commands.is_empty() {
             cur.cmd.nested.push(Nested {
                 kind: NestedKind::Group,
@@ -1150,7 +1216,8 @@ mod tests {
         let c = &s.commands[0];
         assert_eq!(argvs(&s), v(&[&["for", "/d", "%i", "in", "(*)", "do"]]));
         assert!(c.argv[4].glob);
-        assert_eq!(argvs(&c.nested[0].script), v(&[&["rd", "/s", "/q", "%i"]]));
+        // (The loop variable stands for the set's items: [`for_items`].)
+        assert_eq!(argvs(&c.nested[0].script), v(&[&["rd", "/s", "/q", "*"]]));
         let s = lx("for /f \"tokens=*\" %%a in ('del /s /q C:\\x') do (echo %%a)");
         assert!(s.complete(), "{:?}", s.problems);
         let c = &s.commands[0];
@@ -1161,6 +1228,41 @@ mod tests {
             v(&[&["del", "/s", "/q", "C:\\x"]])
         );
         assert!(c.argv[5].dynamic);
+    }
+
+    /// A `for` over a literal set binds its variable in the body to the set's items; `/r`,
+    /// `/f`, `/l` and sets with variables or quotes leave it a run-time word.
+    #[test]
+    fn for_loop_variables_are_the_set_items() {
+        let body = |t: &str| {
+            let s = lx(t);
+            assert!(s.complete(), "{t}: {:?}", s.problems);
+            s.commands[0].nested[0].script.clone()
+        };
+        let b = body("for %f in (*.tmp) do del %f");
+        assert_eq!(argvs(&b), v(&[&["del", "*.tmp"]]));
+        assert!(b.commands[0].argv[1].glob && !b.commands[0].argv[1].dynamic);
+        let b = body("for %%f in (a.txt b.txt) do del /q \"%%f\"");
+        assert_eq!(argvs(&b), v(&[&["del", "/q", "a.txt", "b.txt"]]));
+        let b = body("for /d %i in (*) do rd /s /q %i");
+        assert_eq!(argvs(&b), v(&[&["rd", "/s", "/q", "*"]]));
+        let b = body("for %f in (C:\\) do (echo %f & rd /s /q %f)");
+        assert_eq!(
+            argvs(&b.commands[0].nested[0].script),
+            v(&[&["echo", "C:\\"], &["rd", "/s", "/q", "C:\\"]])
+        );
+        for t in [
+            "for /r %f in (*.log) do del %f",
+            "for /l %i in (1,1,3) do del %i",
+            "for %f in (%X%) do del %f",
+            "for %f in (\"a b\") do del %f",
+        ] {
+            let b = body(t);
+            assert!(b.commands[0].argv[1].dynamic, "{t}");
+        }
+        // `%~nf` (a modifier) is another word, left as it is.
+        let b = body("for %f in (*.c) do echo %~nf");
+        assert!(b.commands[0].argv[1].dynamic);
     }
 
     #[test]

@@ -91,6 +91,10 @@ pub const MAX_PROBLEMS: usize = 64;
 /// arithmetic (each nesting level of such fallbacks re-reads its region once).
 const RESCAN_FACTOR: usize = 8;
 
+/// `Unsupported::what` for `&` where a command starts (`& $x`, `a; & b`: PowerShell's call
+/// operator), a syntax error for which POSIX shells reject the whole line.
+pub(crate) const CALL_OPERATOR: &str = "`&` where a command starts";
+
 /// `Unsupported::what` when the defensive step budget runs out (never expected).
 const STEP_BUDGET: &str = "lexer step budget exhausted";
 
@@ -755,6 +759,21 @@ impl<'a> Lexer<'a> {
     }
 
     /// The char at `p` after skipping line continuations, and where it is.
+    /// Nothing but blanks stands between `p` and the start of the text or an unescaped
+    /// `;` `|` `&` `(` or newline before it: a command would start at `p`.
+    fn command_starts_at(&self, p: usize) -> bool {
+        let before = self.src.as_bytes().get(..p).unwrap_or(&[]);
+        let trimmed = before
+            .iter()
+            .rposition(|&b| b != b' ' && b != b'\t')
+            .map_or(&[][..], |i| before.get(..=i).unwrap_or(&[]));
+        let Some((&last, rest)) = trimmed.split_last() else {
+            return true;
+        };
+        let escapes = rest.iter().rev().take_while(|&&b| b == b'\\').count();
+        matches!(last, b';' | b'|' | b'&' | b'(' | b'\n') && escapes % 2 == 0
+    }
+
     fn logical(&self, mut p: usize) -> (Option<char>, usize) {
         while self.is_cont(p) {
             p += 2;
@@ -1110,6 +1129,13 @@ impl Lexer<'_> {
                     self.set_redirect(RedirOp::Plain(RedirectKind::OutputAll), fd, start, false);
                 }
                 _ => {
+                    if self.command_starts_at(p) {
+                        let span = self.mk_span(p, p + 1);
+                        self.problem(LexProblem::Unsupported {
+                            span,
+                            what: CALL_OPERATOR,
+                        });
+                    }
                     self.pos = p + 1;
                     self.count_token(p);
                     self.end_command(Connector::Sequence, true);

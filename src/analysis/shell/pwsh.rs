@@ -71,7 +71,10 @@ const HARD_MAX_DEPTH: usize = 64;
 
 /// Lexes a PowerShell command line into the shared model.
 pub fn lex(text: &str, limits: &LexLimits) -> Script {
-    let mut lx = Lexer(Cursor::new(text, *limits, HARD_MAX_DEPTH));
+    let mut lx = Lexer(
+        Cursor::new(text, *limits, HARD_MAX_DEPTH),
+        Bindings::default(),
+    );
     let mut script = lx.script(0, None, Span::default());
     script.problems = lx.0.problems;
     script
@@ -131,6 +134,13 @@ struct Building {
     rhs_is_value: bool,
     /// The command word follows the call operator `&` or dot-sourcing `.`.
     call_op: bool,
+    /// The command word follows dot-sourcing `.`.
+    dot: bool,
+    /// `$name = …`: the assigned variable ([`binding_name`]) and whether the operator is `=`.
+    assigned: Option<(String, bool)>,
+    /// `& $sb` of a bound block: the call's word, pushed (as a plain word) before the first
+    /// argument, if any; the block is a nested group of the call.
+    block_call: Option<Word>,
 }
 
 impl Building {
@@ -151,6 +161,9 @@ impl Building {
             assignment: false,
             rhs_is_value: false,
             call_op: false,
+            dot: false,
+            assigned: None,
+            block_call: None,
         }
     }
 
@@ -205,8 +218,170 @@ impl Building {
     }
 }
 
-/// The PowerShell lexer: the shared cursor ([`Cursor`]) plus this dialect's grammar below.
-struct Lexer<'a>(Cursor<'a>);
+/// The PowerShell lexer: the shared cursor ([`Cursor`]) and the line's [`Bindings`], plus this
+/// dialect's grammar below.
+struct Lexer<'a>(Cursor<'a>, Bindings);
+
+/// Variables the line assigns a literal script block or hashtable, resolved where they are
+/// used: `$sb = { … }; & $sb` runs the block (its body is a nested group of the call), and
+/// `$p = @{ Path = 'x'; Recurse = $true }; Remove-Item @p` passes `-Path x -Recurse`.
+///
+/// A binding holds until anything on the line may change what the variable holds: another
+/// assignment to it (also `$p.Key = …`, `$a, $p = …`), any other use of a hashtable (a
+/// reference that can be changed through an alias), and, for every binding, commands and
+/// parameters that set variables by name (`Set-Variable`, `New-Variable`, `-OutVariable`,
+/// `[ref]`, `param`, `foreach`, `function`), type-cast statements, `Invoke-Expression`,
+/// dot-sourcing and command names only known at run time. Names are compared lowercase without
+/// a scope prefix.
+#[derive(Default)]
+struct Bindings {
+    /// (name, the block's body).
+    blocks: Vec<(String, Script)>,
+    /// (name, the parameter words the splat stands for).
+    splats: Vec<(String, Vec<Word>)>,
+    /// Resolutions left (each copies a body or words; bounds the work per line).
+    budget: usize,
+}
+
+/// Bindings kept per line, and resolutions per line.
+const MAX_BINDINGS: usize = 16;
+const MAX_RESOLUTIONS: usize = 8;
+
+impl Bindings {
+    fn is_empty(&self) -> bool {
+        self.blocks.is_empty() && self.splats.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.blocks.clear();
+        self.splats.clear();
+    }
+
+    fn forget(&mut self, name: &str) {
+        self.blocks.retain(|(n, _)| n != name);
+        self.splats.retain(|(n, _)| n != name);
+    }
+
+    /// Takes one resolution from the budget.
+    fn spend(&mut self) -> bool {
+        let used = self.budget >= MAX_RESOLUTIONS;
+        self.budget += usize::from(!used);
+        !used
+    }
+}
+
+/// A variable's name as bindings key it: lowercase, without `$`, braces, a scope prefix
+/// (`script:`, `global:`, …) or a member or index after it (`$p.Path`, `$p['x']`).
+fn binding_name(var: &str) -> String {
+    let var = var.strip_prefix('$').unwrap_or(var);
+    let var = var
+        .strip_prefix('{')
+        .and_then(|v| v.strip_suffix('}'))
+        .unwrap_or(var);
+    let lower = var.to_ascii_lowercase();
+    let bare = ["script:", "global:", "local:", "private:", "using:"]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .unwrap_or(&lower);
+    let end = bare.find(|c: char| !is_var_char(c)).unwrap_or(bare.len());
+    bare.get(..end).unwrap_or("").to_owned()
+}
+
+/// A literal hashtable's entries as parameter words: `Path = './dist'` is `-Path ./dist`,
+/// `Recurse = $true` is `-Recurse`, `Confirm = $false` is `-Confirm:$false`, an array value
+/// one comma-joined word. `None` unless every statement is `Name = value…`.
+fn splat_words(table: &Script, span: Span) -> Option<Vec<Word>> {
+    let mut words = Vec::new();
+    for cmd in &table.commands {
+        let [key, eq, values @ ..] = cmd.argv.as_slice() else {
+            return None;
+        };
+        let name = key.text.trim_matches(['\'', '"']);
+        if eq.text != "="
+            || eq.quoted
+            || values.is_empty()
+            || key.dynamic
+            || name.is_empty()
+            || !name.chars().all(is_var_char)
+            || !cmd.redirects.is_empty()
+        {
+            return None;
+        }
+        let plain = |text: String| Word {
+            text,
+            span,
+            ..Word::default()
+        };
+        match values {
+            [v] if !v.quoted && v.text.eq_ignore_ascii_case("$true") => {
+                words.push(plain(format!("-{name}")));
+            }
+            [v] if !v.quoted && v.text.eq_ignore_ascii_case("$false") => {
+                words.push(plain(format!("-{name}:$false")));
+            }
+            _ => {
+                words.push(plain(format!("-{name}")));
+                let text = values
+                    .iter()
+                    .map(|v| v.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                words.push(Word {
+                    text,
+                    span,
+                    quoted: values.iter().any(|v| v.quoted),
+                    fully_quoted: values.len() == 1 && values.iter().all(|v| v.fully_quoted),
+                    dynamic: values.iter().any(|v| v.dynamic),
+                    glob: values.iter().any(|v| v.glob),
+                });
+            }
+        }
+    }
+    Some(words)
+}
+
+/// Command names that set variables by name, or run text or files in the caller's scope.
+fn sets_variables(name: &str) -> bool {
+    [
+        "set-variable",
+        "sv",
+        "new-variable",
+        "nv",
+        "clear-variable",
+        "clv",
+        "remove-variable",
+        "rv",
+        "set-item",
+        "si",
+        "new-item",
+        "ni",
+        "invoke-expression",
+        "iex",
+        "param",
+        "function",
+        "filter",
+        "foreach",
+        "set-alias",
+        "sal",
+        "new-alias",
+        "nal",
+        "import-module",
+        "ipmo",
+    ]
+    .iter()
+    .any(|n| name.eq_ignore_ascii_case(n))
+        || name.to_ascii_lowercase().starts_with("param(")
+}
+
+/// Common parameters that store a result in a variable named by their value.
+fn variable_parameter(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let Some(name) = lower.strip_prefix('-') else {
+        return lower.contains("[ref]");
+    };
+    let name = name.split(':').next().unwrap_or(name);
+    name.ends_with("variable") || matches!(name, "ov" | "pv" | "ev" | "wv" | "iv")
+}
 
 impl<'a> std::ops::Deref for Lexer<'a> {
     type Target = Cursor<'a>;
@@ -335,6 +510,7 @@ impl<'a> Lexer<'a> {
                         break;
                     }
                     cur.call_op = true;
+                    cur.dot = true;
                     cur.touch(self.span_from(start));
                 }
                 '-' if !cur.cmd.argv.is_empty() && self.rest().starts_with("--%") && {
@@ -363,8 +539,159 @@ impl<'a> Lexer<'a> {
         script
     }
 
+    /// Keeps the line's [`Bindings`] up to date for `word`, about to join the command, and
+    /// resolves the use of a bound variable: the call `& $sb` / `. $sb` of a bound block (the
+    /// body becomes a nested group of the call) and the splat `@p` of a bound hashtable (its
+    /// parameter words). False when the word was consumed here. Also stops at `for`/`while`
+    /// without `(`: a PowerShell syntax error, so the line runs nothing.
+    fn bind(&mut self, cur: &mut Building, word: &Word, nested: &[(NestedKind, Script)]) -> bool {
+        if let Some(call) = cur.block_call.take() {
+            cur.cmd.argv.push(call);
+        }
+        let idx = cur.cmd.argv.len();
+        let text = word.text.as_str();
+        if idx == 1
+            && !cur.call_op
+            && cur.cmd.argv.first().is_some_and(|w| {
+                !w.quoted
+                    && (w.text.eq_ignore_ascii_case("for") || w.text.eq_ignore_ascii_case("while"))
+            })
+            && !text.starts_with('(')
+        {
+            // `for %f in (*.tmp) do …` (CMD): PowerShell rejects the whole line.
+            self.unsupported(word.span, "`for`/`while` without `(`");
+            self.stopped = true;
+            return true;
+        }
+        if self.1.is_empty() && !cur.assignment {
+            return true;
+        }
+        if !self.1.splats.is_empty() && text.contains('$') {
+            let lower = text.to_ascii_lowercase();
+            let used: Vec<String> = self
+                .1
+                .splats
+                .iter()
+                .filter(|(n, _)| {
+                    lower.match_indices(&format!("${n}")).any(|(at, m)| {
+                        !lower
+                            .get(at + m.len()..)
+                            .and_then(|r| r.chars().next())
+                            .is_some_and(is_var_char)
+                    })
+                })
+                .map(|(n, _)| n.clone())
+                .collect();
+            for n in used {
+                self.1.forget(&n);
+            }
+        }
+        if idx == 0 && cur.assignment {
+            // The value of `$name = …`: a literal block or hashtable binds the name.
+            let Some((name, plain)) = cur.assigned.clone() else {
+                return true;
+            };
+            let whole = !word.quoted && text.ends_with('}');
+            if let ([(NestedKind::Group, body)], true, true) = (nested, plain, whole) {
+                if self.1.blocks.len() + self.1.splats.len() < MAX_BINDINGS && !name.is_empty() {
+                    if text.starts_with('{') {
+                        self.1.blocks.push((name, body.clone()));
+                    } else if text.starts_with("@{") {
+                        if let Some(words) = splat_words(body, word.span) {
+                            self.1.splats.push((name, words));
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+        if let Some((name, _)) = cur.assigned.as_ref().filter(|_| idx == 1) {
+            // `$sb = { … } .Invoke()`-like continuations: not a plain literal.
+            let name = name.clone();
+            self.1.forget(&name);
+        }
+        if variable_parameter(text)
+            || (idx >= 1
+                && is_assign_op(word)
+                && cur
+                    .cmd
+                    .argv
+                    .first()
+                    .is_some_and(|w| w.text.starts_with('$')))
+        {
+            self.1.clear();
+            return true;
+        }
+        if idx == 0 {
+            let var = text
+                .strip_prefix('$')
+                .filter(|v| !word.quoted && !v.is_empty() && v.chars().all(is_var_char));
+            if let Some(v) = var.filter(|_| cur.call_op) {
+                let key = v.to_ascii_lowercase();
+                let body = self.1.blocks.iter().rev().find(|(n, _)| *n == key);
+                if let Some(body) = body.map(|(_, b)| b.clone()) {
+                    if self.1.spend() {
+                        cur.cmd.nested.push(Nested {
+                            kind: NestedKind::Group,
+                            script: body,
+                            in_word: None,
+                            source: None,
+                        });
+                        cur.block_call = Some(Word {
+                            dynamic: false,
+                            ..word.clone()
+                        });
+                        cur.touch(word.span);
+                        return false;
+                    }
+                }
+            }
+            // (A plain `$name` statement start is an assignment's target or a value.)
+            if cur.dot
+                || (word.dynamic && (var.is_none() || cur.call_op))
+                || text.starts_with(['[', '('])
+                || (!word.quoted && sets_variables(text))
+            {
+                self.1.clear();
+            }
+            return true;
+        }
+        if let Some(v) = text
+            .strip_prefix('@')
+            .filter(|v| !word.quoted && !v.is_empty() && v.chars().all(is_var_char))
+        {
+            let key = v.to_ascii_lowercase();
+            let words = self.1.splats.iter().rev().find(|(n, _)| *n == key);
+            if let Some(words) = words.map(|(_, w)| w.clone()) {
+                if self.1.spend() {
+                    cur.touch(word.span);
+                    cur.cmd.argv.extend(words);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// Adds a word to the command, recognising `$var = …` assignment statements.
-    fn push_word(&mut self, cur: &mut Building, mut word: Word, nested: Vec<(NestedKind, Script)>) {
+    fn push_word(
+        &mut self,
+        cur: &mut Building,
+        mut word: Word,
+        mut nested: Vec<(NestedKind, Script)>,
+    ) {
+        if cur.cmd.argv.is_empty()
+            && !word.quoted
+            && word
+                .text
+                .get(..6)
+                .is_some_and(|p| p.eq_ignore_ascii_case("param("))
+        {
+            // `param($d, [int]$n)`: declarations, not commands (default values stay).
+            for (_, s) in &mut nested {
+                s.commands.retain(|c| !is_declaration(c));
+            }
+        }
         if cur.cmd.argv.len() == 1 && is_assign_op(&word) {
             let var_name = cur
                 .cmd
@@ -373,6 +700,9 @@ impl<'a> Lexer<'a> {
                 .and_then(variable_name)
                 .map(str::to_owned);
             if let Some(name) = var_name {
+                let key = binding_name(&name);
+                self.1.forget(&key);
+                cur.assigned = Some((key, word.text == "="));
                 cur.cmd.argv.clear();
                 for n in &mut cur.cmd.nested {
                     n.in_word = None;
@@ -386,6 +716,9 @@ impl<'a> Lexer<'a> {
                 cur.touch(word.span);
                 return;
             }
+        }
+        if !self.bind(cur, &word, &nested) {
+            return;
         }
         let idx = cur.cmd.argv.len();
         if idx == 0 && cur.assignment {
@@ -958,6 +1291,16 @@ impl WordAcc {
         };
         (word, self.nested)
     }
+}
+
+/// A parameter declaration in `param(…)`: only variables, possibly typed (`$d`, `[int]$n`).
+fn is_declaration(c: &SimpleCommand) -> bool {
+    c.nested.is_empty()
+        && c.redirects.is_empty()
+        && !c.argv.is_empty()
+        && c.argv
+            .iter()
+            .all(|w| !w.quoted && w.text.starts_with(['$', '[']) && !w.text.contains(['(', '`']))
 }
 
 fn is_assign_op(w: &Word) -> bool {
@@ -2059,6 +2402,78 @@ pub(crate) mod tests {
             v(&[&["iwr", "http://x"]])
         );
         assert_eq!(words("$x = r`m -r y"), v(&[&["rm", "-r", "y"]]));
+    }
+
+    /// The call of a script block literal assigned on the line is its body (a nested group of
+    /// the call); anything that may change the variable first leaves the call as it is.
+    #[test]
+    fn bound_script_blocks_are_their_bodies() {
+        let call = |t: &str| {
+            let s = lx(t);
+            s.commands.last().cloned().unwrap()
+        };
+        let c = call("$sb = { Get-ChildItem }; & $sb");
+        assert!(c.argv.is_empty(), "{:?}", c.argv);
+        assert_eq!(argvs(&c.nested[0].script), v(&[&["Get-ChildItem"]]));
+        let c = call("$SB = { Remove-Item -Recurse C:\\ }; . $sb -x 1");
+        assert_eq!(c.argv[0].text, "$sb");
+        assert!(!c.argv[0].dynamic);
+        assert_eq!(c.argv.len(), 3);
+        assert_eq!(
+            argvs(&c.nested[0].script),
+            v(&[&["Remove-Item", "-Recurse", "C:\\"]])
+        );
+        for t in [
+            "& $sb",
+            "$sb = { ls }; $sb = [ScriptBlock]::Create($t); & $sb",
+            "$sb = { ls }; Set-Variable sb $x; & $sb",
+            "$sb = { ls }; $sb, $y = $a, 1; & $sb",
+            "$sb = { ls }; iex $t; & $sb",
+            "$sb = { ls }; . ./x.ps1; & $sb",
+            "$sb = { ls }; Get-Item x -OutVariable sb; & $sb",
+            "$sb = { ls }; foreach ($sb in $all) { x }; & $sb",
+            "$sb = { ls } .Invoke(); & $sb",
+            "$sb = { ls }; & $f; & $sb",
+        ] {
+            let c = call(t);
+            assert_eq!(c.argv.first().map(|w| w.dynamic), Some(true), "{t}");
+        }
+    }
+
+    /// A splat of a hashtable literal assigned on the line is its parameters; anything that may
+    /// change the table first (any other use of the variable) leaves the splat as it is.
+    #[test]
+    fn bound_splats_are_their_parameters() {
+        // (The assignment statement is a command with no words: the table is nested in it.)
+        let last = |t: &str| words(t).pop().unwrap();
+        assert_eq!(
+            last("$p = @{ Path = './dist'; Recurse = $true; Confirm = $false }; Remove-Item @p -Force"),
+            ["Remove-Item", "-Path", "./dist", "-Recurse", "-Confirm:$false", "-Force"]
+        );
+        assert_eq!(
+            last("$p = @{ Path = 'a', 'b' }; Remove-Item @P"),
+            ["Remove-Item", "-Path", "a,b"]
+        );
+        for t in [
+            "Remove-Item @p",
+            "$p = @{ Path = 'x' }; $p.Path = 'C:\\'; Remove-Item @p",
+            "$p = @{ Path = 'x' }; $q = $p; Remove-Item @p",
+            "$p = @{ Path = 'x'; (rm) }; Remove-Item @p",
+            "$p = @{ Path = 'x' }; Set-Variable p $h; Remove-Item @p",
+        ] {
+            let s = lx(t);
+            let last = s.commands.last().cloned().unwrap();
+            assert_eq!(last.argv.get(1).map(|w| w.text.as_str()), Some("@p"), "{t}");
+        }
+    }
+
+    /// `for`/`while` without `(` is a PowerShell syntax error: the line runs nothing.
+    #[test]
+    fn for_without_parenthesis_stops() {
+        let s = lx("for %f in (*.tmp) do del %f");
+        assert!(!s.complete());
+        assert!(s.commands.iter().all(|c| c.nested.is_empty()));
+        assert!(lx("for ($i = 0; $i -lt 3; $i++) { ls }").complete());
     }
 
     #[test]

@@ -73,6 +73,7 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             }
         }
         "rsync" => rsync(c, out),
+        "robocopy" => robocopy(c, out),
         _ => {}
     }
     // `rm -rf x` is POSIX; `rm -Recurse x` / `ri x` are PowerShell.
@@ -816,6 +817,28 @@ fn find_exec(c: &Call<'_, '_>, out: &mut Out, inner: &[&Word], roots: &[&Word]) 
     read_only
 }
 
+/// `robocopy SRC DST … /MIR` (or `/PURGE`) deletes whatever in the destination tree the source
+/// lacks: a recursive delete of the destination (`robocopy C:\empty C:\ /MIR` empties the
+/// drive). `/L` only lists.
+fn robocopy(c: &Call<'_, '_>, out: &mut Out) {
+    let switch = |name: &str| {
+        c.args.iter().any(|w| {
+            w.text.len() == name.len() + 1
+                && w.text
+                    .get(1..)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(name))
+                && w.text.starts_with(['/', '-'])
+        })
+    };
+    if !(switch("mir") || switch("purge")) || switch("l") {
+        return;
+    }
+    let Some(dest) = c.args.iter().filter(|w| !w.text.starts_with('/')).nth(1) else {
+        return;
+    };
+    report(c, out, "`robocopy /mir`", true, &[Target::word(dest)]);
+}
+
 /// `rsync --delete…` deletes destination files missing from the source;
 /// `--remove-source-files` deletes the sources.
 fn rsync(c: &Call<'_, '_>, out: &mut Out) {
@@ -1159,6 +1182,28 @@ mod tests {
         assert_not_critical("rimraf dist");
         assert_has("npx rimraf dist", &RECURSIVE_DELETE_SCOPED);
         assert_critical("npx rimraf@5 ~");
+    }
+
+    #[test]
+    fn robocopy_mirror_deletes_the_destination() {
+        for s in [
+            "robocopy C:\\empty C:\\ /MIR",
+            "robocopy empty %USERPROFILE% /e /purge",
+            "robocopy x C:\\Windows *.* -mir",
+        ] {
+            assert_deep_critical(s);
+        }
+        assert_has(
+            "robocopy src\\assets build\\assets /MIR",
+            &RECURSIVE_DELETE_SCOPED,
+        );
+        assert_not_critical("robocopy src\\assets build\\assets /MIR");
+        for s in [
+            "robocopy C:\\empty C:\\ /MIR /L",
+            "robocopy .\\dist C:\\ /E",
+        ] {
+            assert_not(s, &RECURSIVE_DELETE_BROAD);
+        }
     }
 
     #[test]

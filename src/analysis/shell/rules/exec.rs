@@ -127,6 +127,15 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         c.sub_check(out, c.args, false);
         return true;
     }
+    // `param($d)` opening a script block: PowerShell's parameter declaration, no command (a
+    // default value's substitution, `param($d = (…))`, is a nested script checked as such).
+    if !w.quoted
+        && text
+            .get(..6)
+            .is_some_and(|p| p.eq_ignore_ascii_case("param("))
+    {
+        return true;
+    }
     // `(…).Member(…)`: a PowerShell expression statement (a POSIX word never starts with `(`).
     if text.starts_with('(') {
         // `& (gcm Remove-Item) …`, `& ('Remove'+'-Item') …`: a command computed in parentheses.
@@ -162,6 +171,35 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     if !w.quoted && text.bytes().filter(|&b| b == b'`').count() % 2 == 1 {
         return true;
     }
+    // `%COMSPEC% /c …` (CMD expands it as it reads the line, before any `set` on the line
+    // runs): the variable names the command interpreter (cmd.exe) on every Windows host, so
+    // the line is `cmd …`, judged by what that runs. (`$env:ComSpec` stays a run-time name:
+    // POSIX reads it as `$env` followed by `:ComSpec`, which the line may have set.)
+    if ["%comspec%", "!comspec!"]
+        .iter()
+        .any(|v| text.eq_ignore_ascii_case(v))
+    {
+        out.not_read_only();
+        let line = format!("cmd {}", super::argv_text(c.args.iter().copied()));
+        out.payload(Dialect::Posix, line, "%COMSPEC%", false);
+        return true;
+    }
+    // ``Get-Child`It`em``, `Get-Child$(x)em`: a POSIX substitution inside a name that starts
+    // with a read-only PowerShell verb. Whatever the substitution prints, the program is
+    // `Get-…` (the substituted command itself is checked on its own); no POSIX host has such
+    // a program, and PowerShell's own reading (backtick escapes) names the cmdlet.
+    if read_verb_prefix(text) {
+        out.not_read_only();
+        out.add(
+            &finding::DYNAMIC_EXPANSION,
+            detail(&[
+                Part::T("the command name "),
+                Part::S(text),
+                Part::T(" is only known at run time"),
+            ]),
+        );
+        return true;
+    }
     out.add(
         &finding::DYNAMIC_CODE_EXECUTION,
         detail(&[
@@ -170,9 +208,8 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
             Part::T(" is only known at run time"),
         ]),
     );
-    // `%COMSPEC% /c …`, `$env:ComSpec /c …`: the variable names the command interpreter
-    // (cmd.exe) on every Windows host; check the line as `cmd …` too.
-    if ["%comspec%", "!comspec!", "$env:comspec", "${env:comspec}"]
+    // `$env:ComSpec /c …`: check the line as `cmd …` too.
+    if ["$env:comspec", "${env:comspec}"]
         .iter()
         .any(|v| text.eq_ignore_ascii_case(v))
     {
@@ -207,6 +244,25 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         );
     }
     true
+}
+
+/// A command word whose literal start is a read-only PowerShell verb and a noun's first
+/// letter (`Get-Child…`, `Select-S…`) before the first run-time part (`` ` ``, `$`): every
+/// name it can become is `Verb-…` with that verb.
+fn read_verb_prefix(text: &str) -> bool {
+    let literal = text
+        .find(['`', '$'])
+        .map_or("", |at| text.get(..at).unwrap_or(""));
+    let Some((verb, noun)) = literal.split_once('-') else {
+        return false;
+    };
+    !noun.is_empty()
+        && noun.bytes().all(|b| b.is_ascii_alphanumeric())
+        && [
+            "get", "select", "measure", "sort", "where", "test", "resolve",
+        ]
+        .iter()
+        .any(|v| verb.eq_ignore_ascii_case(v))
 }
 
 /// A parenthesized command word that names a command: `(gcm X)` / `(Get-Command X)` /
@@ -2460,6 +2516,39 @@ mod tests {
             ["cmd /c dir"]
         );
         assert!(payloads_in(super::Dialect::Cmd, "%PROGRAM% /c dir").is_empty());
+        // `%COMSPEC%` is cmd: judged by what `cmd /c` runs, not as a run-time command name.
+        for s in [
+            "%COMSPEC% /c dir",
+            "%ComSpec% /c dir /b",
+            "!COMSPEC! /c type x.txt",
+        ] {
+            assert_deep_not_critical(s);
+        }
+        // `$env:ComSpec` is `$env` and `:ComSpec` in POSIX: still a run-time name.
+        assert_deep_critical("$env:ComSpec /c dir");
+    }
+
+    /// A POSIX substitution in a name that starts with a read-only PowerShell verb
+    /// (``Get-Child`It`em``) can only name `Get-…`; any other run-time name stays critical.
+    #[test]
+    fn read_verb_prefixed_run_time_names() {
+        for s in [
+            "Get-Child`It`em",
+            "Get-Child`It`em -Recurse",
+            "Select-Str`in`g x f.txt",
+        ] {
+            assert_deep_not_critical(s);
+        }
+        for s in [
+            "r`true`m -rf /",
+            "Remove-It`e`m -Recurse C:\\",
+            "Get`x`-ChildItem",
+            "`echo Get-ChildItem`",
+            "$X-Item",
+            "Get-Child`rm -rf /`em",
+        ] {
+            assert_deep_critical(s);
+        }
     }
 
     #[test]

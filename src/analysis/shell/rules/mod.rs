@@ -887,6 +887,7 @@ fn is_info(c: &Call<'_, '_>) -> bool {
             )
             | ("just", "--list" | "-l" | "--summary")
             | ("task", "--list" | "-l" | "--list-all" | "-a")
+            | ("winget" | "choco", "list" | "--version")
     )
 }
 
@@ -2448,6 +2449,8 @@ mod tests {
             "dotnet --info",
             "just --list",
             "task --list-all",
+            "winget list",
+            "choco list",
         ] {
             assert_read_only(s);
         }

@@ -71,6 +71,7 @@ const ARMS: &[(u16, &[&str])] = &[
             "fd",
             "fdfind",
             "rsync",
+            "robocopy",
             "remove-item",
         ],
     ),
