@@ -52,7 +52,9 @@ pub(super) fn ifs_split(c: &Call<'_, '_>, out: &mut Out) {
 
 /// The text holds an `$IFS` or `${IFS}` expansion.
 fn has_ifs(t: &str) -> bool {
-    t.match_indices("IFS").any(|(at, _)| {
+    // memmem's vector search: a dynamic word may be a whole nested substitution holding the
+    // rest of the line, asked again at every nesting level.
+    memchr::memmem::find_iter(t.as_bytes(), b"IFS").any(|at| {
         let before = t.get(..at).unwrap_or("");
         let after = t.get(at + 3..).unwrap_or("");
         (before.ends_with('$')
@@ -168,7 +170,7 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     // reports the problem: the report is incomplete; what follows the backtick is still
     // analysed as the substitution's script). In an unquoted word every backtick is a real
     // one (an escaped or quoted one makes the word `quoted`).
-    if !w.quoted && text.bytes().filter(|&b| b == b'`').count() % 2 == 1 {
+    if !w.quoted && memchr::memchr_iter(b'`', text.as_bytes()).count() % 2 == 1 {
         return true;
     }
     // `%COMSPEC% /c …` (CMD expands it as it reads the line, before any `set` on the line

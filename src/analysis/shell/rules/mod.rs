@@ -1050,10 +1050,15 @@ pub(super) fn texts<'a, 'w>(
     }
 }
 
-/// `text` holds a `/` or `\` (a byte test: both are ASCII; cheaper than a char-set search for
-/// the short words it is asked about once per command).
+/// `text` holds a `/` or `\` (a byte test: both are ASCII). Short words (most command words)
+/// take a plain loop; a long one (a command word that is a whole nested substitution holds the
+/// rest of the line, asked again at every nesting level) takes memchr's vector search.
 pub fn has_separator(text: &str) -> bool {
-    text.bytes().any(|b| b == b'/' || b == b'\\')
+    if text.len() < 32 {
+        text.bytes().any(|b| b == b'/' || b == b'\\')
+    } else {
+        memchr::memchr2(b'/', b'\\', text.as_bytes()).is_some()
+    }
 }
 
 /// `t.to_ascii_lowercase()`, borrowed when `t` has no ASCII capital (a text without one is
