@@ -276,6 +276,26 @@ pub fn table_json() -> String {
     serde_json::Value::Array(rows).to_string()
 }
 
+/// The findings that say the gate could not evaluate all of a call: unreadable or oversized
+/// input, an internal error, an analysis limit crossed (length, wrapper depth, findings), an
+/// analyzer that failed or could not read part of the input. A decision carrying one is a
+/// fail-closed ask (DESIGN invariant 1): where nobody can answer it (an unattended session)
+/// it is blocked, never passed.
+pub fn leaves_call_unevaluated(id: &str) -> bool {
+    [
+        &INPUT_MALFORMED,
+        &INPUT_TOO_LARGE,
+        &INTERNAL_ERROR,
+        &ANALYSIS_INCOMPLETE,
+        &COMMAND_TOO_LONG,
+        &WRAPPER_DEPTH_EXCEEDED,
+        &FINDINGS_TRUNCATED,
+        &ANALYZER_FAILURE,
+    ]
+    .iter()
+    .any(|s| s.id == id)
+}
+
 /// Looks a finding up by ID.
 pub fn spec(id: &str) -> Option<&'static FindingSpec> {
     TABLE.iter().copied().find(|s| s.id == id)

@@ -646,6 +646,57 @@ fn unattended_sessions_pass_non_critical_and_block_critical() {
 }
 
 #[test]
+fn unattended_sessions_block_asks_whose_analysis_stopped_short() {
+    // DESIGN invariant 1: a limit crossed or input the analysis could not read is a fail-closed
+    // ask; in a session nobody answers it is blocked, never passed (the part past the length
+    // limit, here a delete of `/w`, was never looked at).
+    let cron = "agent:main:cron:nightly";
+    let past_limit = format!("{}rm -rf /w", "true; ".repeat(3000));
+    let cases = [
+        (past_limit.as_str(), "command-too-long"),
+        ("echo 'unclosed; touch /w/m", "analysis-incomplete"),
+    ];
+    for config in ["{}", r#"{"unattendedPolicy":{"critical":"auto"}}"#] {
+        let mut w = World::new(config);
+        for (command, why) in cases {
+            let (d, _) = w.call(cron, "r", 0.0, "exec", exec(command));
+            assert_eq!(d["decision"], "block", "{config} {why}");
+            let ids: Vec<&str> = d["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|f| f["id"].as_str())
+                .collect();
+            assert!(
+                ids.contains(&why) && ids.contains(&"unattended-block"),
+                "{ids:?}"
+            );
+            assert!(!ids.contains(&"unattended-pass"), "{ids:?}");
+            // The same call where a person can answer stays an ask.
+            let (d, _) = w.call(S, "r", 0.0, "exec", exec(command));
+            assert_eq!(d["decision"], "approval", "{config} {why}");
+        }
+        // A completely analysed ask still passes there.
+        let (d, _) = w.call(cron, "r", 0.0, "exec", exec("touch /w/m"));
+        assert_eq!(d["decision"], "auto", "{config}");
+    }
+    for id in [
+        "analysis-incomplete",
+        "command-too-long",
+        "wrapper-depth-exceeded",
+    ] {
+        assert!(crate::finding::leaves_call_unevaluated(id));
+    }
+    for id in [
+        "dynamic-expansion",
+        "tool-kind-destructive",
+        "credential-read",
+    ] {
+        assert!(!crate::finding::leaves_call_unevaluated(id));
+    }
+}
+
+#[test]
 fn flood_detector_adds_a_hint_and_never_allows() {
     let mut w = World::new(r#"{"floodDetector":{"windowMs":10000,"threshold":3}}"#);
     let mut last = Value::Null;

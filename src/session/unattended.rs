@@ -5,7 +5,9 @@
 //! `agent:main:cronjob` or `agent:mycron:x`): an exact segment match, never a substring.
 //! There, an approval passes (`unattended-pass`), a critical call is blocked unless
 //! `unattendedPolicy.critical` is `"auto"`, a fail-closed approval is blocked (nobody could
-//! answer it: DESIGN invariant 1), and a block stays a block.
+//! answer it: DESIGN invariant 1) — also one whose analysis stopped short (a finding of
+//! [`crate::finding::leaves_call_unevaluated`]: a limit crossed, unreadable input) — and a
+//! block stays a block.
 
 use super::config::SessionConfig;
 use crate::decision::{Class, Decision, Severity, Source};
@@ -105,19 +107,28 @@ fn run_at(mut rest: &str, pat: &[String]) -> bool {
 /// Applies the unattended policy to a decision of an unattended session.
 pub fn apply(d: &mut Decision, cfg: &SessionConfig) {
     let fail_closed = d.source == Source::FailClosed;
+    // An ask whose analysis stopped short (a limit crossed, an unterminated quote, an analyzer
+    // that failed: `true; … rm -rf /` past the length limit) is as unevaluated as an
+    // unreadable request: passing it would fail open.
+    let unevaluated = fail_closed
+        || d.findings
+            .iter()
+            .any(|f| crate::finding::leaves_call_unevaluated(f.id));
     match d.decision {
         Class::Auto | Class::Block => {}
-        Class::Approval if !fail_closed => pass(
+        Class::Approval if !unevaluated => pass(
             d,
             "unattended session: no person can answer, and the call is not critical",
         ),
-        Class::Critical if cfg.unattended_critical_auto && !fail_closed => pass(
+        Class::Critical if cfg.unattended_critical_auto && !unevaluated => pass(
             d,
             "unattended session: critical calls pass (unattendedPolicy.critical: auto)",
         ),
         Class::Approval | Class::Critical => {
             let what = if fail_closed {
                 "the gate could not evaluate the call"
+            } else if unevaluated {
+                "the gate could not analyse all of the call"
             } else {
                 "the call is critical"
             };
