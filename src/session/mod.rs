@@ -600,9 +600,14 @@ fn authority(
         }
     }
     // 2. critical bypass: only plain approvals can be passed by authority (and nothing
-    // is passed while the clock is behind what this session has seen).
+    // is passed while the clock is behind what this session has seen). An approval whose
+    // analysis stopped short (a limit crossed: what was not analysed may be critical) is a
+    // fail-closed ask too: no lease, window or envelope passes it.
     if d.decision != Class::Approval
         || d.source == Source::FailClosed
+        || d.findings
+            .iter()
+            .any(|f| finding::leaves_call_unevaluated(f.id))
         || capability
         || s.rolled_back
     {

@@ -697,6 +697,31 @@ fn unattended_sessions_block_asks_whose_analysis_stopped_short() {
 }
 
 #[test]
+fn no_grant_passes_an_ask_whose_analysis_stopped_short() {
+    // The owner's exec lease passes ordinary exec, an allow-always answer grants the same
+    // call again, a category window covers the category: none of them may pass a command
+    // whose tail past the length limit was never analysed.
+    let past_limit = format!("{}rm -rf /w", "true; ".repeat(3000));
+    let mut w = World::new(r#"{"approvalWindow":{"mode":"time","scope":"category"}}"#);
+    assert_eq!(w.lease(S, "60m", true, 0.0)["active"], true);
+    assert_eq!(
+        w.call(S, "r", 1.0, "exec", exec("touch /w/m")).0["source"],
+        "exec-lease"
+    );
+    let (d, id) = w.call(S, "r", 2.0, "exec", exec(&past_limit));
+    assert_eq!(d["decision"], "approval");
+    assert_eq!(d["reusable"], false);
+    w.resolve(S, &id, "allow-always", 3.0);
+    let (d, _) = w.call(S, "r", 4.0, "exec", exec(&past_limit));
+    assert_eq!(d["decision"], "approval", "{d}");
+    let unclosed = "echo 'unclosed; touch /w/m";
+    assert_eq!(
+        w.call(S, "r", 5.0, "exec", exec(unclosed)).0["decision"],
+        "approval"
+    );
+}
+
+#[test]
 fn flood_detector_adds_a_hint_and_never_allows() {
     let mut w = World::new(r#"{"floodDetector":{"windowMs":10000,"threshold":3}}"#);
     let mut last = Value::Null;
