@@ -864,6 +864,17 @@ fn value_statements(text: &str, script: &Script, dialect: Dialect) -> Vec<usize>
     starts
 }
 
+/// A POSIX variable that [`value_statements`] assumes no shell sets when the line does not:
+/// `env` (what `$env:NAME` expands in POSIX) and [`POWERSHELL_VARIABLES`]. The exec tool's
+/// `env` parameter setting one makes such a statement a run-time command name again
+/// (`dispatch`).
+pub(crate) fn read_as_unset(name: &str) -> bool {
+    name == "env"
+        || POWERSHELL_VARIABLES
+            .iter()
+            .any(|v| v.eq_ignore_ascii_case(name))
+}
+
 /// A PowerShell expression operator (`-ne`, `-split`, `-like`, `-ceq`, `-f`, any case).
 fn powershell_operator(word: &str) -> bool {
     const COMPARE: [&str; 17] = [
