@@ -161,11 +161,31 @@ fn with_workdir(call: &Call, cmd: &str) -> Option<String> {
 
 fn exec_params(call: &Call, report: &mut Report) {
     if let Some(Value::Object(env)) = call.params.get("env") {
+        let command = call
+            .params
+            .get("command")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         for key in env.keys() {
             if super::shell::rules::is_loader_variable(key) {
                 report.add(Finding::new(
                     &finding::LOADER_INJECTION,
                     format!("exec env sets {}", crate::call::short(key)),
+                ));
+                report.read_only = false;
+            }
+            // `$env:Path -split ';'` with `env` set, `$LASTEXITCODE -ne 0` with
+            // `LASTEXITCODE` set: the analysis read these as PowerShell values, which no POSIX
+            // shell sets; the call sets one, so a POSIX shell runs its value as a command.
+            let used =
+                command.contains(&format!("${key}")) || command.contains(&format!("${{{key}}}"));
+            if shell::read_as_unset(key) && used {
+                report.add(Finding::new(
+                    &finding::DYNAMIC_CODE_EXECUTION,
+                    format!(
+                        "exec env sets {}, which the command may run as a command name",
+                        crate::call::short(key)
+                    ),
                 ));
                 report.read_only = false;
             }

@@ -1588,9 +1588,58 @@ pub fn is_absolute(raw: &str) -> bool {
     !split_anchor(raw.trim()).0.is_empty()
 }
 
+/// A path below the running batch file's own directory: `%~dp0` (the `d`rive and `p`ath of
+/// batch parameter 0, the script itself; also `%~p0`, `%~sdp0`, any case), then literal text
+/// (`%~dp0build.cmd`, `%~dp0\tools\x.exe`). Gives that text with its leading separators
+/// removed: the path relative to the script's directory. (`%~dp0` ends with a separator;
+/// outside a batch file it stays literal text.) Not for a target's breadth: the directory
+/// itself is only known at run time ([`delete_breadth`] reads it as such). `None` for other
+/// parameters (`%~dp1` is a caller's argument's directory), an empty rest, and a rest that
+/// holds another expansion.
+pub fn script_dir_rest(raw: &str) -> Option<&str> {
+    let after = raw.strip_prefix("%~")?;
+    let digit = after.find(|c: char| !c.is_ascii_alphabetic())?;
+    let mods = after.get(..digit)?;
+    let mods_ok = mods.chars().any(|c| c.eq_ignore_ascii_case(&'p'))
+        && mods
+            .chars()
+            .all(|c| matches!(c.to_ascii_lowercase(), 'd' | 'p' | 's'));
+    let rest = after.get(digit..)?.strip_prefix('0')?;
+    let rest = rest.trim_start_matches(['\\', '/']);
+    (mods_ok && !rest.is_empty() && !rest.contains(['%', '!', '$', '`'])).then_some(rest)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn script_dir_paths_are_batch_parameter_zero_directories() {
+        for (raw, rest) in [
+            ("%~dp0build.cmd", "build.cmd"),
+            ("%~DP0build.cmd", "build.cmd"),
+            ("%~dp0\\tools\\x.exe", "tools\\x.exe"),
+            ("%~sdp0a/b.bat", "a/b.bat"),
+            ("%~p0x.cmd", "x.cmd"),
+        ] {
+            assert_eq!(script_dir_rest(raw), Some(rest), "{raw}");
+        }
+        for raw in [
+            "%~dp0",
+            "%~dp0\\",
+            "%~dp1build.cmd",
+            "%~f0",
+            "%~nx0x",
+            "%~d0x.cmd",
+            "%~dp0%TOOL%.cmd",
+            "%~dp0!X!",
+            "%dp0x",
+            "x%~dp0y",
+            "%~dp",
+        ] {
+            assert_eq!(script_dir_rest(raw), None, "{raw}");
+        }
+    }
 
     // The forms before the borrowed, lowercase-once normalization (the references).
 

@@ -239,6 +239,7 @@ impl Building {
                 nested: Vec::new(),
                 background: false,
                 span: Span::default(),
+                defines: None,
             },
             started: false,
             body_done: false,

@@ -143,6 +143,10 @@ pub struct SimpleCommand {
     /// Ends with `&` (runs in the background).
     pub background: bool,
     pub span: Span,
+    /// `f() { …; }`, `function f …` (POSIX): the name of the function this command defines.
+    /// Its body is the command's nested group or subshell, analysed in place; it runs where
+    /// the name is called, and what it does then is what the body does.
+    pub defines: Option<String>,
 }
 
 /// Why a script is not completely understood. Any of these means "needs a human".

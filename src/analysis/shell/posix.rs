@@ -47,7 +47,8 @@
 //!   operators (`&&`, `(`, `<` …) are plain words; `(( … ))` is a single dynamic word.
 //! - A function definition (`f() …`, `function f …`) is reported as
 //!   `Unsupported { what: "function definition" }` (a function can shadow any command name);
-//!   its body is lexed as ordinary commands (a `Group`/`Subshell`).
+//!   its body is lexed as ordinary commands (a `Group`/`Subshell`) nested in a command whose
+//!   `defines` is the name.
 //! - `Redirect::fd` is the given descriptor, else 0 for input kinds, 1 for output kinds and
 //!   `None` for `&>`/`&>>`/`>&file` (both 1 and 2). `>&2`, `2>&1`, `<&3`, `>&-` are
 //!   `Duplicate`.
@@ -323,6 +324,8 @@ struct CmdBuilder {
     /// Inside the parentheses of a `for`/`select` word list (`for x (a b)`, zsh; a syntax
     /// error for bash): words, not a subshell.
     for_list: bool,
+    /// The name of the function this command defines ([`SimpleCommand::defines`]).
+    defines: Option<String>,
 }
 
 impl CmdBuilder {
@@ -339,6 +342,7 @@ impl CmdBuilder {
             redirect: None,
             compound: false,
             for_list: false,
+            defines: None,
         }
     }
 
@@ -356,6 +360,7 @@ impl CmdBuilder {
             redirect,
             compound,
             for_list,
+            defines,
         } = self;
         *c = connector;
         assignments.clear();
@@ -368,6 +373,7 @@ impl CmdBuilder {
         *redirect = None;
         *compound = false;
         *for_list = false;
+        *defines = None;
     }
 
     fn is_empty(&self) -> bool {
@@ -1313,6 +1319,7 @@ impl Lexer<'_> {
                     for n in cmd.nested.iter_mut() {
                         n.in_word = None;
                     }
+                    cmd.defines = Some(name.text);
                     self.problem(LexProblem::Unsupported {
                         span: name.span,
                         what: "function definition",
@@ -1415,6 +1422,7 @@ impl Lexer<'_> {
             nested: old.nested,
             background,
             span,
+            defines: old.defines,
         });
     }
 
@@ -1515,6 +1523,7 @@ impl Lexer<'_> {
         // 4. The name after `function`.
         if self.cur.func_name_pending {
             self.cur.func_name_pending = false;
+            self.cur.cmd.defines = Some(w.text);
             self.problem(LexProblem::Unsupported {
                 span,
                 what: "function definition",
@@ -2090,7 +2099,9 @@ impl Lexer<'_> {
             let q = self.skip_blanks(p + 1);
             if self.ch(q) == Some(')') {
                 let start = w.start;
+                let name = w.text.clone();
                 self.cur.word = None;
+                self.cur.cmd.defines = Some(name);
                 self.cur.func_name_pending = false;
                 self.pos = q + 1;
                 self.count_token(start);
@@ -4788,6 +4799,7 @@ mod tests {
             nested: Vec::new(),
             background: true,
             span,
+            defines: None,
         });
         st.script.problems.push(LexProblem::TooDeep { span });
         st.cmd.connector = Connector::Or;

@@ -155,6 +155,7 @@ impl Building {
                 nested: Vec::new(),
                 background: false,
                 span: Span::default(),
+                defines: None,
             },
             started: false,
             env_assign: None,

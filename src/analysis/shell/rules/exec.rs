@@ -129,6 +129,23 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         c.sub_check(out, c.args, false);
         return true;
     }
+    // `if ($LASTEXITCODE -ne 0) { … }`, `$env:Path -split ';' | …`: a PowerShell expression
+    // whose variable no shell of the line sets; POSIX expands it to nothing (`$env` to
+    // nothing before `:Path`), so the command name is only known at run time, not code.
+    if c.ctx.value_word.is_some_and(|v| std::ptr::eq(v, *w)) {
+        powershell_expression(c, out);
+        env_comspec(c, out, text);
+        out.effects().decodes = true;
+        out.add(
+            &finding::DYNAMIC_EXPANSION,
+            detail(&[
+                Part::T("the PowerShell value "),
+                Part::S(text),
+                Part::T(" is only known at run time"),
+            ]),
+        );
+        return true;
+    }
     // `param($d)` opening a script block: PowerShell's parameter declaration, no command (a
     // default value's substitution, `param($d = (…))`, is a nested script checked as such).
     if !w.quoted
@@ -153,6 +170,22 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
     }
     if w.dynamic && !w.glob && only_home_expansion(text) {
         return false;
+    }
+    // `"%~dp0build.cmd"`: a file below the running batch file's own directory (literal text
+    // outside one). The file name is literal: the line runs that script, judged as the same
+    // path from here (`./build.cmd`), not a command name built at
+    // run time. (A download-then-run chain reads it as that path too: `analyze::norm`.)
+    if w.dynamic && !w.glob {
+        if let Some(rest) = crate::analysis::paths::script_dir_rest(text) {
+            out.not_read_only();
+            let path = Word {
+                text: format!("./{}", rest.replace('\\', "/")),
+                ..Word::default()
+            };
+            let line = super::argv_text(std::iter::once(&path).chain(c.args.iter().copied()));
+            out.payload(Dialect::Posix, line, "%~dp0", false);
+            return true;
+        }
     }
     // `$x.Method()`, `$x[0]`: a PowerShell expression statement, not a command.
     let ps_expression = text.strip_prefix('$').is_some_and(|rest| {
@@ -210,14 +243,7 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
             Part::T(" is only known at run time"),
         ]),
     );
-    // `$env:ComSpec /c …`: check the line as `cmd …` too.
-    if ["$env:comspec", "${env:comspec}"]
-        .iter()
-        .any(|v| text.eq_ignore_ascii_case(v))
-    {
-        let line = format!("cmd {}", super::argv_text(c.args.iter().copied()));
-        out.payload(Dialect::Posix, line, "%COMSPEC%", false);
-    }
+    env_comspec(c, out, text);
     // `{rm,-rf,/}`: brace expansion builds the words; check the expanded command too.
     if w.glob && !w.dynamic && text.starts_with('{') {
         if let Some(words) = crate::analysis::paths::expand_braces(text, 64) {
@@ -246,6 +272,17 @@ pub(super) fn command_word(c: &Call<'_, '_>, out: &mut Out) -> bool {
         );
     }
     true
+}
+
+/// `$env:ComSpec /c …`: the line is checked as `cmd …` too (the variable names cmd.exe).
+fn env_comspec(c: &Call<'_, '_>, out: &mut Out, text: &str) {
+    if ["$env:comspec", "${env:comspec}"]
+        .iter()
+        .any(|v| text.eq_ignore_ascii_case(v))
+    {
+        let line = format!("cmd {}", super::argv_text(c.args.iter().copied()));
+        out.payload(Dialect::Posix, line, "%COMSPEC%", false);
+    }
 }
 
 /// A command word whose literal start is a read-only PowerShell verb and a noun's first

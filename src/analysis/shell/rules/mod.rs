@@ -55,8 +55,10 @@
 //!
 //! # Non-goals
 //! Variable values, aliases and functions are not resolved (an `alias` definition's value is
-//! returned as a payload); a script file's content is not read (`interpreter-file`); cross-
-//! command conclusions (a download piped into a shell, exfiltration) are the driver's.
+//! returned as a payload; calls of aliases and functions are the driver's); a script file's
+//! content is not read (`interpreter-file`); cross-command conclusions (a download piped into
+//! a shell, exfiltration, which command word leads a PowerShell value statement:
+//! [`Context::value_word`]) are the driver's.
 
 #[cfg(test)]
 mod anchors;
@@ -112,6 +114,11 @@ pub struct Effects {
     pub downloads_to_stdout: bool,
     /// Files it downloads to (`curl -o f`, `wget -O f`, `iwr -OutFile f`, `curl URL > f`).
     pub downloads_to: Vec<String>,
+    /// Files it downloads under names it does not know, as path patterns (`npm pack PKG`:
+    /// `*.tgz` in the working directory; `pip download PKG`: its archive kinds; `gh release
+    /// download -p '*.tgz'`): a later glob in that directory, or a name the pattern fits,
+    /// may be the download.
+    pub downloads_unnamed: Vec<String>,
     /// Archives it unpacks: (the archive, `None` for stdin; the directory or file it unpacks
     /// to, `""` for the working directory) — `tar xzf a.tgz -C d`, `unzip a.zip`, `gunzip
     /// a.sh.gz`, `Expand-Archive a.zip d`. The driver takes what comes out of a downloaded
@@ -204,6 +211,11 @@ pub struct Context<'a> {
     /// nested in them ([`Context::nested_in`]): the arguments in the parentheses of a .NET
     /// method call (`[IO.File]::WriteAllText('f', '…')`). `None` for commands built by a rule.
     pub source: Option<&'a SimpleCommand>,
+    /// The command word (this very word) leads a PowerShell value statement: a reference to
+    /// a variable only PowerShell sets (`$LASTEXITCODE`, `$env:Path`) that no shell reading
+    /// of the line runs as a command (see `analyze::value_statements`). Its output is data
+    /// only known at run time.
+    pub value_word: Option<&'a Word>,
 }
 
 impl<'a> Context<'a> {
@@ -1859,6 +1871,7 @@ pub(super) mod testing {
                 fed_roots: None,
                 known: Known::default(),
                 source: Some(sc),
+                value_word: None,
             };
             let argv: Vec<&Word> = sc.argv.iter().collect();
             let peeled = peel(&argv, &sc.assignments);

@@ -207,6 +207,12 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             );
             if let Some(d) = p.value("d").or_else(|| p.value("dest")) {
                 out.effects().downloads_to.push(d.to_owned());
+            } else if p.pos.len() > 1 || p.value("requirement").is_some() || p.value("r").is_some()
+            {
+                // Into the working directory, named by the index: wheels and source archives.
+                out.effects().downloads_unnamed.extend(
+                    ["*.whl", "*.tar.gz", "*.zip", "*.tar.bz2", "*.tgz"].map(str::to_owned),
+                );
             }
         }
         "npm" if c.arg(0) == Some("pack") && c.plain().len() > 1 => {
@@ -214,6 +220,9 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             let p = super::parse(c.args, "", &["pack-destination", "registry", "workspace"]);
             if let Some(d) = p.value("pack-destination") {
                 out.effects().downloads_to.push(d.to_owned());
+            } else {
+                // `<name>-<version>.tgz` in the working directory.
+                out.effects().downloads_unnamed.push("*.tgz".to_owned());
             }
         }
         _ => {}
@@ -430,10 +439,18 @@ fn gh_release_download(c: &Call<'_, '_>, out: &mut Out) {
         out.effects().downloads_to.push(d.to_owned());
         return;
     }
+    let mut patterns = 0;
     for pat in p.values("p").chain(p.values("pattern")) {
-        if !pat.contains(['*', '?', '[']) {
+        patterns += 1;
+        if pat.contains(['*', '?', '[']) {
+            out.effects().downloads_unnamed.push(pat.to_owned());
+        } else {
             out.effects().downloads_to.push(pat.to_owned());
         }
+    }
+    if patterns == 0 {
+        // Every asset (or the source archive), under the release's own names.
+        out.effects().downloads_unnamed.push("*".to_owned());
     }
 }
 
