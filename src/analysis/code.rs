@@ -37,7 +37,8 @@
 //!   text, reported `dynamic-expansion`); the module also through a loader alias (`const load =
 //!   require`, `= process.mainModule.require`, `= module.constructor._load`, `=
 //!   createRequire(url)`, `= globalThis[['req', 'uire'].join('')]`), `createRequire(url)(…)`
-//!   inline, a member chain ending in a loader, or a loader call after `??`/`||`/`:`; a
+//!   inline, `process.getBuiltinModule`, a member chain ending in a loader, a loader call
+//!   after `??`/`||`/`:`, a module named by a constant, `util.promisify(f)` as `f`; a
 //!   function called as a template tag (``execSync`rm -rf ~` ``); `Bun.spawn`, `Deno.Command`,
 //!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global): a
 //!   literal command (also `[…].join(sep)` of literals) goes to the `shell` analyzer at
@@ -61,7 +62,8 @@
 //!   (`JSON.stringify(process.env)`; passing it as a child's `env` is not a dump, nor is naming
 //!   it `const env = process.env`), secret-named variables (`process.env.*KEY|TOKEN|SECRET|
 //!   PASSWORD…`, also destructured: `const {A, ...rest} = process.env`, `const {env: {A}} =
-//!   process`, where a rest element is the whole environment), and network sinks (`fetch`,
+//!   process`, where a rest element is the whole environment; `process` also when loaded as
+//!   the `node:process` module), and network sinks (`fetch`,
 //!   `http(s).request`, `axios`, `got`, `XMLHttpRequest`, `WebSocket` and the `ws` module,
 //!   `net`/`tls`/`dgram`, `dns` lookups (a name carries data to its zone's server),
 //!   `sendBeacon`, `web_fetch`): both → `credential-exfiltration`; a secret alone →
@@ -1087,6 +1089,8 @@ enum Module {
     Fs,
     FsExtra,
     Os,
+    /// `process` / `node:process` loaded as a module: its `env` is the environment.
+    Process,
     Path,
     Vm,
     Http,
@@ -1112,6 +1116,7 @@ fn module_of(spec: &str) -> Module {
         "fs" | "fs/promises" | "graceful-fs" => Module::Fs,
         "fs-extra" | "fs-extra/esm" => Module::FsExtra,
         "os" => Module::Os,
+        "process" => Module::Process,
         "path" | "path/posix" | "path/win32" | "upath" => Module::Path,
         "vm" => Module::Vm,
         "http" | "https" | "http2" | "undici" | "node-fetch" => Module::Http,
@@ -1255,7 +1260,13 @@ impl<'a> Code<'a> {
         code.match_brackets();
         code.collect_loaders();
         code.collect_bindings();
-        code.collect_values();
+        // Values need the bindings (`join` from 'path'); bindings again once values are known,
+        // so a module named through a constant (`const n = 'child_process'; await import(n)`)
+        // is bound too; aliases need both.
+        let assigned = code.collect_values();
+        code.collect_bindings();
+        code.process_modules();
+        code.aliases(&assigned);
         code
     }
 
@@ -1658,7 +1669,7 @@ impl<'a> Code<'a> {
     }
 
     /// Records `name = value` assignments in source order.
-    fn collect_values(&mut self) {
+    fn collect_values(&mut self) -> Vec<(usize, usize)> {
         let mut stored = 0usize;
         // Plain assignments `(name token, end)`, for the alias pass after this loop.
         let mut assigned: Vec<(usize, usize)> = Vec::new();
@@ -1697,7 +1708,27 @@ impl<'a> Code<'a> {
                 *last = None;
             }
         }
-        self.aliases(&assigned);
+        assigned
+    }
+
+    /// Names bound to `process` loaded as a module stand for `process`; its `env` member
+    /// (`const {env} = require('node:process')`, `import {env} from 'process'`) for the
+    /// environment.
+    fn process_modules(&mut self) {
+        for (name, (m, imported)) in &self.bindings {
+            if *m != Module::Process {
+                continue;
+            }
+            match imported.as_deref() {
+                None | Some("default") => {
+                    self.processes.insert(name.clone());
+                }
+                Some("env") => {
+                    self.envs.insert(name.clone());
+                }
+                Some(_) => {}
+            }
+        }
     }
 
     /// The alias pass over plain assignments and destructurings, in source order:
@@ -1777,6 +1808,15 @@ impl<'a> Code<'a> {
         if self.is_group((a, b), "(") {
             // `(x)`, and `(0, x)` (a comma expression is its last part)
             (a, b) = self.parts(a).last().copied().unwrap_or((a + 1, b - 1));
+        }
+        // `util.promisify(f)`, `promisify(f)` stand for `f`.
+        if b > a && self.punct(b - 1, ")") {
+            if let Some(o) = self.open.at(b - 1).filter(|&o| o > a) {
+                let promisify = self.is_ident(o - 1, "promisify") && self.chain_start(o - 1) == a;
+                if let (true, [arg]) = (promisify, self.parts(o).as_slice()) {
+                    (a, b) = *arg;
+                }
+            }
         }
         // `x.bind(…)` stands for `x`.
         if b >= a + 4
