@@ -20,7 +20,13 @@
 //! An explicit state-machine lexer over the source (`lex`) understands `//` and `/* */`
 //! comments, `'…'` `"…"` strings (escapes decoded: `'r\x6d'` is `rm`), template strings with
 //! nested `${…}` (kept on an explicit heap stack, never recursion), regex literals (roughly, by
-//! the previous token), identifiers with `\u` escapes, and rewrites `x['name']` to `x.name`.
+//! the previous token; after the condition of `if`/`while`/`for` a `/` starts one), identifiers
+//! with `\u` escapes, optional chaining (`a?.b`, `f?.(…)`, `o?.[k]` read as the plain forms),
+//! and rewrites `x['name']` to `x.name`. [`normalize`] then drops TypeScript-only syntax
+//! (casts, annotations, non-null assertions, type arguments) and reads `Reflect.get(o, k)` as
+//! `o[k]`; [`literal`] computes text built from literals (`[...'~ fr- mr'].reverse().join('')`,
+//! `String.fromCharCode(…)`, `atob('…')`, `Buffer.from('…', 'base64').toString()`, a
+//! `TextDecoder` over literal bytes), and a template's `${…}` parts are each evaluated.
 //! One token stream, matched brackets, then one walk that recognizes:
 //! - **process spawning** (`child_process` `exec`/`execSync`/`spawn`/`spawnSync`/`execFile`/
 //!   `execFileSync`/`fork`, called directly, through `cp.`/`child_process.`, destructured,
@@ -28,7 +34,12 @@
 //!   `.default`, or the parameter of its `.then(…)` callback), an alias (`const run =
 //!   cp.execSync.bind(cp)`, `const {execSync: run} = cp`) or a member named by a computed
 //!   expression (`cp['exec' + 'Sync']`; one only known at run time still runs its command
-//!   text, reported `dynamic-expansion`); `Bun.spawn`, `Deno.Command`,
+//!   text, reported `dynamic-expansion`); the module also through a loader alias (`const load =
+//!   require`, `= process.mainModule.require`, `= module.constructor._load`, `=
+//!   createRequire(url)`, `= globalThis[['req', 'uire'].join('')]`), `createRequire(url)(…)`
+//!   inline, `process.getBuiltinModule`, a member chain ending in a loader, a loader call
+//!   after `??`/`||`/`:`, a module named by a constant, `util.promisify(f)` as `f`; a
+//!   function called as a template tag (``execSync`rm -rf ~` ``); `Bun.spawn`, `Deno.Command`,
 //!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global): a
 //!   literal command (also `[…].join(sep)` of literals) goes to the `shell` analyzer at
 //!   `depth + 1`, an argv array is joined with
@@ -48,8 +59,11 @@
 //!   `data:`/`blob:`/remote URL, a module loaded by a name built at run time or from a URL;
 //! - **secrets and the network**: credential files read (`readFileSync`, `createReadStream`,
 //!   `Bun.file`, `Deno.readTextFile`, the `read` global …), the whole environment
-//!   (`JSON.stringify(process.env)`; passing it as a child's `env` is not a dump), secret-named
-//!   variables (`process.env.*KEY|TOKEN|SECRET|PASSWORD…`), and network sinks (`fetch`,
+//!   (`JSON.stringify(process.env)`; passing it as a child's `env` is not a dump, nor is naming
+//!   it `const env = process.env`), secret-named variables (`process.env.*KEY|TOKEN|SECRET|
+//!   PASSWORD…`, also destructured: `const {A, ...rest} = process.env`, `const {env: {A}} =
+//!   process`, where a rest element is the whole environment; `process` also when loaded as
+//!   the `node:process` module), and network sinks (`fetch`,
 //!   `http(s).request`, `axios`, `got`, `XMLHttpRequest`, `WebSocket` and the `ws` module,
 //!   `net`/`tls`/`dgram`, `dns` lookups (a name carries data to its zone's server),
 //!   `sendBeacon`, `web_fetch`): both → `credential-exfiltration`; a secret alone →
@@ -65,8 +79,12 @@
 //!   files unless the mode keeps the owner's access and opens nothing (or the owner becomes the
 //!   current user), `system-location-write` for a world-writable, setuid or unknown mode or a
 //!   non-root owner on a system location;
+//! - **database destruction**: SQL given to a client's `exec`/`query`/`execute`/`raw`/`run`/
+//!   `prepare`/`unsafe`/Prisma `$executeRaw…` (or used as a ``sql`…` `` tag) that drops,
+//!   truncates or empties tables, as the shell's `psql -c` rule judges it;
 //! - calls made through `f.call(this, …)`, `f.apply(this, […])` and `Reflect.apply(f, this,
-//!   […])` are the calls `f(…)`.
+//!   […])` are the calls `f(…)`; a bare call of a name assigned an object's member (`const b =
+//!   process.binding; b(…)`) is the member's call.
 //!
 //! Text inside a string that never reaches a process API is data: `console.log("curl x | sh")`
 //! is nothing.
@@ -96,6 +114,9 @@ use crate::finding::{self, Finding, FindingSpec};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+
+mod literal;
+mod normalize;
 
 /// A part of a value only known at run time.
 const UNKNOWN: char = '\u{0}';
@@ -227,7 +248,7 @@ pub fn analyze_writing(
     for p in lexed.problems {
         incomplete(&mut report, p);
     }
-    let code = Code::new(lexed.toks, limits.max_command_length);
+    let code = Code::new(normalize::normalize(lexed.toks), limits.max_command_length);
     let mut out = Out {
         report,
         acc: Acc::new(),
@@ -250,6 +271,9 @@ pub fn analyze_writing(
     walk(&code, &mut out);
     for &j in &code.computed {
         computed_call(&code, &mut out, j);
+    }
+    for &o in &code.env_patterns {
+        env_pattern(&code, &mut out, o);
     }
     let written = if whole {
         known_texts(&out.written)
@@ -316,6 +340,8 @@ struct Tok<'a> {
     interp: bool,
     /// A line break precedes this token.
     nl: bool,
+    /// The first token of a template's `${…}` (tells adjacent interpolations apart).
+    seg: bool,
 }
 
 #[cfg(test)]
@@ -342,6 +368,11 @@ struct Lexer<'a> {
     frames: Vec<Frame>,
     regex_ok: bool,
     newline: bool,
+    /// The next token opens a template's `${…}`.
+    seg_next: bool,
+    /// Open parentheses: whether each is the condition of `if`/`while`/`for`/`with` (after
+    /// which `/` starts a regex, not a division).
+    parens: Vec<bool>,
     problems: Vec<String>,
 }
 
@@ -373,6 +404,8 @@ fn lex(src: &str) -> Lexed<'_> {
         frames: Vec::new(),
         regex_ok: true,
         newline: false,
+        seg_next: false,
+        parens: Vec::new(),
         problems: Vec::new(),
     };
     lx.run();
@@ -665,6 +698,7 @@ impl<'a> Lexer<'a> {
             skip_to: idx + 1,
             interp: false,
             nl: std::mem::take(&mut self.newline),
+            seg: std::mem::take(&mut self.seg_next),
         });
     }
 
@@ -714,6 +748,7 @@ impl<'a> Lexer<'a> {
             skip_to: idx + 1,
             interp: false,
             nl: false,
+            seg: false,
         });
         self.regex_ok = false;
         true
@@ -731,9 +766,13 @@ impl<'a> Lexer<'a> {
                 .get(2..3)
                 .is_some_and(|d| d.chars().all(|x| x.is_ascii_digit()))
         {
-            // Optional chaining reads like a plain member access.
+            // Optional chaining reads like a plain member access; an optional call `f?.(…)`
+            // or index `o?.[…]` like the plain call or index.
+            let call_or_index = matches!(rest.get(2..3), Some("(" | "["));
             self.pos += 2;
-            self.emit(Kind::Punct, ".", start);
+            if !call_or_index {
+                self.emit(Kind::Punct, ".", start);
+            }
             return;
         } else {
             ""
@@ -751,9 +790,24 @@ impl<'a> Lexer<'a> {
                 f.braces = f.braces.saturating_sub(1);
             }
         }
+        let condition = match c {
+            '(' => {
+                let head = self.toks.last().is_some_and(|t| {
+                    t.kind == Kind::Ident && matches!(&*t.text, "if" | "while" | "for" | "with")
+                });
+                self.parens.push(head);
+                false
+            }
+            ')' => self.parens.pop().unwrap_or(false),
+            _ => false,
+        };
         match punct_text(c) {
             Some(p) => self.emit(Kind::Punct, p, start),
             None => self.emit(Kind::Punct, c.to_string(), start),
+        }
+        if condition {
+            // `if (x) /re/.test(s)`: a statement starts after the condition.
+            self.regex_ok = true;
         }
     }
 
@@ -891,6 +945,7 @@ impl<'a> Lexer<'a> {
                         tpl: idx,
                         braces: 0,
                     });
+                    self.seg_next = true;
                     self.regex_ok = true;
                     return;
                 }
@@ -1034,6 +1089,8 @@ enum Module {
     Fs,
     FsExtra,
     Os,
+    /// `process` / `node:process` loaded as a module: its `env` is the environment.
+    Process,
     Path,
     Vm,
     Http,
@@ -1059,6 +1116,7 @@ fn module_of(spec: &str) -> Module {
         "fs" | "fs/promises" | "graceful-fs" => Module::Fs,
         "fs-extra" | "fs-extra/esm" => Module::FsExtra,
         "os" => Module::Os,
+        "process" => Module::Process,
         "path" | "path/posix" | "path/win32" | "upath" => Module::Path,
         "vm" => Module::Vm,
         "http" | "https" | "http2" | "undici" | "node-fetch" => Module::Http,
@@ -1138,6 +1196,17 @@ struct Code<'a> {
     /// Function.prototype.call.bind(cp.execSync)`, the "uncurry this" idiom) → (which one,
     /// the function argument).
     uncurried: BTreeMap<String, (&'static str, (usize, usize))>,
+    /// Names assigned a module loader (`const load = require`, `= process.mainModule.require`,
+    /// `= module.constructor._load`, `= createRequire(import.meta.url)`,
+    /// `= globalThis[['req', 'uire'].join('')]`).
+    loaders: BTreeSet<String>,
+    /// Names assigned a member of some other object (`const b = process.binding`) → (object,
+    /// member), or another bare name (`const send = fetch` → ("", `fetch`)): a bare call of the
+    /// name is a call of the member.
+    members: BTreeMap<String, (String, String)>,
+    /// `{…}` patterns whose keys name environment variables (`const {A, B: b} =
+    /// process.env`, the inner pattern of `const {env: {A}} = process`): their openers.
+    env_patterns: Vec<usize>,
     max_len: usize,
 }
 
@@ -1183,11 +1252,21 @@ impl<'a> Code<'a> {
             bun_files: BTreeMap::new(),
             invokers: BTreeMap::new(),
             uncurried: BTreeMap::new(),
+            loaders: BTreeSet::new(),
+            members: BTreeMap::new(),
+            env_patterns: Vec::new(),
             max_len,
         };
         code.match_brackets();
+        code.collect_loaders();
         code.collect_bindings();
-        code.collect_values();
+        // Values need the bindings (`join` from 'path'); bindings again once values are known,
+        // so a module named through a constant (`const n = 'child_process'; await import(n)`)
+        // is bound too; aliases need both.
+        let assigned = code.collect_values();
+        code.collect_bindings();
+        code.process_modules();
+        code.aliases(&assigned);
         code
     }
 
@@ -1322,21 +1401,105 @@ impl<'a> Code<'a> {
         self.punct(a, p) && self.close.at(a) == Some(b - 1)
     }
 
+    /// The first token of the member chain ending at `i` (`process.mainModule.require` →
+    /// `process`).
+    fn chain_start(&self, mut i: usize) -> usize {
+        while i >= 2 && self.prev_punct(i, ".") && self.ident(i - 2).is_some() {
+            i -= 2;
+        }
+        i
+    }
+
+    /// `name` loads modules: `require`, `import()`, `_load`, or a name assigned a loader.
+    fn is_loader(&self, name: &str) -> bool {
+        matches!(name, "require" | "import" | "_load" | "getBuiltinModule")
+            || (!self.loaders.is_empty() && self.loaders.contains(name))
+    }
+
+    /// When token `i` starts a module load, the parenthesis holding the module name:
+    /// `require(…)`, `import(…)`, `load(…)` for a loader alias, and
+    /// `createRequire(url)(…)`.
+    fn loader_call(&self, i: usize) -> Option<usize> {
+        let name = self.ident(i)?;
+        if !self.punct(i + 1, "(") {
+            return None;
+        }
+        if self.is_loader(name) {
+            return Some(i + 1);
+        }
+        if name == "createRequire" {
+            let end = self.group_end(i + 1);
+            return self.punct(end + 1, "(").then_some(end + 1);
+        }
+        None
+    }
+
+    /// The range `(a, b)` is a module loader: `require`, `x.require`, `x._load`,
+    /// `createRequire(…)` (also `module.createRequire(…)`), or the global object's member
+    /// named `require` (`globalThis['req' + 'uire']`).
+    fn loader_expr(&self, (a, b): (usize, usize)) -> bool {
+        let Some(last) = b.checked_sub(1).filter(|&l| l >= a) else {
+            return false;
+        };
+        if matches!(
+            self.ident(last),
+            Some("require" | "_load" | "getBuiltinModule")
+        ) && self.chain_start(last) == a
+        {
+            return true;
+        }
+        if self.punct(last, ")") {
+            if let Some(o) = self.open.at(last).filter(|&o| o > a) {
+                if self.is_ident(o - 1, "createRequire") && self.chain_start(o - 1) == a {
+                    return true;
+                }
+            }
+        }
+        let global = self.ident(a).is_some_and(|g| self.is_global(g));
+        global
+            && self.punct(a + 1, "[")
+            && self.close.at(a + 1) == Some(last)
+            && self.value((a + 2, last), 0) == "require"
+    }
+
+    /// Names assigned a module loader ([`Code::loaders`]), before bindings are collected.
+    fn collect_loaders(&mut self) {
+        let mut found: Vec<String> = Vec::new();
+        for i in 0..self.toks.len() {
+            let Some(name) = self.ident(i) else { continue };
+            if !self.punct(i + 1, "=") || self.punct(i + 2, "=") || self.prev_punct(i, ".") {
+                continue;
+            }
+            let end = self.expr_end(i + 2);
+            if self.loader_expr((i + 2, end)) {
+                found.push(name.to_owned());
+            }
+        }
+        self.loaders.extend(found);
+    }
+
     fn collect_bindings(&mut self) {
         let mut found: Vec<(String, Module, Option<String>)> = Vec::new();
         for i in 0..self.toks.len() {
-            let loader = matches!(self.ident(i), Some("require" | "import" | "_load"));
-            if loader && self.punct(i + 1, "(") {
-                let Some(spec) = self.parts(i + 1).first().and_then(|&r| self.literal(r)) else {
+            let Some(open) = self.loader_call(i) else {
+                if self.is_ident(i, "import") && !self.punct(i + 1, "(") && !self.punct(i + 1, ".")
+                {
+                    self.static_import(i, &mut found);
+                }
+                continue;
+            };
+            {
+                let Some(spec) = self.parts(open).first().and_then(|&r| self.literal(r)) else {
                     continue;
                 };
                 let module = module_of(&spec);
-                let mut k = i;
+                // `x = process.mainModule.require(…)`, `x = module.constructor._load(…)`
+                let mut k = self.chain_start(i);
                 if self.is_ident(k.wrapping_sub(1), "await") {
                     k -= 1;
                 }
                 // `x = require('m').member`
-                let end = self.group_end(i + 1);
+                let end = self.group_end(open);
                 let member = if self.punct(end + 1, ".") {
                     self.ident(end + 2).map(str::to_owned)
                 } else {
@@ -1364,11 +1527,6 @@ impl<'a> Code<'a> {
                         }
                     }
                 }
-            } else if self.is_ident(i, "import")
-                && !self.punct(i + 1, "(")
-                && !self.punct(i + 1, ".")
-            {
-                self.static_import(i, &mut found);
             }
         }
         for (local, module, imported) in found {
@@ -1405,12 +1563,20 @@ impl<'a> Code<'a> {
             return;
         }
         match self.parts(a).first() {
-            Some(&(x, y)) if y == x + 1 => {
+            // `(m) =>`, `(m: typeof import('m')) =>`
+            Some(&(x, y)) if y == x + 1 || self.punct(x + 1, ":") => {
                 if let Some(n) = self.ident(x) {
                     found.push((n.to_owned(), module, None));
                 }
             }
-            Some(&(x, y)) if self.is_group((x, y), "{") => self.destructure(x, module, found),
+            // `({ rm }) =>`, `({ rm }: typeof import('m')) =>`
+            Some(&(x, y))
+                if self.is_group((x, y), "{")
+                    || (self.punct(x, "{")
+                        && self.close.at(x).is_some_and(|c| self.punct(c + 1, ":"))) =>
+            {
+                self.destructure(x, module, found)
+            }
             _ => {}
         }
     }
@@ -1428,6 +1594,27 @@ impl<'a> Code<'a> {
                 if let Some(n) = self.ident(a + 1) {
                     found.push((n.to_owned(), module, None));
                 }
+            } else if self.punct(a, "[") {
+                // `{ ['ex' + 'ec']: run }`: a computed key; a process function chosen at run
+                // time still runs its command text.
+                let Some(c) = self.close.at(a).filter(|&c| c + 2 < b) else {
+                    continue;
+                };
+                let (true, Some(local)) = (self.punct(c + 1, ":"), self.ident(c + 2)) else {
+                    continue;
+                };
+                let key = self.value((a + 1, c), 0);
+                let key = if !key.contains(UNKNOWN) {
+                    key
+                } else if matches!(
+                    module,
+                    Module::ChildProcess | Module::Execa | Module::ShellJs
+                ) {
+                    "exec".to_owned()
+                } else {
+                    continue;
+                };
+                found.push((local.to_owned(), module, Some(key)));
             } else if let Some(f) = first {
                 let local = if b > a + 2 && (self.punct(a + 1, ":") || self.is_ident(a + 1, "as")) {
                     self.ident(a + 2).unwrap_or(f)
@@ -1482,7 +1669,7 @@ impl<'a> Code<'a> {
     }
 
     /// Records `name = value` assignments in source order.
-    fn collect_values(&mut self) {
+    fn collect_values(&mut self) -> Vec<(usize, usize)> {
         let mut stored = 0usize;
         // Plain assignments `(name token, end)`, for the alias pass after this loop.
         let mut assigned: Vec<(usize, usize)> = Vec::new();
@@ -1521,7 +1708,27 @@ impl<'a> Code<'a> {
                 *last = None;
             }
         }
-        self.aliases(&assigned);
+        assigned
+    }
+
+    /// Names bound to `process` loaded as a module stand for `process`; its `env` member
+    /// (`const {env} = require('node:process')`, `import {env} from 'process'`) for the
+    /// environment.
+    fn process_modules(&mut self) {
+        for (name, (m, imported)) in &self.bindings {
+            if *m != Module::Process {
+                continue;
+            }
+            match imported.as_deref() {
+                None | Some("default") => {
+                    self.processes.insert(name.clone());
+                }
+                Some("env") => {
+                    self.envs.insert(name.clone());
+                }
+                Some(_) => {}
+            }
+        }
     }
 
     /// The alias pass over plain assignments and destructurings, in source order:
@@ -1599,7 +1806,17 @@ impl<'a> Code<'a> {
     fn alias(&mut self, name: &str, r: (usize, usize)) {
         let (mut a, mut b) = r;
         if self.is_group((a, b), "(") {
-            (a, b) = (a + 1, b - 1);
+            // `(x)`, and `(0, x)` (a comma expression is its last part)
+            (a, b) = self.parts(a).last().copied().unwrap_or((a + 1, b - 1));
+        }
+        // `util.promisify(f)`, `promisify(f)` stand for `f`.
+        if b > a && self.punct(b - 1, ")") {
+            if let Some(o) = self.open.at(b - 1).filter(|&o| o > a) {
+                let promisify = self.is_ident(o - 1, "promisify") && self.chain_start(o - 1) == a;
+                if let (true, [arg]) = (promisify, self.parts(o).as_slice()) {
+                    (a, b) = *arg;
+                }
+            }
         }
         // `x.bind(…)` stands for `x`.
         if b >= a + 4
@@ -1612,12 +1829,63 @@ impl<'a> Code<'a> {
                 b = o - 2;
             }
         }
+        if b <= a {
+            return;
+        }
+        // `x = cached ?? require('m')`, `x = a || require('m')`, `x = c ? y : require('m')`
+        if let Some(o) = self.open.at(b - 1).filter(|_| self.punct(b - 1, ")")) {
+            let loader = o
+                .checked_sub(1)
+                .filter(|&l| self.ident(l).is_some_and(|n| self.is_loader(n)));
+            if let Some(l) = loader {
+                let mut st = self.chain_start(l);
+                if self.is_ident(st.wrapping_sub(1), "await") {
+                    st -= 1;
+                }
+                let alternative = ["?", "|", ":"].iter().any(|p| self.prev_punct(st, p));
+                if st > a && alternative {
+                    if let Some(spec) = self.parts(o).first().and_then(|&p| self.literal(p)) {
+                        self.bindings
+                            .insert(name.to_owned(), (module_of(&spec), None));
+                        return;
+                    }
+                }
+            }
+        }
+        // `x = (0, require('m').member)`, `x = (require('m'))`: bound like a plain load.
+        if let Some(open) = self.loader_call(a) {
+            let spec = self.parts(open).first().and_then(|&p| self.literal(p));
+            let end = self.group_end(open);
+            if let Some(spec) = spec {
+                let m = module_of(&spec);
+                if end + 1 == b {
+                    self.bindings.insert(name.to_owned(), (m, None));
+                } else if end + 3 == b && self.punct(end + 1, ".") {
+                    if let Some(member) = self.ident(end + 2) {
+                        let bound = match member {
+                            "promises" | "default" => (m, None),
+                            _ => (m, Some(member.to_owned())),
+                        };
+                        self.bindings.insert(name.to_owned(), bound);
+                    }
+                }
+            }
+        }
         let Some(x) = self.ident(a) else {
             if self.function_constructor((a, b)) {
                 self.builders.insert(name.to_owned());
             }
             return;
         };
+        // `x = globalThis[expr]`: a global chosen by a computed name; `eval`, `Function` or one
+        // only known at run time may build code when called (`require` is a loader).
+        if self.is_global(x) && self.punct(a + 1, "[") && self.close.at(a + 1) == Some(b - 1) {
+            let member = self.value((a + 2, b - 1), 0);
+            if member.contains(UNKNOWN) || matches!(member.as_str(), "eval" | "Function") {
+                self.builders.insert(name.to_owned());
+            }
+            return;
+        }
         if b == a + 1 {
             if x == "process" || self.processes.contains(x) {
                 self.processes.insert(name.to_owned());
@@ -1631,6 +1899,10 @@ impl<'a> Code<'a> {
                 self.bindings.insert(name.to_owned(), bound);
             } else if let Some(m) = default_module(x) {
                 self.bindings.insert(name.to_owned(), (m, None));
+            } else if x != name {
+                // `const send = fetch`: a bare call of `send` calls `fetch`.
+                self.members
+                    .insert(name.to_owned(), (String::new(), x.to_owned()));
             }
             return;
         }
@@ -1638,6 +1910,12 @@ impl<'a> Code<'a> {
             if let Some(member) = self.ident(a + 2) {
                 if self.is_global(x) && matches!(member, "eval" | "Function") {
                     self.builders.insert(name.to_owned());
+                    return;
+                }
+                // `const env = process.env`: an alias of the environment, no use of it.
+                if member == "env" && (x == "process" || x == "Bun" || self.processes.contains(x)) {
+                    self.envs.insert(name.to_owned());
+                    self.env_decls.insert(a + 2);
                     return;
                 }
                 if let Some(m) = self.module_named(x) {
@@ -1648,6 +1926,9 @@ impl<'a> Code<'a> {
                     self.bindings.insert(name.to_owned(), bound);
                     return;
                 }
+                // `const b = process.binding`: a bare call of `b` calls the member.
+                self.members
+                    .insert(name.to_owned(), (x.to_owned(), member.to_owned()));
             }
         }
         if self.function_constructor((a, b)) {
@@ -1667,6 +1948,19 @@ impl<'a> Code<'a> {
         }
         let a = close + 2;
         let end = self.expr_end(a);
+        // `{A, B: b, ...rest} = process.env`: reads the variables named (all of them for a
+        // rest element), no more.
+        let env_source = end == a + 3
+            && self.punct(a + 1, ".")
+            && self.is_ident(a + 2, "env")
+            && self
+                .ident(a)
+                .is_some_and(|x| x == "process" || x == "Bun" || self.processes.contains(x));
+        if env_source {
+            self.env_patterns.push(o);
+            self.env_decls.insert(a + 2);
+            return;
+        }
         let source = self.ident(a).filter(|_| end == a + 1);
         let module = source.and_then(|x| self.module_named(x));
         if let Some(m) = module {
@@ -1688,6 +1982,9 @@ impl<'a> Code<'a> {
                     if let Some(l) = self.ident(at) {
                         self.envs.insert(l.to_owned());
                         self.env_decls.insert(at);
+                    } else if self.punct(at, "{") {
+                        // `const {env: {A, B}} = process`
+                        self.env_patterns.push(at);
                     }
                 }
             }
@@ -1824,13 +2121,29 @@ impl<'a> Code<'a> {
             return self.value((x + 1, y - 1), depth + 1);
         }
         if t.kind == Kind::Tpl && t.skip_to == y {
-            // One interpolation (`${os.homedir()}/.ssh/id_rsa`): its tokens follow the
-            // template token; evaluate them in place of the marker. Several interpolations
-            // are not told apart, so they stay unknown.
-            if t.interp && t.text.matches(UNKNOWN).count() == 1 && x + 1 < y {
-                let inner = self.value((x + 1, y), depth + 1);
-                if !inner.contains(UNKNOWN) {
-                    return t.text.replacen(UNKNOWN, &inner, 1);
+            // Interpolations (`${os.homedir()}/.ssh/id_rsa`, `${verb} ${flags} ${dir}`): their
+            // tokens follow the template token, each starting with a marked token; evaluate
+            // each in place of its marker.
+            if t.interp && x + 1 < y {
+                let starts: Vec<usize> = (x + 1..y)
+                    .filter(|&k| self.tok(k).is_some_and(|s| s.seg && s.level == t.level + 1))
+                    .collect();
+                if starts.first() == Some(&(x + 1))
+                    && starts.len() == t.text.matches(UNKNOWN).count()
+                {
+                    let mut vals = starts.iter().enumerate().map(|(n, &s)| {
+                        let e = starts.get(n + 1).copied().unwrap_or(y);
+                        self.value((s, e), depth + 1)
+                    });
+                    let mut out = String::with_capacity(t.text.len());
+                    for c in t.text.chars() {
+                        if c == UNKNOWN {
+                            out.push_str(&vals.next().unwrap_or_else(unknown));
+                        } else {
+                            out.push(c);
+                        }
+                    }
+                    return out;
                 }
             }
             return t.text.to_string();
@@ -1920,6 +2233,10 @@ impl<'a> Code<'a> {
                     .collect();
                 return items.join(&sep);
             }
+        }
+        // `[...'~ fr- mr'].reverse().join('')`, `atob('…')`, `String.fromCharCode(…)`
+        if let Some(text) = self.computed_text((x, y), depth) {
+            return text;
         }
         // path.join / path.resolve / join / resolve (from 'path')
         let mut k = x;
@@ -2399,6 +2716,8 @@ fn method_definition(code: &Code, i: usize) -> bool {
 fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     let after_dot = code.prev_punct(i, ".");
     let next_call = code.punct(i + 1, "(");
+    // A template tag: ``f`…` `` calls `f` with the template's strings.
+    let tagged = code.tok(i + 1).is_some_and(|t| t.kind == Kind::Tpl);
     match name {
         // Bare `eval`, `(0, eval)(…)`, `globalThis.eval(…)`; not a property (`x.eval`).
         "eval"
@@ -2414,6 +2733,7 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         }
         "Function" if !after_dot || global_receiver(code, i) => {
             let constructs = next_call
+                || tagged
                 || code.prev_ident(i) == Some("new")
                 // `new (Function)(…)`, `(0, Function)(…)`
                 || (code.punct(i + 1, ")") && code.punct(i + 2, "("))
@@ -2440,7 +2760,9 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
         _ if !after_dot
             && !code.builders.is_empty()
             && code.builders.contains(name)
-            && ((next_call && !code.parts(i + 1).is_empty()) || invoked_indirectly(code, i)) =>
+            && ((next_call && !code.parts(i + 1).is_empty())
+                || tagged
+                || invoked_indirectly(code, i)) =>
         {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
@@ -2450,7 +2772,7 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
                 ),
             );
         }
-        "constructor" if after_dot && next_call => {
+        "constructor" if after_dot && (next_call || tagged) => {
             out.add(
                 &finding::DYNAMIC_CODE_EXECUTION,
                 "`.constructor(…)` builds code from a string".to_owned(),
@@ -2500,15 +2822,123 @@ fn ident(code: &Code, out: &mut Out, i: usize, name: &str) {
     }
     if next_call {
         call(code, out, i, name);
+    } else if code.punct(i + 1, ")") && code.punct(i + 2, "(") && grouped_callee(code, i) {
+        // `(0, cp.exec)('…')`, `(cp.exec)('…')`: the function called without its receiver.
+        if let Some((api, api_name, shown)) = resolve_api(code, i, name) {
+            apply(code, out, api, api_name, &shown, i + 2);
+        }
     } else if code.punct(i + 1, ".")
         && matches!(code.ident(i + 2), Some("call" | "apply"))
         && code.punct(i + 3, "(")
     {
         call_indirect(code, out, i, name, i + 2);
-    } else if name == "$" && code.tok(i + 1).is_some_and(|t| t.kind == Kind::Tpl) {
+    } else if name == "$" && tagged {
         // zx / Bun shell: $`…`
         shell_string(code, out, "a `$` template", (i + 1, code.step(i + 1)));
+    } else if tagged {
+        tag(code, out, i, name);
     }
+}
+
+/// ``f`…` `` at the tag `f` (token `i`): the call `f(strings, …values)`. The strings array
+/// becomes text joined by commas when used as a command or as code (``execSync`rm -rf ~` ``
+/// runs `rm -rf ~`); the template's text stands for it (with each `${…}` unknown, stricter).
+fn tag(code: &Code, out: &mut Out, i: usize, name: &str) {
+    let r = (i + 1, code.step(i + 1));
+    if let Some((api, api_name, shown)) = resolve_api(code, i, name) {
+        apply_with(
+            code,
+            out,
+            api,
+            api_name,
+            &format!("{shown} (a template tag)"),
+            &[r],
+        );
+    }
+    database_text(code, out, i, name, Some(r));
+}
+
+/// Methods and tags of database clients that run the SQL text they are given (`db.exec`,
+/// `pool.query`, `knex.raw`, Prisma `$executeRaw`, ``sql`…` ``).
+const SQL_RUNNERS: [&str; 18] = [
+    "exec",
+    "execute",
+    "executeQuery",
+    "query",
+    "raw",
+    "run",
+    "prepare",
+    "unsafe",
+    "none",
+    "multi",
+    "batch",
+    "sql",
+    "executeRaw",
+    "queryRaw",
+    "$executeRaw",
+    "$executeRawUnsafe",
+    "$queryRaw",
+    "$queryRawUnsafe",
+];
+
+/// SQL run by a database client (the method or tag `name` at token `i`, its text `arg`):
+/// destroying data is `database-destruction`, as `psql -c` is for the shell.
+fn database_text(code: &Code, out: &mut Out, i: usize, name: &str, arg: Option<(usize, usize)>) {
+    if !SQL_RUNNERS.contains(&name) {
+        return;
+    }
+    let Some(r) = arg else { return };
+    match receiver(code, i) {
+        // The Code Mode `exec` tool runs shell text; regexes match text; `String.raw` is text.
+        Recv::Bare if name == "exec" => return,
+        Recv::Name("String") => return,
+        Recv::Module(m) if m != Module::Other => return,
+        Recv::Other
+            if i.checked_sub(2)
+                .and_then(|p| code.tok(p))
+                .is_some_and(|t| t.kind == Kind::Regex) =>
+        {
+            return
+        }
+        _ => {}
+    }
+    let text: String = code
+        .value(r, 0)
+        .chars()
+        .map(|c| {
+            if matches!(c, UNKNOWN | HOME | CWD) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    if let Some(why) = crate::analysis::shell::rules::destructive_sql(&text) {
+        out.add(
+            &finding::DATABASE_DESTRUCTION,
+            format!("`{}` {why}", short(name)),
+        );
+    }
+}
+
+/// The member chain ending at token `i` is the last expression of a parenthesised group that
+/// is called (`(0, cp.exec)(…)`, `(cp.exec)(…)`), not the last argument of a call
+/// (`f(a, cp.exec)(…)` calls what `f` returns).
+fn grouped_callee(code: &Code, i: usize) -> bool {
+    let Some(o) = code.open.at(i + 1) else {
+        return false;
+    };
+    let s = code.chain_start(i);
+    let grouping = !o
+        .checked_sub(1)
+        .and_then(|p| code.tok(p))
+        .is_some_and(|t| match t.kind {
+            Kind::Ident => !EXPR_KEYWORDS.contains(&&*t.text),
+            Kind::Punct => matches!(&*t.text, ")" | "]"),
+            Kind::Tpl | Kind::Str => true,
+            _ => false,
+        });
+    grouping && (s == o + 1 || code.prev_punct(s, ","))
 }
 
 /// `globalThis.x`, `window.x`, `self.x`, `global.x` (or through an alias of the global).
@@ -2596,6 +3026,10 @@ fn env(code: &Code, out: &mut Out, e: usize) {
     let Some(owner) = e.checked_sub(2) else {
         return;
     };
+    if code.env_decls.contains(&e) {
+        // `const env = process.env`, `const {A} = process.env`: judged where used.
+        return;
+    }
     let deno = code.is_ident(owner, "Deno");
     let process_alias = !code.processes.is_empty()
         && code
@@ -2682,6 +3116,24 @@ fn env_use(code: &Code, out: &mut Out, e: usize, start: usize) {
     secret(out, "the whole environment".to_owned());
 }
 
+/// The pattern opened at `o` takes environment variables by name (`const {A, B: b, ...rest}
+/// = process.env`): secret-named ones are read, a rest element reads the whole environment.
+fn env_pattern(code: &Code, out: &mut Out, o: usize) {
+    for (a, _) in code.parts(o) {
+        if code.punct(a, "...") {
+            secret(out, "the whole environment".to_owned());
+            continue;
+        }
+        let key = code
+            .tok(a)
+            .filter(|t| matches!(t.kind, Kind::Ident | Kind::Str))
+            .map(|t| &*t.text);
+        if let Some(k) = key.filter(|k| secret_name(k)) {
+            secret(out, format!("secret environment variable `{}`", short(k)));
+        }
+    }
+}
+
 /// Remembers a secret the code reads (a few distinct ones, for details).
 fn secret(out: &mut Out, what: String) {
     if out.secrets.contains(&what) {
@@ -2753,9 +3205,16 @@ fn module_at<'t>(code: &'t Code, mut r: usize) -> Recv<'t> {
     if code.punct(r, ")") {
         if let Some(o) = code.open.at(r) {
             // require('m').x  /  (await import('m')).x
+            // `require(`, a loader alias, `createRequire(url)(`
             let loader_at = |k: usize| {
-                matches!(code.ident(k), Some("require" | "import" | "_load"))
-                    && code.punct(k + 1, "(")
+                code.punct(k + 1, "(")
+                    && (code.ident(k).is_some_and(|n| code.is_loader(n))
+                        || (code.punct(k, ")")
+                            && code
+                                .open
+                                .at(k)
+                                .and_then(|o| o.checked_sub(1))
+                                .is_some_and(|c| code.is_ident(c, "createRequire"))))
             };
             let spec = if o.checked_sub(1).is_some_and(loader_at) {
                 code.parts(o).first().and_then(|&p| code.literal(p))
@@ -2924,6 +3383,8 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         ("got", Recv::Bare) => Fetch,
         ("post" | "put" | "delete" | "patch", Recv::Module(M::Got)) => Fetch,
         ("connect" | "createConnection" | "createSocket", Recv::Module(M::Socket)) => Socket,
+        // `http2.connect(url)`: a session whose streams send data.
+        ("connect", Recv::Module(M::Http)) => Socket,
         // `new net.Socket()` (then `client.connect(…)`)
         ("Socket", Recv::Module(M::Socket)) if is_new => Socket,
         ("connect" | "connectTls", Recv::Module(M::Deno | M::Bun)) => Socket,
@@ -2946,7 +3407,7 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
         // `require('module')._compile`, `Module.prototype._compile`: a module from a string.
         ("_compile", Recv::Module(_) | Recv::Name(_) | Recv::Other) => Vm,
         ("binding" | "_linkedBinding" | "dlopen", Recv::Name("process")) => Vm,
-        ("require" | "import" | "_load", _) => Loader,
+        ("require" | "import" | "_load" | "getBuiltinModule", _) => Loader,
         ("Worker", _) if is_new => Worker,
         _ => return None,
     })
@@ -3047,6 +3508,10 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     if let Some((api, api_name, shown)) = resolve_api(code, i, name) {
         apply(code, out, api, api_name, &shown, i + 1);
     }
+    if SQL_RUNNERS.contains(&name) {
+        let first = code.parts(i + 1).first().copied();
+        database_text(code, out, i, name, first);
+    }
 }
 
 /// The path argument of the Bun file handle a method at token `i` is called on:
@@ -3115,6 +3580,21 @@ fn resolve_api<'c>(code: &'c Code, i: usize, name: &'c str) -> Option<(Api, &'c 
     let mut api_name = name;
     // A bare name bound by require/import resolves to what it was imported as.
     if recv == Recv::Bare {
+        if code.is_loader(name) {
+            api_name = "require";
+        } else if let Some((obj, member)) = code.members.get(name) {
+            // `const b = process.binding; b(…)`, `const send = fetch; send(…)`
+            let owner = if obj.is_empty() {
+                Recv::Bare
+            } else {
+                code.module_named(obj)
+                    .map_or(Recv::Name(obj.as_str()), Recv::Module)
+            };
+            if api_of(member, owner, false).is_some() {
+                api_name = member.as_str();
+                recv = owner;
+            }
+        }
         if let Some((m, imported)) = code.bindings.get(name) {
             match imported.as_deref() {
                 Some(imp) => {
@@ -3128,6 +3608,8 @@ fn resolve_api<'c>(code: &'c Code, i: usize, name: &'c str) -> Option<(Api, &'c 
                         Module::Ws => "WebSocket",
                         Module::Axios => "axios",
                         Module::Got => "got",
+                        // `node-fetch`, `undici`'s default: `fetch`.
+                        Module::Http => "fetch",
                         _ => name,
                     };
                 }
@@ -3474,16 +3956,17 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
     if has_literal(&v) {
         candidates.push(as_shell(&v));
     }
+    if decodes_in(code, r) {
+        // `execSync(Buffer.from('…', 'base64').toString())`, `exec(atob(p))`: the command
+        // is decoded data, as `echo … | base64 -d | sh` is (when the encoded text is a
+        // literal, the decoded command is analysed too).
+        out.add(
+            &finding::DYNAMIC_CODE_EXECUTION,
+            format!("{shown} runs a command decoded at run time (base64, hex or char codes)"),
+        );
+    }
     if v.contains(UNKNOWN) {
         out.dynamic(format!("{shown} runs a command built at run time"));
-        if decodes_in(code, r) {
-            // `execSync(Buffer.from('…', 'base64').toString())`, `exec(atob(p))`: the command
-            // is decoded data, as `echo … | base64 -d | sh` is.
-            out.add(
-                &finding::DYNAMIC_CODE_EXECUTION,
-                format!("{shown} runs a command decoded at run time (base64 or hex)"),
-            );
-        }
         let mut lits: Vec<String> = Vec::new();
         let (a, b) = r;
         if b - a > out.gather_budget {
@@ -3547,13 +4030,24 @@ fn is_bare_shell(command: &str) -> bool {
         })
 }
 
-/// The tokens `r` decode data: `atob(…)`, `Buffer.from(…, 'base64' | 'hex' | 'base64url')`,
-/// `decodeBase64(…)`.
+/// The tokens `r` decode data: `atob(…)`, `Buffer.from(…, 'base64' | 'hex' | 'base64url')`
+/// (the encoding given as an argument), `decodeBase64(…)`, `String.fromCharCode(…)`,
+/// `new TextDecoder().decode(…)`.
 fn decodes_in(code: &Code, (a, b): (usize, usize)) -> bool {
     (a..b).any(|k| {
         code.tok(k).is_some_and(|t| match t.kind {
-            Kind::Ident => matches!(&*t.text, "atob" | "decodeBase64" | "b64decode"),
-            Kind::Str => matches!(&*t.text, "base64" | "hex" | "base64url"),
+            Kind::Ident => matches!(
+                &*t.text,
+                "atob"
+                    | "decodeBase64"
+                    | "b64decode"
+                    | "fromCharCode"
+                    | "fromCodePoint"
+                    | "TextDecoder"
+            ),
+            Kind::Str => {
+                matches!(&*t.text, "base64" | "hex" | "base64url") && code.prev_punct(k, ",")
+            }
             _ => false,
         })
     })
@@ -4826,17 +5320,20 @@ mod tests {
 
     #[test]
     fn aliases_follow_modules_and_only_code_builders() {
-        // A member of an unknown object, or an object's own constructor, is nothing.
+        // A member of an unknown object that is nothing when called on it (`x.exec`), or an
+        // object's own constructor, is nothing.
         for src in [
-            "const run = x.execSync; run('rm -rf /')",
+            "const run = x.exec; run('rm -rf /')",
             "const C = obj.constructor; new C('x')",
             "const F = Function; F()",
             "const g = globalThis; g.console.log('eval')",
         ] {
             assert!(!critical(&run(src)), "{src}");
         }
-        // Chains of aliases, and aliases of a destructured member.
+        // Chains of aliases, aliases of a destructured member, and a member whose call runs
+        // a command whoever owns it (`x.execSync(…)` is critical, so is its alias).
         for src in [
+            "const run = x.execSync; run('rm -rf /')",
             "const a = Function; const b = a; b('x')()",
             "const g = globalThis; const h = g; h.Function('x')()",
             "const cp = require('child_process'); const x = cp; const { execSync: r } = x; r('rm -rf /')",

@@ -1367,7 +1367,7 @@ fn base64_value(c: u8) -> Option<u32> {
     Some(u32::from(v))
 }
 
-fn decode_base64(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
     let mut acc: u32 = 0;
     let mut n: u32 = 0;

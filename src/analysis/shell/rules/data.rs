@@ -315,7 +315,7 @@ pub(super) fn manage_py(c: &Call<'_, '_>, out: &mut Out) {
 }
 
 /// Why an SQL text destroys data, if it does.
-pub(super) fn destructive_sql(sql: &str) -> Option<&'static str> {
+pub fn destructive_sql(sql: &str) -> Option<&'static str> {
     let mut statement: Vec<String> = Vec::new();
     let mut found = None;
     let check = |words: &[String]| -> Option<&'static str> {

@@ -81,6 +81,7 @@ mod services;
 mod system;
 mod wipe;
 
+pub use data::destructive_sql;
 pub use delete::{find_roots, lists_secrets, reads_listed_files};
 pub use env::is_loader_variable;
 pub use net::is_metadata_url;
