@@ -11,7 +11,9 @@
 //! (`curl -o`, `scp`/`rsync` from a host, `git clone`, `certutil`, `bitsadmin`, `iwr -OutFile`,
 //! then the file — or a file in the downloaded directory, or a bare command word of that
 //! name — runs; what a downloaded archive unpacks is downloaded too, `curl … | tar xz &&
-//! ./pkg/install.sh`; paths are resolved against the directory earlier `cd`s moved to),
+//! ./pkg/install.sh`; paths are resolved against the directory earlier `cd`s moved to — a
+//! `cd` into a subdirectory that may not have run, in an `if`/loop/`case` or after `&&`/`||`,
+//! only for the commands that run after it, the directory before it for the rest),
 //! write-then-execute chains (literal text, or decoded data written to a file
 //! that then runs), decoded data into an interpreter, fork bombs (functions that pipe or
 //! background calls to themselves), function definitions (incomplete only when the name
@@ -31,6 +33,9 @@
 //! ([`value_statements`]); the CMD reading skips PowerShell here-string bodies
 //! ([`mask_here_strings`]); a command word written as a Windows path (`a\setup.exe`) makes the
 //! line read in the Windows dialects too.
+//! Before the walk, the POSIX reading of every line and payload gets the values of the
+//! variables it assigns one value known before it runs written into the words that expand them
+//! ([`vars`]: `out=dist; rm -rf "$out"` deletes `dist`, `target=/; rm -rf "$target"` the root).
 //!
 //! Limits: `max_command_length` bytes per text (the prefix is still analysed, and the report
 //! is incomplete), `max_wrapper_depth` payload levels (deeper payloads make the report
@@ -45,7 +50,7 @@ use super::model::{
     Span, Word,
 };
 use super::rules::{self, Category, Context};
-use super::{cmd, posix, pwsh};
+use super::{cmd, posix, pwsh, vars};
 use crate::analysis::{paths, Limits, Report};
 use crate::finding::{self, Finding};
 
@@ -55,10 +60,10 @@ pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> A
     // The POSIX reading of the line (of its analysed prefix, [`analyze_in`]) is made before the
     // memo, which then keeps the line's nested scripts by reference ([`Memo`]).
     let script = (primary == Dialect::Posix).then(|| {
-        posix::lex(
-            prefix(text, limits.max_command_length),
-            &LexLimits::default(),
-        )
+        let analysed = prefix(text, limits.max_command_length);
+        let mut script = posix::lex(analysed, &LexLimits::default());
+        vars::resolve(analysed, &mut script);
+        script
     });
     let memo = std::cell::RefCell::new(Memo::default());
     analyze_in(
@@ -132,7 +137,8 @@ fn analyze_in<'w>(
             walk_posix(&mut out, text, root, limits, depth, memo);
         }
         (Dialect::Posix, _) => {
-            let script = posix::lex(text, &lex_limits);
+            let mut script = posix::lex(text, &lex_limits);
+            vars::resolve(text, &mut script);
             walk_posix(
                 &mut out,
                 text,
@@ -314,11 +320,13 @@ fn substitution_command(text: &str) -> SimpleCommand {
             fully_quoted: false,
             dynamic: true,
             glob: false,
+            one_word: false,
         }],
         redirects: Vec::new(),
         heredocs: Vec::new(),
         nested: Vec::new(),
         background: false,
+        arm: 0,
         span: whole,
         defines: None,
     }
@@ -1163,6 +1171,7 @@ impl<'l, 'w> Walk<'l, 'w> {
         // script's is read, by the command it feeds: `<(…)`, `( … ) | cmd`).
         let mut out = Piped::default();
         for (i, sc) in script.commands.iter().enumerate() {
+            state.after_maybe_cd(sc);
             // A `|` after this command reads what it hands on.
             // (A nested script's last command writes what its substitution becomes.)
             state.feeds_pipe = match script.commands.get(i + 1) {
@@ -1404,7 +1413,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 state.find_roots = Some(roots);
             }
             if let Some(dir) = &v.effects.changes_dir {
-                state.cwd = Some(rules::join_dir(state.cwd.as_deref(), dir));
+                state.change_dir(sc, dir);
             }
             // What a following `|` receives (see `Walk::script`): the flags, and the printed
             // text, which is moved out of the verdict once `take_verdict` has used it (no copy
@@ -2559,12 +2568,14 @@ fn same_shape(a: &Script, b: &Script) -> bool {
             fully_quoted,
             dynamic,
             glob,
+            one_word,
         } = a;
         *text == b.text
             && *quoted == b.quoted
             && *fully_quoted == b.fully_quoted
             && *dynamic == b.dynamic
             && *glob == b.glob
+            && *one_word == b.one_word
     }
     fn redirect(a: &Redirect, b: &Redirect) -> bool {
         let Redirect { kind, fd, target } = a;
@@ -2620,12 +2631,14 @@ fn same_shape(a: &Script, b: &Script) -> bool {
                 heredocs,
                 nested: inner,
                 background,
+                arm,
                 span: _,
                 defines,
             } = x;
             *connector == y.connector
                 && *background == y.background
                 && *defines == y.defines
+                && *arm == y.arm
                 && all(argv, &y.argv, word)
                 && all(assignments, &y.assignments, |(n, v), (m, w)| {
                     n == m && word(v, w)
@@ -2765,6 +2778,7 @@ fn substitution_reading(payload: &str, at: usize, sub: &Script) -> Script {
                 fully_quoted: false,
                 dynamic: true,
                 glob: false,
+                one_word: false,
             }],
             redirects: Vec::new(),
             heredocs: Vec::new(),
@@ -2775,6 +2789,7 @@ fn substitution_reading(payload: &str, at: usize, sub: &Script) -> Script {
                 source: Some(whole),
             }],
             background: false,
+            arm: 0,
             span: whole,
             defines: None,
         }],
@@ -2963,11 +2978,52 @@ fn rewrites_text(cmd: &command::Cmd<'_>) -> bool {
     }
 }
 
+impl ScriptState<'_> {
+    /// Before `sc` runs: a `cd` that may not have run ([`ScriptState::cwd_before`]) no longer
+    /// holds unless `sc` runs only after it (`&&` after it, or further on in its stretch).
+    fn after_maybe_cd(&mut self, sc: &SimpleCommand) {
+        if let Some((before, arm)) = self.cwd_before.take() {
+            let after_it = sc.arm == arm
+                && (sc.connector == Connector::And
+                    || sc.arm != 0 && sc.connector == Connector::Sequence);
+            if after_it {
+                self.cwd_before = Some((before, arm));
+            } else {
+                self.cwd = before;
+            }
+        }
+    }
+
+    /// The working directory moves to `dir` ([`rules::Effects::changes_dir`]) by `sc`.
+    fn change_dir(&mut self, sc: &SimpleCommand, dir: &str) {
+        let maybe = sc.arm != 0 || matches!(sc.connector, Connector::And | Connector::Or);
+        let subdir = !dir.is_empty()
+            && !paths::is_absolute(dir)
+            && !dir.starts_with(['~', '$', '%', '-', '\\'])
+            && !dir.split(['/', '\\']).any(|seg| seg == "..");
+        let next = rules::join_dir(self.cwd.as_deref(), dir);
+        if maybe && subdir {
+            let before = match self.cwd_before.take() {
+                Some((before, _)) => before,
+                None => self.cwd.take(),
+            };
+            self.cwd_before = Some((before, sc.arm));
+        }
+        self.cwd = Some(next);
+    }
+}
+
 /// Per-script facts that flow from one command to the next.
 #[derive(Default)]
 struct ScriptState<'s> {
     /// The working directory after earlier `cd`s, as written (`None`: unchanged).
     cwd: Option<String>,
+    /// A `cd` into a subdirectory that may not have run (`[ -d b ] && cd b`, in an `if` or a
+    /// loop): the working directory before it, and the stretch ([`SimpleCommand::arm`]) it
+    /// ran in. Commands that run only after it ([`ScriptState::after_maybe_cd`]) see `cwd`;
+    /// the first other one, and all after, see the directory before it (the broader reading
+    /// of a relative path: a subdirectory's `./*` is scoped, the directory's own is not).
+    cwd_before: Option<(Option<String>, u32)>,
     /// Roots of a `find` whose output the next command may receive through a pipe.
     find_roots: Option<Vec<&'s super::model::Word>>,
     /// A `|` follows the command being walked: what it hands on is read.
@@ -3824,6 +3880,60 @@ mod tests {
         );
         assert_eq!(r.category, None);
         assert!(has(&r.report, &finding::SYSTEM_LOCATION_WRITE));
+    }
+
+    #[test]
+    fn a_cd_that_may_not_have_run_holds_only_for_what_runs_after_it() {
+        let broad = |t: &str| has(&run(t), &finding::RECURSIVE_DELETE_BROAD);
+        // What runs after the `if`, in another arm or after a `;` may run where the line
+        // started: `./*` is the working directory's own entries there.
+        for t in [
+            "if [ -d b ]; then cd b; fi; rm -rf ./*",
+            "if [ -d b ]; then\n  cd b\nfi\nrm -rf ./*",
+            "[ -d b ] && cd b\nrm -rf ./*",
+            "[ -d b ] && cd b || rm -rf ./*",
+            "if x; then cd a; cd b; fi; rm -rf ./*",
+            "if x; then cd b; else rm -rf ./*; fi",
+            "for d in a; do cd b; done; rm -rf ./*",
+            "case $1 in x) cd b ;; y) rm -rf ./* ;; esac",
+        ] {
+            assert!(broad(t), "{t}");
+        }
+        // What runs only after it (`&&`, further on in its arm) is where it moved to.
+        for t in [
+            "if [ -d b ]; then cd b && rm -rf ./*; fi",
+            "if [ -d b ]; then cd b; rm -rf ./*; fi",
+            "[ -d b ] && cd b && rm -rf ./*",
+            "cd b || exit 1; rm -rf ./*",
+            "cd b && rm -rf ./*",
+            // A subdirectory's name is a subdirectory under either directory.
+            "if [ -d b ]; then cd b; fi; rm -rf node_modules",
+        ] {
+            assert!(!broad(t), "{t}");
+        }
+        // A move that is not into a subdirectory is taken as made (`/etc` is the danger).
+        assert!(broad("[ -n \"$x\" ] && cd /\nrm -rf ./*"));
+    }
+
+    #[test]
+    fn variables_with_one_known_value_are_read_as_that_value() {
+        let broad = |t: &str| has(&run(t), &finding::RECURSIVE_DELETE_BROAD);
+        for t in [
+            "out=dist\nrm -rf \"$out\"",
+            "tmp=$(mktemp -d)\ntrap 'rm -rf \"$tmp\"' EXIT\nmake",
+            "d=.cache\ntrap \"rm -rf $d\" EXIT",
+        ] {
+            assert!(!broad(t), "{t}");
+        }
+        for t in [
+            "out=/\nrm -rf \"$out\"",
+            "out=dist\nout=/\nrm -rf \"$out\"",
+            "tmp=$(mktemp -d)\nrm -rf \"$tmp\"/*",
+            "tmp=$(mktemp -d)\ntrap 'rm -rf \"$tmp/..\"' EXIT",
+            "d=.cache\ntrap \"rm -rf $d $x\" EXIT",
+        ] {
+            assert!(broad(t), "{t}");
+        }
     }
 
     /// The analysis with the memo and without it (every nested script walked anew).

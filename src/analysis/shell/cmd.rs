@@ -212,6 +212,7 @@ impl WordAcc {
             fully_quoted: self.quoted_parts == 1 && self.bare_parts == 0 && !self.dynamic,
             dynamic: self.dynamic,
             glob: self.glob,
+            one_word: false,
         }
     }
 
@@ -238,6 +239,7 @@ impl Building {
                 heredocs: Vec::new(),
                 nested: Vec::new(),
                 background: false,
+                arm: 0,
                 span: Span::default(),
                 defines: None,
             },
@@ -332,6 +334,7 @@ fn bind_loop_variable(script: &mut Script, var: &str, items: &[&str]) {
                         fully_quoted: false,
                         dynamic: false,
                         glob: item.contains(['*', '?']),
+                        one_word: false,
                     });
                 }
             }

@@ -8,3 +8,4 @@ pub mod model;
 pub mod posix;
 pub mod pwsh;
 pub mod rules;
+pub mod vars;

@@ -31,6 +31,10 @@ pub struct Word {
     /// The word contains an unquoted glob (`*`, `?`, `[…]`) or brace expansion (`{a,b}`,
     /// `{1..3}`): it may expand to other words.
     pub glob: bool,
+    /// `dynamic`, and every expansion in it is inside double quotes (`"$f"`, `"${d}/x"`; not
+    /// `$f`, `""$f`): its value stays one word, never split into several or globbed. Only
+    /// the POSIX lexer sets it; false is always the safe reading.
+    pub one_word: bool,
 }
 
 /// How a simple command is joined to the one before it.
@@ -142,6 +146,15 @@ pub struct SimpleCommand {
     pub nested: Vec<Nested>,
     /// Ends with `&` (runs in the background).
     pub background: bool,
+    /// 0 at the top level of its script; inside the condition or body of an `if`, `while`,
+    /// `until`, `for`, `select` or `case` of its script (POSIX only: the other lexers keep
+    /// their blocks as nested scripts), the number of that stretch — what lies between two of
+    /// the reserved words `if then elif else fi while until do done`, a `for`/`select` header
+    /// and its `done`, a `case` pattern's `)` and the next `;;` or `esac`. Such a command may
+    /// run never, or many times; commands of one stretch run in the order written when it
+    /// runs. Numbers are not reused within a script (a stretch that goes on after an inner
+    /// compound command gets a new one).
+    pub arm: u32,
     pub span: Span,
     /// `f() { …; }`, `function f …` (POSIX): the name of the function this command defines.
     /// Its body is the command's nested group or subshell, analysed in place; it runs where

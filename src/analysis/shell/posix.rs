@@ -40,6 +40,9 @@
 //!   consumed as structure and never appear in argv; the commands between them are ordinary
 //!   commands (`time A=1 rm x` is the command `rm x` with an assignment). Quoted or escaped
 //!   they are ordinary words (`\time rm` runs the program `time`).
+//! - [`SimpleCommand::arm`] numbers the stretches of `if`/`while`/`until`/`for`/`select`/
+//!   `case` conditions and bodies a command is in (0 outside them), so that a consumer can
+//!   tell a command that always runs from one that may not.
 //! - `for`/`select` headers appear as a command whose `argv[0]` is the unquoted word
 //!   `for`/`select` (its words are data, its substitutions are attached);
 //!   `case WORD in` appears as a command `case WORD in`; patterns are dropped (their
@@ -442,6 +445,8 @@ struct WordBuilder {
     starts_with_eq: bool,
     /// Index in the command's `nested` where this word's substitutions begin.
     nested_from: usize,
+    /// An expansion began outside double quotes ([`Word::one_word`]).
+    bare_expansion: bool,
 }
 
 impl WordBuilder {
@@ -464,6 +469,7 @@ impl WordBuilder {
             last_unquoted: None,
             starts_with_eq: false,
             nested_from,
+            bare_expansion: false,
         }
     }
 
@@ -541,6 +547,12 @@ struct ScriptState {
     /// After the reserved word `time`: its options `-p` / `--` may follow.
     after_time: bool,
     coproc: Coproc,
+    /// Open `if`/`while`/`until`/`for`/`select`/`case` commands of this script.
+    compound: u32,
+    /// The stretch of their conditions and bodies the lexer is in ([`SimpleCommand::arm`]; 0
+    /// outside any), and the last one handed out.
+    arm: u32,
+    arms: u32,
 }
 
 impl ScriptState {
@@ -560,6 +572,9 @@ impl ScriptState {
             func_name_pending: false,
             after_time: false,
             coproc: Coproc::None,
+            compound: 0,
+            arm: 0,
+            arms: 0,
         }
     }
 
@@ -581,6 +596,9 @@ impl ScriptState {
             func_name_pending,
             after_time,
             coproc,
+            compound,
+            arm,
+            arms,
         } = self;
         *k = kind;
         *o = open;
@@ -597,6 +615,32 @@ impl ScriptState {
         *func_name_pending = false;
         *after_time = false;
         *coproc = Coproc::None;
+        *compound = 0;
+        *arm = 0;
+        *arms = 0;
+    }
+
+    /// A new stretch of a compound command's condition or body starts.
+    fn new_arm(&mut self) {
+        self.arms = self.arms.saturating_add(1);
+        self.arm = self.arms;
+    }
+
+    /// An `if`/`while`/`until`, a `for`/`select` header or a `case … in` opens a compound
+    /// command.
+    fn open_compound(&mut self) {
+        self.compound = self.compound.saturating_add(1);
+        self.new_arm();
+    }
+
+    /// `fi`/`done`/`esac` close one (the enclosing body goes on as a new stretch).
+    fn close_compound(&mut self) {
+        self.compound = self.compound.saturating_sub(1);
+        if self.compound == 0 {
+            self.arm = 0;
+        } else {
+            self.new_arm();
+        }
     }
 
     /// `coproc NAME` followed by a compound command: NAME is not a command word.
@@ -944,8 +988,10 @@ impl<'a> Lexer<'a> {
     }
 
     fn mark_dynamic(&mut self) {
+        let in_dquotes = matches!(self.frames.last(), Some(Frame::DQuote { .. }));
         if let Some(w) = self.cur.word.as_mut() {
             w.dynamic = true;
+            w.bare_expansion |= !in_dquotes;
         }
     }
 
@@ -1350,6 +1396,7 @@ impl Lexer<'_> {
                 self.end_command(Connector::Sequence, false);
             }
             self.cur.set_case_state(CaseState::Body);
+            self.cur.new_arm();
             return;
         }
         if self.cur.kind.closes_on_paren() {
@@ -1413,6 +1460,11 @@ impl Lexer<'_> {
         let old = mem::replace(&mut self.cur.cmd, CmdBuilder::new(next));
         let start = old.start.unwrap_or(old.end);
         let span = self.mk_span(start, old.end);
+        // A `for`/`select` header opens a loop: the commands up to its `done` are its body.
+        let opens_loop = old
+            .argv
+            .first()
+            .is_some_and(|w| !w.quoted && matches!(w.text.as_str(), "for" | "select"));
         self.cur.script.commands.push(SimpleCommand {
             connector: old.connector,
             assignments: old.assignments,
@@ -1421,9 +1473,13 @@ impl Lexer<'_> {
             heredocs: old.heredocs,
             nested: old.nested,
             background,
+            arm: self.cur.arm,
             span,
             defines: old.defines,
         });
+        if opens_loop {
+            self.cur.open_compound();
+        }
     }
 
     fn push_arg(&mut self, word: Word, nested_from: usize) {
@@ -1453,6 +1509,8 @@ impl Lexer<'_> {
                 .nth(1)
                 .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '.'));
         let dynamic = w.dynamic || zsh_equals;
+        // (`"$@"`, `"${a[@]}"` are as many words as there are values.)
+        let one_word = w.dynamic && !w.bare_expansion && !zsh_equals && !w.text.contains('@');
         let glob_all = w.glob || w.assign.is_some_and(|a| a.glob_before);
         let nested_from = w.nested_from;
 
@@ -1465,6 +1523,7 @@ impl Lexer<'_> {
                 fully_quoted: w.parts == 1 && w.first_quoted && !dynamic,
                 dynamic,
                 glob: glob_all,
+                one_word,
             };
             self.cur.cmd.touch(w.start, end);
             self.add_redirect(r, word, end);
@@ -1505,6 +1564,7 @@ impl Lexer<'_> {
                 self.push_arg(word, nested_from);
                 if is_in {
                     self.end_command(Connector::Sequence, false);
+                    self.cur.open_compound();
                     self.cur.set_case_state(CaseState::Pattern { seen: false });
                 }
                 return;
@@ -1512,6 +1572,7 @@ impl Lexer<'_> {
             Some(CaseState::Pattern { seen }) => {
                 if !seen && plain && w.text == "esac" {
                     self.cur.cases.pop();
+                    self.cur.close_compound();
                 } else {
                     // Patterns are data; substitutions in them stay on the command.
                     self.cur.set_case_state(CaseState::Pattern { seen: true });
@@ -1551,10 +1612,19 @@ impl Lexer<'_> {
                     self.cur.coproc = Coproc::AfterKeyword;
                     return;
                 }
-                "if" | "while" | "until" | "!" => return,
+                "if" | "while" | "until" => {
+                    self.cur.open_compound();
+                    return;
+                }
+                "!" => return,
                 "then" | "else" | "elif" | "do" | "fi" | "done" => {
                     if !self.cur.cmd.is_empty() {
                         self.end_command(Connector::Sequence, false);
+                    }
+                    if matches!(w.text.as_str(), "fi" | "done") {
+                        self.cur.close_compound();
+                    } else {
+                        self.cur.new_arm();
                     }
                     return;
                 }
@@ -1565,6 +1635,7 @@ impl Lexer<'_> {
                     if !self.cur.cmd.is_empty() {
                         self.end_command(Connector::Sequence, false);
                     }
+                    self.cur.close_compound();
                     return;
                 }
                 "{" => {
@@ -1602,6 +1673,7 @@ impl Lexer<'_> {
                     fully_quoted: value_parts == 1 && a.value_first_quoted && !dynamic,
                     dynamic,
                     glob: w.glob,
+                    one_word,
                 };
                 for n in self.cur.cmd.nested.iter_mut().skip(nested_from) {
                     n.in_word = None;
@@ -1612,7 +1684,7 @@ impl Lexer<'_> {
             }
         }
         // 7. An argument.
-        let word = make_word(
+        let mut word = make_word(
             w.text,
             span,
             w.quoted,
@@ -1621,6 +1693,7 @@ impl Lexer<'_> {
             dynamic,
             glob_all,
         );
+        word.one_word = one_word;
         self.cur.cmd.touch(w.start, end);
         self.push_arg(word, nested_from);
         if coproc == Coproc::AfterKeyword && plain && self.cur.cmd.argv.len() == 1 {
@@ -2734,6 +2807,7 @@ fn make_word(
         fully_quoted: parts == 1 && first_quoted && !dynamic,
         dynamic,
         glob,
+        one_word: false,
     }
 }
 
@@ -4798,6 +4872,7 @@ mod tests {
             heredocs: Vec::new(),
             nested: Vec::new(),
             background: true,
+            arm: 0,
             span,
             defines: None,
         });

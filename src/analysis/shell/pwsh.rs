@@ -154,6 +154,7 @@ impl Building {
                 heredocs: Vec::new(),
                 nested: Vec::new(),
                 background: false,
+                arm: 0,
                 span: Span::default(),
                 defines: None,
             },
@@ -334,6 +335,7 @@ fn splat_words(table: &Script, span: Span) -> Option<Vec<Word>> {
                     fully_quoted: values.len() == 1 && values.iter().all(|v| v.fully_quoted),
                     dynamic: values.iter().any(|v| v.dynamic),
                     glob: values.iter().any(|v| v.glob),
+                    one_word: false,
                 });
             }
         }
@@ -1289,6 +1291,7 @@ impl WordAcc {
                 && self.nested.is_empty(),
             dynamic: self.dynamic,
             glob: self.glob,
+            one_word: false,
         };
         (word, self.nested)
     }

@@ -912,9 +912,46 @@ fn printf(fmt: &str, args: &[&str]) -> String {
     out
 }
 
+/// `set -euo pipefail`, `set -x`, `set +e`: options that change how this shell reports and
+/// stops on errors, nothing else (`set +o history` is history tampering, `set -- a b` sets
+/// arguments: neither is here).
+fn shell_options_only(args: &[&Word]) -> bool {
+    const NAMES: &[&str] = &[
+        "errexit",
+        "nounset",
+        "pipefail",
+        "xtrace",
+        "verbose",
+        "noclobber",
+        "errtrace",
+        "functrace",
+        "noglob",
+    ];
+    let mut named = false;
+    !args.is_empty()
+        && args.iter().all(|w| {
+            let t = w.text.as_str();
+            if w.dynamic || w.glob {
+                return false;
+            }
+            if std::mem::take(&mut named) {
+                return NAMES.contains(&t);
+            }
+            let Some(flags) = t.strip_prefix(['-', '+']) else {
+                return false;
+            };
+            named = flags.ends_with('o');
+            !flags.is_empty() && flags.bytes().all(|b| b"euxvCEfTo".contains(&b))
+        })
+        && !named
+}
+
 /// The category of a command by program and subcommand.
 fn category(c: &Call<'_, '_>, out: &mut Out) -> Option<Category> {
     let p = c.prog;
+    if p == "set" && shell_options_only(c.args) {
+        return Some(Category::ReadOnly);
+    }
     let read_only = matches!(
         p,
         "ls" | "dir"

@@ -10,7 +10,9 @@
 //! ([`super::Call::roots`]) and are broad otherwise; a `find` walk makes even a plain `rm`
 //! recursive. A non-recursive delete is `file-delete`, raised to the matching critical finding
 //! for system, credential (absolute) or self-protected paths, and to broad for a bare glob of a
-//! broad directory (`rm -f /*`, `del /q C:\*`).
+//! broad directory (`rm -f /*`, `del /q C:\*`) or a run-time operand that may split into
+//! options and paths (`rm $x`); one double-quoted operand alone (`rm -f "$f"`,
+//! [`Word::one_word`]) is one file named at run time.
 
 use super::{
     cluster, cmd_switches, long, ps_param_name, ps_parse, psp, shown, system, Call, Category, Out,
@@ -271,6 +273,7 @@ fn posix_rm(c: &Call<'_, '_>, out: &mut Out) {
     let mut no_preserve = false;
     let mut ended = false;
     let mut targets = Vec::new();
+    let mut operands: Vec<&Word> = Vec::new();
     for w in c.args {
         let t = w.text.as_str();
         if !ended {
@@ -299,9 +302,25 @@ fn posix_rm(c: &Call<'_, '_>, out: &mut Out) {
             continue;
         }
         targets.push(Target::word(w));
+        operands.push(w);
     }
     if c.cmd.args_unknown {
         targets.push(Target::Unknown);
+    }
+    // `rm -f "$f"`: the one operand is one word named at run time (its expansions quoted).
+    // Were it an option (`-rf`), no operand would be left: it deletes one file, unlike the
+    // split `rm $x` (`rm -rf /`).
+    if let ([one], false, false) = (operands.as_slice(), recursive, c.cmd.args_unknown) {
+        if one.one_word && !one.glob && !super::only_home_expansion(&one.text) {
+            out.not_read_only();
+            out.add_with(&finding::FILE_DELETE, || {
+                format!("`rm` deletes {}, named at run time", shown(&one.text))
+            });
+            out.add_with(&finding::DYNAMIC_EXPANSION, || {
+                format!("`rm` deletes {}, named at run time", shown(&one.text))
+            });
+            return;
+        }
     }
     if no_preserve && recursive {
         out.add(
@@ -1028,6 +1047,26 @@ mod tests {
         assert_not_critical("rm .env");
         assert_critical("rm -f /*");
         assert_critical("rm ~/*");
+    }
+
+    #[test]
+    fn one_double_quoted_operand_is_one_file() {
+        for s in ["rm -f \"$f\"", "rm -- \"${d}/x.map\"", "rm \"$(cat name)\""] {
+            assert_has(s, &FILE_DELETE);
+            assert_not_critical(s);
+        }
+        // Split, several words, another operand it could turn recursive, a glob.
+        for s in [
+            "rm -f $f",
+            "rm -f \"\"$f",
+            "rm -f \"$@\"",
+            "rm -f \"${a[@]}\"",
+            "rm -f \"$a\" \"$b\"",
+            "rm \"$opt\" /home",
+            "rm -f \"$d\"/*",
+        ] {
+            assert_critical(s);
+        }
     }
 
     #[test]

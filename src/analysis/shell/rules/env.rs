@@ -235,6 +235,11 @@ pub(super) fn env_var(c: &Call<'_, '_>, out: &mut Out, name: &str, value: &str) 
 /// Leading assignments and `env NAME=value` of the command.
 pub(super) fn environment(c: &Call<'_, '_>, out: &mut Out) {
     for (k, v) in &c.cmd.env {
+        // `IFS= read -r line`: the separators the `read` builtin splits its input with; it
+        // loads and runs nothing (an unwrapped builtin: `env IFS= read` runs no builtin).
+        if k == "IFS" && c.prog == "read" && c.cmd.wrappers.is_empty() {
+            continue;
+        }
         env_var(c, out, k, v);
     }
 }

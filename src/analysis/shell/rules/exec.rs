@@ -658,6 +658,7 @@ fn programs(c: &Call<'_, '_>, out: &mut Out) {
             if let (Some(action), true) = (args.first(), args.len() >= 2) {
                 if !matches!(action.text.as_str(), "-" | "" | "-p" | "-l" | "-P") {
                     out.not_read_only();
+                    expanded_reading(c, out, action, "trap");
                     out.payload(Dialect::Posix, action.text.clone(), "trap", false);
                 }
             }
@@ -864,6 +865,22 @@ fn shell_setup<'a>(args: &[&'a Word]) -> Option<&'a str> {
     known.then_some(prog)
 }
 
+/// A command line in a word the shell expands before it runs (`bash -c "cd '$HOME' && …"`,
+/// `trap "rm -rf '$d'" EXIT`): the expansions inside its own single quotes are made first,
+/// so the quotes hold a value only known at run time, not the literal text `$HOME`. The line
+/// is read a second time with those quotes as double quotes (the first reading stays: the
+/// findings are united, so the swap can only add).
+fn expanded_reading(c: &Call<'_, '_>, out: &mut Out, w: &Word, via: &'static str) {
+    if w.dynamic && w.text.contains('\'') && w.text.contains('$') {
+        out.payload(
+            Dialect::Posix,
+            subst(c, &w.text.replace('\'', "\"")),
+            via,
+            false,
+        );
+    }
+}
+
 /// `{}` in a payload run by `xargs -I{}` or `find -exec` is a path supplied at run time.
 fn subst(c: &Call<'_, '_>, text: &str) -> String {
     if !c.cmd.args_unknown || !text.contains("{}") {
@@ -1038,6 +1055,9 @@ fn posix_shell(c: &Call<'_, '_>, out: &mut Out) {
     if has_c {
         let text = command.or_else(|| rest.first().map(|w| w.text.clone()));
         if let Some(text) = text {
+            if let Some(w) = rest.first().filter(|w| w.text == text) {
+                expanded_reading(c, out, w, "sh -c");
+            }
             out.payload(Dialect::Posix, subst(c, &text), "sh -c", false);
         } else if c.cmd.args_unknown {
             // `… | xargs sh -c`: the command line itself is the first run-time argument.

@@ -905,8 +905,12 @@ fn is_info(c: &Call<'_, '_>) -> bool {
 }
 
 /// `dynamic-expansion`: an argument only known at run time, or a glob deciding what a
-/// destructive command acts on.
+/// destructive command acts on. (Not for `cd`/`pushd`: they act on nothing, and what a later
+/// command does where they moved is judged with that directory, only known at run time.)
 fn dynamic_args(c: &Call<'_, '_>, out: &mut Out) {
+    if matches!(c.prog, "cd" | "pushd") && c.cmd.wrappers.is_empty() {
+        return;
+    }
     if let Some(w) = c
         .args
         .iter()
