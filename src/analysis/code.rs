@@ -2407,22 +2407,9 @@ fn join_paths(parts: &[String], resolve: bool) -> String {
     }
 }
 
-/// The local path a `file:` URL names (`file:///etc/hosts`, `file://localhost/etc/hosts`,
-/// `file:///C:/Windows`), with `%xx` escapes decoded as `fileURLToPath` does.
-fn file_url_path(v: &str) -> Option<String> {
-    let rest = v
-        .get(..7)
-        .filter(|s| s.eq_ignore_ascii_case("file://"))
-        .and(v.get(7..))?;
-    let rest = match rest.get(..10) {
-        Some(h) if h.eq_ignore_ascii_case("localhost/") => rest.get(9..)?,
-        _ => rest,
-    };
-    if !rest.starts_with('/') || rest.contains(UNKNOWN) {
-        return None;
-    }
-    let b = rest.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+/// `%xx` escapes decoded (a `file:` URL's path, `decodeURIComponent`); other bytes as they are.
+fn percent_decoded(b: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(b.len());
     let mut k = 0;
     while let Some(&c) = b.get(k) {
         let hex = b
@@ -2440,7 +2427,24 @@ fn file_url_path(v: &str) -> Option<String> {
             }
         }
     }
-    let path = String::from_utf8(out).ok()?;
+    out
+}
+
+/// The local path a `file:` URL names (`file:///etc/hosts`, `file://localhost/etc/hosts`,
+/// `file:///C:/Windows`), with `%xx` escapes decoded as `fileURLToPath` does.
+fn file_url_path(v: &str) -> Option<String> {
+    let rest = v
+        .get(..7)
+        .filter(|s| s.eq_ignore_ascii_case("file://"))
+        .and(v.get(7..))?;
+    let rest = match rest.get(..10) {
+        Some(h) if h.eq_ignore_ascii_case("localhost/") => rest.get(9..)?,
+        _ => rest,
+    };
+    if !rest.starts_with('/') || rest.contains(UNKNOWN) {
+        return None;
+    }
+    let path = String::from_utf8(percent_decoded(rest.as_bytes())).ok()?;
     // `/C:/Windows` is the drive path `C:/Windows`.
     let drive = path.as_bytes().get(2) == Some(&b':')
         && path.as_bytes().get(1).is_some_and(u8::is_ascii_alphabetic);

@@ -288,26 +288,7 @@ fn bytes_text(b: &[u8]) -> String {
 
 /// `%xx` escapes decoded (`decodeURIComponent`); `None` when the result is not UTF-8.
 fn percent_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut k = 0;
-    while let Some(&c) = b.get(k) {
-        let hex = b
-            .get(k + 1..k + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match hex {
-            Some(d) if c == b'%' => {
-                out.push(d);
-                k += 3;
-            }
-            _ => {
-                out.push(c);
-                k += 1;
-            }
-        }
-    }
-    String::from_utf8(out)
+    String::from_utf8(super::percent_decoded(s.as_bytes()))
         .ok()
         .map(|t| t.chars().map(sanitize).collect())
 }
