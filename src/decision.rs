@@ -277,6 +277,18 @@ impl Decision {
         crate::json::to_ascii_string(&view)
     }
 
+    /// The gate could not evaluate all of the call: it failed closed, or a finding says the
+    /// analysis stopped short ([`crate::finding::leaves_call_unevaluated`]). Such an ask is
+    /// never passed without a person: no grant covers it, and an unattended session blocks it
+    /// (DESIGN invariant 1).
+    pub fn unevaluated(&self) -> bool {
+        self.source == Source::FailClosed
+            || self
+                .findings
+                .iter()
+                .any(|f| crate::finding::leaves_call_unevaluated(f.id))
+    }
+
     /// Moves the decision to at least `class` and `severity`; never lowers either. Raising to
     /// critical drops allow-always; raising past approval clears reusability.
     pub fn raise(&mut self, class: Class, severity: Severity) {

@@ -603,14 +603,7 @@ fn authority(
     // is passed while the clock is behind what this session has seen). An approval whose
     // analysis stopped short (a limit crossed: what was not analysed may be critical) is a
     // fail-closed ask too: no lease, window or envelope passes it.
-    if d.decision != Class::Approval
-        || d.source == Source::FailClosed
-        || d.findings
-            .iter()
-            .any(|f| finding::leaves_call_unevaluated(f.id))
-        || capability
-        || s.rolled_back
-    {
+    if d.decision != Class::Approval || d.unevaluated() || capability || s.rolled_back {
         return;
     }
     // 3. exec lease, lease / window, envelope.

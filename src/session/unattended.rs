@@ -110,10 +110,7 @@ pub fn apply(d: &mut Decision, cfg: &SessionConfig) {
     // An ask whose analysis stopped short (a limit crossed, an unterminated quote, an analyzer
     // that failed: `true; … rm -rf /` past the length limit) is as unevaluated as an
     // unreadable request: passing it would fail open.
-    let unevaluated = fail_closed
-        || d.findings
-            .iter()
-            .any(|f| crate::finding::leaves_call_unevaluated(f.id));
+    let unevaluated = d.unevaluated();
     match d.decision {
         Class::Auto | Class::Block => {}
         Class::Approval if !unevaluated => pass(
