@@ -66,7 +66,8 @@
 //!   (substitutions inside them are nested scripts).
 //! - [`LexProblem::Unsupported`] `what` values: `"function definition"`, `"redirection without
 //!   a target"`, `"unmatched `)`"`, `"ambiguous `((`"` (re-scan budget spent), and
-//!   `"lexer step budget exhausted"` (a defensive bound, never expected).
+//!   `"lexer step budget exhausted"` (a defensive bound, never expected) and
+//!   [`TOO_DEEP_TO_SCAN`].
 //!
 //! # Non-goals
 //! Variable, alias and function resolution; history expansion (`!`, interactive only); zsh
@@ -77,8 +78,11 @@
 //! [`LexLimits::max_depth`] bounds nesting of `$(`, backticks, `<(`, `>(`, `(` and `{`:
 //! deeper scripts are still scanned (to find where they end) but neither they nor their
 //! problems are kept (only limits are), and [`LexProblem::TooDeep`] is reported where the
-//! limit was crossed. [`LexLimits::max_tokens`] bounds words plus operators
-//! over all levels: past it lexing stops with [`LexProblem::TooLong`].
+//! limit was crossed. Scanning goes on to [`MAX_SCANNED_DEPTH`] levels (256): an opener deeper
+//! than that stops lexing with `Unsupported` [`TOO_DEEP_TO_SCAN`] (nothing after it is read;
+//! any problem already means "needs a human", and this one means the rest of the line was not
+//! evaluated). [`LexLimits::max_tokens`] bounds words plus operators over all levels: past it
+//! lexing stops with [`LexProblem::TooLong`].
 
 use std::collections::{BTreeSet, VecDeque};
 use std::mem;
@@ -101,6 +105,16 @@ pub(crate) const CALL_OPERATOR: &str = "`&` where a command starts";
 
 /// `Unsupported::what` when the defensive step budget runs out (never expected).
 const STEP_BUDGET: &str = "lexer step budget exhausted";
+
+/// How deep nesting is still scanned past [`LexLimits::max_depth`] to find where the deep
+/// region ends (so that what follows it is read); an opener deeper than this stops the lexer
+/// like the token limit does ([`TOO_DEEP_TO_SCAN`]). Real scripts nest a handful of levels;
+/// only generated or hostile text reaches this, and every scanned level costs a script state
+/// (10 000 nested `$(` fit in 16 KB).
+const MAX_SCANNED_DEPTH: usize = 256;
+
+/// `Unsupported::what` for an opener deeper than [`MAX_SCANNED_DEPTH`].
+pub(crate) const TOO_DEEP_TO_SCAN: &str = "nesting more than 256 levels deep";
 
 /// Lex a POSIX shell command line.
 ///
@@ -1755,6 +1769,15 @@ impl Lexer<'_> {
     /// Push a nested script; the cursor is already past its opener.
     fn open_script(&mut self, kind: ScriptKind, open: usize, word_part: bool) {
         let depth = self.depth() + 1;
+        if depth > MAX_SCANNED_DEPTH.max(self.limits.max_depth) {
+            let span = self.mk_span(open, self.end);
+            self.problem(LexProblem::Unsupported {
+                span,
+                what: TOO_DEEP_TO_SCAN,
+            });
+            self.sh.stopped = true;
+            return;
+        }
         let too_deep = depth > self.limits.max_depth;
         if too_deep && !self.cur.discard {
             let span = self.mk_span(open, self.pos);
@@ -2876,7 +2899,7 @@ const fn word_byte_class_ref(b: u8) -> u8 {
 /// Problems that stop the lexer: always reported, even below the depth limit.
 fn is_limit(p: &LexProblem) -> bool {
     matches!(p, LexProblem::TooLong { .. })
-        || matches!(p, LexProblem::Unsupported { what, .. } if *what == STEP_BUDGET)
+        || matches!(p, LexProblem::Unsupported { what, .. } if *what == STEP_BUDGET || *what == TOO_DEEP_TO_SCAN)
 }
 
 fn default_fd(kind: RedirectKind) -> Option<u32> {
@@ -4215,6 +4238,42 @@ mod tests {
                 .count(),
             2
         );
+    }
+
+    /// Past [`MAX_SCANNED_DEPTH`] levels lexing stops (a limit, kept through the discarded
+    /// levels up to the top); up to it, what follows a deep region is still read.
+    #[test]
+    fn scanning_stops_past_the_scanned_depth() {
+        let scanned = format!(
+            "{}x{}; rm -rf /",
+            "$(".repeat(MAX_SCANNED_DEPTH),
+            ")".repeat(MAX_SCANNED_DEPTH)
+        );
+        let s = lx(&scanned);
+        assert!(has(&s, |p| matches!(p, LexProblem::TooDeep { .. })));
+        assert!(!unsupported(&s, TOO_DEEP_TO_SCAN));
+        assert!(sees(&s, &["rm", "-rf", "/"]), "{:?}", s.commands);
+        check_spans(&scanned, &s);
+        for (opens, closes) in [(MAX_SCANNED_DEPTH + 1, MAX_SCANNED_DEPTH + 1), (10_000, 0)] {
+            let deep = format!("{}x{}; rm -rf /", "$(".repeat(opens), ")".repeat(closes));
+            let s = lx(&deep);
+            assert!(
+                unsupported(&s, TOO_DEEP_TO_SCAN),
+                "{opens}: {:?}",
+                s.problems
+            );
+            assert!(has(&s, |p| matches!(p, LexProblem::TooDeep { .. })));
+            assert!(!sees(&s, &["rm", "-rf", "/"]));
+            check_spans(&deep, &s);
+        }
+        // Every opener counts: subshells, groups, process substitutions. (Backtick content
+        // below the depth limit is skipped unread, so it never gets this deep.)
+        let mixed = "( { $( <( ".repeat(70);
+        assert!(unsupported(&lx(&mixed), TOO_DEEP_TO_SCAN));
+        assert!(!unsupported(
+            &lx(&"( { $( <( ".repeat(60)),
+            TOO_DEEP_TO_SCAN
+        ));
     }
 
     #[test]
