@@ -253,6 +253,12 @@ fn in_session(req: &str, n: u64) -> String {
     )
 }
 
+/// An exec request for the first 16 KB of `cmd` (all ASCII here).
+fn exec16(cmd: String) -> String {
+    serde_json::json!({"toolName":"exec","params":{"command": &cmd[..cmd.len().min(16384)]}})
+        .to_string()
+}
+
 /// The worst cases of `bench/run.mjs`, as request JSON.
 fn worst_cases() -> Vec<(&'static str, String)> {
     vec![
@@ -274,6 +280,27 @@ fn worst_cases() -> Vec<(&'static str, String)> {
         (
             "4 096 one-word commands",
             serde_json::json!({"toolName":"exec","params":{"command": "ls;".repeat(4096)}}).to_string(),
+        ),
+        (
+            "16 KB of CMD deletes",
+            exec16("del /s /q C:\\x & ".repeat(1200)),
+        ),
+        (
+            "16 KB of PowerShell deletes",
+            exec16("Remove-Item -Recurse -Force C:\\x; ".repeat(600)),
+        ),
+        ("16 KB of backticks", exec16("`a`;".repeat(4096))),
+        (
+            "16 KB of scoped deletes",
+            exec16((0..3000).map(|i| format!("rm -rf a{i};")).collect()),
+        ),
+        (
+            "16 KB of bash -c",
+            exec16("bash -c 'sh -c \"ls; ls\"';".repeat(700)),
+        ),
+        (
+            "16 KB of heredocs",
+            exec16("cat <<E\n$(x)\nE\n".repeat(1200)),
         ),
         ("16 KB Code Mode", {
             let items: Vec<String> = (0..2000).map(|i| format!("\"{i}\"")).collect();

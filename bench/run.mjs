@@ -198,6 +198,14 @@ const worstCases = {
   "10 000 unclosed quotes": { toolName: "exec", params: { command: `echo ${"'\"".repeat(5000)}` } },
   "4 096 one-word commands": { toolName: "exec", params: { command: "ls;".repeat(4096) } },
   "16 KB Code Mode": { toolName: "exec", toolKind: "code_mode_exec", params: { code: `const a = [${Array.from({ length: 2000 }, (_, i) => `"${i}"`).join(",")}];`.slice(0, 16384) } },
+  // Session 16: shapes whose every command is costly to read (16 KB each; bench/native.rs
+  // `worst_cases` has the same). Windows-shaped lines are read three times.
+  "16 KB of CMD deletes": { toolName: "exec", params: { command: "del /s /q C:\\x & ".repeat(1200).slice(0, 16384) } },
+  "16 KB of PowerShell deletes": { toolName: "exec", params: { command: "Remove-Item -Recurse -Force C:\\x; ".repeat(600).slice(0, 16384) } },
+  "16 KB of backticks": { toolName: "exec", params: { command: "`a`;".repeat(4096) } },
+  "16 KB of scoped deletes": { toolName: "exec", params: { command: Array.from({ length: 3000 }, (_, i) => `rm -rf a${i};`).join("").slice(0, 16384) } },
+  "16 KB of bash -c": { toolName: "exec", params: { command: "bash -c 'sh -c \"ls; ls\"';".repeat(700).slice(0, 16384) } },
+  "16 KB of heredocs": { toolName: "exec", params: { command: "cat <<E\n$(x)\nE\n".repeat(1200).slice(0, 16384) } },
 };
 const worst = {};
 const worstCore = {};

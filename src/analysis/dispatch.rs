@@ -202,13 +202,15 @@ fn exec_params(call: &Call, report: &mut Report) {
 
 /// Keeps at most `max` findings, most severe first; when some are dropped the last slot says so.
 fn truncate(report: &mut Report, max: usize) {
-    if report.findings.len() <= max {
+    if report.findings.len() <= max && report.capped == 0 {
         return;
     }
     report
         .findings
         .sort_by_key(|f| std::cmp::Reverse(f.severity));
-    let dropped = report.findings.len() + 1 - max.max(1);
+    let dropped = (report.findings.len() + 1)
+        .saturating_sub(max.max(1))
+        .saturating_add(report.capped);
     report.findings.truncate(max.saturating_sub(1));
     report.findings.push(Finding::new(
         &finding::FINDINGS_TRUNCATED,

@@ -290,6 +290,7 @@ fn fold_primary(out: &mut Analysis, mut walk: Walk<'_, '_>, problems: &[LexProbl
     out.category = walk.category;
     out.report.read_only &= walk.report.read_only && problems.is_empty();
     out.report.complete &= walk.report.complete;
+    out.report.capped = out.report.capped.saturating_add(walk.report.capped);
     if out.report.findings.is_empty() {
         out.report.findings = walk.report.findings;
     } else {
