@@ -117,6 +117,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod literal;
 mod normalize;
+mod orm;
 
 /// A part of a value only known at run time.
 const UNKNOWN: char = '\u{0}';
@@ -3515,6 +3516,9 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     if SQL_RUNNERS.contains(&name) {
         let first = code.parts(i + 1).first().copied();
         database_text(code, out, i, name, first);
+    }
+    if orm::METHODS.contains(&name) {
+        orm::destruction(code, out, i, name);
     }
 }
 
