@@ -1,0 +1,371 @@
+//! Text held in data: object and array literals bound to a name once, read back by member
+//! (`const c = {cmd: '…'}; exec(c.cmd)`, `cfg['cmd']`, `cfg[key]` with a constant key,
+//! `tasks.clean.run`, `a[0]`, `a.at(-1)`, `['…'][1]` inline, `Object.freeze({…})` enum-likes,
+//! `as const` objects, a name assigned another container (`const cfg = base`), and a
+//! string's characters by index (`abc[17]`)).
+//!
+//! A container whose content may change is not read precisely: a member written
+//! (`c.cmd = …`, `a[1] = …`, `c.n += …`), a mutating array method (`push`, `unshift`,
+//! `splice`, `fill`, `sort`, `reverse`, `copyWithin`, `pop`, `shift`), or any use of the name
+//! other than a member read or an alias (passed to a function, spread, iterated, returned).
+//! Its members then read as only known at run time ([`super::UNKNOWN`]), and
+//! [`Code::container_texts`] gives every text it was built or written with, so a command
+//! taken from it is still analysed in each reading (the stricter answer).
+//!
+//! Two linear passes over the tokens, before values are computed ([`Code::collect_values`]
+//! reads containers: `const line = parts.join(' ')`); the second only when some container
+//! exists.
+
+use super::{Code, UNKNOWN};
+use std::collections::BTreeMap;
+
+/// Array methods that change the array they are called on.
+const MUTATORS: [&str; 9] = [
+    "push",
+    "unshift",
+    "splice",
+    "fill",
+    "sort",
+    "reverse",
+    "copyWithin",
+    "pop",
+    "shift",
+];
+
+/// Accessors followed into nested containers.
+const MAX_MEMBER_STEPS: usize = 16;
+
+impl Code<'_> {
+    /// Fills [`Code::containers`], [`Code::container_alias`] and [`Code::changed`].
+    pub(super) fn collect_containers(&mut self) {
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        let mut found: Vec<(String, usize)> = Vec::new();
+        let mut aliases: Vec<(String, String)> = Vec::new();
+        for i in 0..self.toks.len() {
+            let Some(name) = self.ident(i) else { continue };
+            if self.prev_punct(i, ".") {
+                continue;
+            }
+            let plain = self.punct(i + 1, "=") && !self.punct(i + 2, "=");
+            let compound = matches!(
+                self.tok(i + 1).map(|t| &*t.text),
+                Some("+" | "-" | "|" | "&" | "?" | "*")
+            ) && self.punct(i + 2, "=");
+            if !plain && !compound {
+                continue;
+            }
+            *count.entry(name.to_owned()).or_default() += 1;
+            if compound {
+                continue;
+            }
+            let a = i + 2;
+            let end = self.expr_end(a);
+            if let Some(open) = self.literal_container((a, end)) {
+                found.push((name.to_owned(), open));
+            } else if end == a + 1 {
+                if let Some(src) = self.ident(a) {
+                    aliases.push((name.to_owned(), src.to_owned()));
+                }
+            }
+        }
+        let once = |n: &str| count.get(n) == Some(&1);
+        for (name, open) in found {
+            if once(&name) {
+                self.containers.insert(name, open);
+            }
+        }
+        // In source order, so a chain (`b = a; c = b`) reaches the first container.
+        for (name, src) in aliases {
+            if !once(&name) || self.containers.contains_key(&name) {
+                continue;
+            }
+            let root = self
+                .container_alias
+                .get(&src)
+                .cloned()
+                .unwrap_or_else(|| src.clone());
+            if self.containers.contains_key(&root) {
+                self.container_alias.insert(name, root);
+            }
+        }
+        if !self.containers.is_empty() {
+            self.container_uses();
+        }
+    }
+
+    /// `{…}`, `[…]`, `Object.freeze({…})` spanning exactly `(a, b)`: the literal's opener.
+    fn literal_container(&self, (a, b): (usize, usize)) -> Option<usize> {
+        if self.is_group((a, b), "{") || self.is_group((a, b), "[") {
+            return Some(a);
+        }
+        let freeze = self.is_ident(a, "Object")
+            && self.punct(a + 1, ".")
+            && self.is_ident(a + 2, "freeze")
+            && self.punct(a + 3, "(")
+            && self.group_end(a + 3) + 1 == b;
+        if freeze {
+            if let [inner] = self.parts(a + 3).as_slice() {
+                if self.is_group(*inner, "{") || self.is_group(*inner, "[") {
+                    return Some(inner.0);
+                }
+            }
+        }
+        None
+    }
+
+    /// The container a name stands for: (its root name, its literal's opener).
+    pub(super) fn container(&self, name: &str) -> Option<(&str, usize)> {
+        if self.containers.is_empty() {
+            return None;
+        }
+        let root = self
+            .container_alias
+            .get(name)
+            .map_or(name, String::as_str);
+        self.containers.get_key_value(root).map(|(k, &v)| (k.as_str(), v))
+    }
+
+    /// The container a name stands for when its content never changes.
+    pub(super) fn fixed_container(&self, name: &str) -> Option<usize> {
+        let (root, open) = self.container(name)?;
+        (!self.changed.contains_key(root)).then_some(open)
+    }
+
+    /// Marks containers whose content may change, and remembers what is written into them.
+    fn container_uses(&mut self) {
+        let mut changed: Vec<(String, Option<(usize, usize)>)> = Vec::new();
+        for i in 0..self.toks.len() {
+            let Some(name) = self.ident(i) else { continue };
+            if self.prev_punct(i, ".") {
+                continue;
+            }
+            let Some((root, _)) = self.container(name) else {
+                continue;
+            };
+            let root = root.to_owned();
+            // The assignment that binds the name.
+            if self.punct(i + 1, "=") && !self.punct(i + 2, "=") {
+                continue;
+            }
+            // The source of an alias (`const cfg = base`).
+            if self.prev_punct(i, "=")
+                && i >= 2
+                && self
+                    .ident(i - 2)
+                    .is_some_and(|l| self.container_alias.get(l) == Some(&root))
+            {
+                continue;
+            }
+            // The source of a destructuring (`const {cmd} = cfg`): reads.
+            if self.prev_punct(i, "=")
+                && i >= 2
+                && (self.punct(i - 2, "}") || self.punct(i - 2, "]"))
+                && self.expr_end(i) == i + 1
+            {
+                continue;
+            }
+            // Walk the member chain: `.name` and `[…]` steps.
+            let mut k = i + 1;
+            let mut first_method = None;
+            for _ in 0..MAX_MEMBER_STEPS {
+                if self.punct(k, ".") && self.ident(k + 1).is_some() {
+                    if first_method.is_none() && k == i + 1 {
+                        first_method = self.ident(k + 1);
+                    }
+                    k += 2;
+                } else if self.punct(k, "[") && self.close.at(k).is_some() {
+                    k = self.step(k);
+                } else {
+                    break;
+                }
+            }
+            if k == i + 1 {
+                // A bare use: passed, spread, iterated, returned.
+                changed.push((root, None));
+                continue;
+            }
+            let assigned = (self.punct(k, "=") && !self.punct(k + 1, "="))
+                || (matches!(
+                    self.tok(k).map(|t| &*t.text),
+                    Some("+" | "-" | "|" | "&" | "?" | "*")
+                ) && self.punct(k + 1, "="))
+                || (self.punct(k, "+") && self.punct(k + 1, "+"))
+                || (self.punct(k, "-") && self.punct(k + 1, "-"));
+            if assigned {
+                let a = if self.punct(k, "=") { k + 1 } else { k + 2 };
+                changed.push((root, Some((a, self.expr_end(a)))));
+            } else if first_method.is_some_and(|m| MUTATORS.contains(&m))
+                && k == i + 3
+                && self.punct(k, "(")
+            {
+                let parts = self.parts(k);
+                if parts.is_empty() {
+                    changed.push((root.clone(), None));
+                }
+                for p in parts {
+                    changed.push((root.clone(), Some(p)));
+                }
+            }
+        }
+        for (root, w) in changed {
+            let slot = self.changed.entry(root).or_default();
+            if let Some(w) = w {
+                if slot.len() < super::VALUES_PER_NAME {
+                    slot.push(w);
+                }
+            }
+        }
+    }
+
+    /// A member read of a container (`c.cmd`, `c['cmd']`, `c[k]`, `a[0]`, `t.a.b`, `['x'][0]`):
+    /// `Some(Some(range))` of the member's value, `Some(None)` when it is only known at run time,
+    /// `None` when `(x, y)` is no such read.
+    pub(super) fn member_node(&self, (x, y): (usize, usize), depth: u8) -> Option<Option<(usize, usize)>> {
+        if y <= x + 1 {
+            return None;
+        }
+        let member_end =
+            self.punct(y - 1, "]") || (self.ident(y - 1).is_some() && self.prev_punct(y - 1, "."));
+        if !member_end {
+            return None;
+        }
+        let (mut node, mut k) = if let Some(name) = self.ident(x) {
+            let (root, open) = self.container(name)?;
+            if self.changed.contains_key(root) {
+                return Some(None);
+            }
+            ((open, self.group_end(open) + 1), x + 1)
+        } else if self.punct(x, "[") || self.punct(x, "{") {
+            let c = self.close.at(x)?;
+            if !self.punct(c + 1, "[") {
+                return None;
+            }
+            ((x, c + 1), c + 1)
+        } else {
+            return None;
+        };
+        for _ in 0..MAX_MEMBER_STEPS {
+            if k >= y {
+                return Some(Some(node));
+            }
+            let key = if self.punct(k, ".") {
+                let n = self.ident(k + 1)?;
+                k += 2;
+                n.to_owned()
+            } else if self.punct(k, "[") {
+                let c = self.close.at(k)?;
+                let v = self.value((k + 1, c), depth + 1);
+                k = c + 1;
+                if v.contains(UNKNOWN) {
+                    return Some(None);
+                }
+                v
+            } else {
+                return None;
+            };
+            let next = if self.is_group(node, "{") {
+                match self.key(node, &key) {
+                    Ok(r) => r,
+                    Err(_) => return Some(None),
+                }
+            } else if self.is_group(node, "[") {
+                let Ok(idx) = key.parse::<usize>() else {
+                    return Some(None);
+                };
+                let parts = self.parts(node.0);
+                if parts.iter().take(idx + 1).any(|p| self.punct(p.0, "...")) {
+                    return Some(None);
+                }
+                match parts.get(idx) {
+                    Some(&r) => r,
+                    None => return Some(None),
+                }
+            } else {
+                return Some(None);
+            };
+            node = self.unwrap_member(next)?;
+        }
+        Some(None)
+    }
+
+    /// A member's value range, followed into a container it names or freezes.
+    fn unwrap_member(&self, r: (usize, usize)) -> Option<(usize, usize)> {
+        if r.1 == r.0 + 1 {
+            if let Some(open) = self.ident(r.0).and_then(|n| self.container(n)) {
+                let (root, open) = open;
+                if self.changed.contains_key(root) {
+                    return None;
+                }
+                return Some((open, self.group_end(open) + 1));
+            }
+        }
+        match self.literal_container(r) {
+            Some(open) => Some((open, self.group_end(open) + 1)),
+            None => Some(r),
+        }
+    }
+
+    /// The value of a member read ([`Code::member_node`]), or of a character of a known
+    /// string (`abc[17]`, `'abc'[1]`); `None` when `(x, y)` is neither.
+    pub(super) fn member_value(&self, (x, y): (usize, usize), depth: u8) -> Option<String> {
+        if let Some(node) = self.member_node((x, y), depth) {
+            return Some(match node {
+                Some(r) => self.value(r, depth + 1),
+                None => UNKNOWN.to_string(),
+            });
+        }
+        // `s[3]`: one UTF-16 unit of a known string.
+        if y <= x + 1 || !self.punct(y - 1, "]") {
+            return None;
+        }
+        let open = self.open.at(y - 1).filter(|&o| o > x)?;
+        let s = self.known((x, open), depth + 1)?;
+        let idx = self.known((open + 1, y - 1), depth + 1)?;
+        let idx: usize = idx.parse().ok()?;
+        let units: Vec<u16> = s.encode_utf16().collect();
+        Some(match units.get(idx) {
+            Some(&u) => String::from_utf16_lossy(&[u]).chars().map(super::sanitize).collect(),
+            None => UNKNOWN.to_string(),
+        })
+    }
+
+    /// Every text a container named `name` was built or written with (each element's or
+    /// member's value, and for an array all its elements joined by spaces): the readings of a
+    /// member only known at run time.
+    pub(super) fn container_texts(&self, name: &str, budget: &mut usize) -> Vec<String> {
+        let Some((root, open)) = self.container(name) else {
+            return Vec::new();
+        };
+        let end = self.group_end(open);
+        if end - open > *budget {
+            return Vec::new();
+        }
+        *budget -= end - open;
+        let mut out = Vec::new();
+        let mut elems = Vec::new();
+        let array = self.punct(open, "[");
+        // Leaves of nested literals, by a bounded scan of the literal's tokens.
+        for k in open + 1..end {
+            if let Some(t) = self.tok(k) {
+                if matches!(t.kind, super::Kind::Str | super::Kind::Tpl) && !self.punct(k + 1, ":")
+                {
+                    out.push(t.text.to_string());
+                }
+            }
+        }
+        if array {
+            for p in self.parts(open) {
+                elems.push(self.value(p, 0));
+            }
+        }
+        for &w in self.changed.get(root).into_iter().flatten() {
+            let v = self.value(w, 0);
+            elems.push(v.clone());
+            out.push(v);
+        }
+        if array && !elems.is_empty() {
+            out.push(elems.join(" "));
+        }
+        out
+    }
+}
