@@ -115,6 +115,8 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod data;
+mod enumerate;
 mod literal;
 mod normalize;
 mod orm;
@@ -1170,8 +1172,18 @@ struct Code<'a> {
     bindings: BTreeMap<String, (Module, Option<String>)>,
     /// Name → every value assigned to it (`None` for one not understood).
     values: BTreeMap<String, Vec<Option<String>>>,
-    /// Name → the array literal it was assigned (its `[` token), when assigned exactly once.
-    arrays: BTreeMap<String, usize>,
+    /// Name → the object or array literal it was assigned (its `{`/`[` token, also inside
+    /// `Object.freeze(…)`), when assigned exactly once ([`data`]).
+    containers: BTreeMap<String, usize>,
+    /// Name assigned a container's name once (`const cfg = base`) → the container's name.
+    container_alias: BTreeMap<String, String>,
+    /// Containers whose content may change → the values written into them.
+    changed: BTreeMap<String, Vec<(usize, usize)>>,
+    /// Names that hold functions taken from a process module by enumeration
+    /// (`Object.values(cp)`, `Object.entries(cp)`, their elements, loop variables over them).
+    proc_fns: BTreeSet<String>,
+    /// Some `Object.values`/`entries` of a process module is in the code.
+    enumerated: bool,
     /// `[` openers of groups called right after they close (`x[expr](…)`), from
     /// [`Code::match_brackets`], so the walk need not test every token for them.
     computed: Vec<usize>,
@@ -1242,7 +1254,11 @@ impl<'a> Code<'a> {
             ends: Links::new(n),
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
-            arrays: BTreeMap::new(),
+            containers: BTreeMap::new(),
+            container_alias: BTreeMap::new(),
+            changed: BTreeMap::new(),
+            proc_fns: BTreeSet::new(),
+            enumerated: false,
             computed: Vec::new(),
             destructs: Vec::new(),
             globals: BTreeSet::new(),
@@ -1261,13 +1277,16 @@ impl<'a> Code<'a> {
         code.match_brackets();
         code.collect_loaders();
         code.collect_bindings();
+        code.collect_containers();
         // Values need the bindings (`join` from 'path'); bindings again once values are known,
         // so a module named through a constant (`const n = 'child_process'; await import(n)`)
         // is bound too; aliases need both.
         let assigned = code.collect_values();
+        code.collect_loop_values();
         code.collect_bindings();
         code.process_modules();
         code.aliases(&assigned);
+        code.collect_proc_fns();
         code
     }
 
@@ -1750,10 +1769,6 @@ impl<'a> Code<'a> {
                 self.bun_files.insert(name.clone(), r);
             }
             self.invoker_alias(&name, (i + 2, end));
-            let once = self.values.get(&name).is_some_and(|v| v.len() == 1);
-            if once && self.is_group((i + 2, end), "[") {
-                self.arrays.insert(name, i + 2);
-            }
         }
         for close in d {
             self.destructured_alias(close);
@@ -1853,6 +1868,36 @@ impl<'a> Code<'a> {
                 }
             }
         }
+        // `x = (await import('m')).member`
+        if let Some(c) = self
+            .close
+            .at(a)
+            .filter(|&c| self.punct(a, "(") && c + 3 == b)
+        {
+            let member = self.ident(c + 2).filter(|_| self.punct(c + 1, "."));
+            let k = if self.is_ident(a + 1, "await") {
+                a + 2
+            } else {
+                a + 1
+            };
+            if let (Some(member), Some(open)) = (member, self.loader_call(k)) {
+                let spec = self.parts(open).first().and_then(|&p| self.literal(p));
+                if let (Some(spec), true) = (spec, self.group_end(open) + 1 == c) {
+                    let m = module_of(&spec);
+                    let bound = match member {
+                        "promises" | "default" => (m, None),
+                        _ => (m, Some(member.to_owned())),
+                    };
+                    self.bindings.insert(name.to_owned(), bound);
+                    return;
+                }
+            }
+        }
+        // `x = {...require('m')}`, `x = Object.assign({}, cp)`: a copy of the module.
+        if let Some(m) = self.module_copy((a, b)) {
+            self.bindings.insert(name.to_owned(), (m, None));
+            return;
+        }
         // `x = (0, require('m').member)`, `x = (require('m'))`: bound like a plain load.
         if let Some(open) = self.loader_call(a) {
             let spec = self.parts(open).first().and_then(|&p| self.literal(p));
@@ -1906,6 +1951,19 @@ impl<'a> Code<'a> {
                     .insert(name.to_owned(), (String::new(), x.to_owned()));
             }
             return;
+        }
+        // `x = cp[k]`: a process function named by a constant, or chosen at run time.
+        if self.punct(a + 1, "[") && self.close.at(a + 1) == Some(b - 1) {
+            if let Some(m) = self.module_named(x) {
+                let member = self.value((a + 2, b - 1), 0);
+                if !member.contains(UNKNOWN) {
+                    self.bindings.insert(name.to_owned(), (m, Some(member)));
+                } else if enumerate::runs_commands(m) {
+                    self.proc_fns.insert(name.to_owned());
+                    self.enumerated = true;
+                }
+                return;
+            }
         }
         if b == a + 3 && self.punct(a + 1, ".") {
             if let Some(member) = self.ident(a + 2) {
@@ -1963,6 +2021,29 @@ impl<'a> Code<'a> {
             return;
         }
         let source = self.ident(a).filter(|_| end == a + 1);
+        // `const {cmd, run: line} = cfg`: the members' values.
+        if let Some(open) = source
+            .and_then(|x| self.fixed_container(x))
+            .filter(|&c| self.punct(c, "{"))
+        {
+            let obj = (open, self.group_end(open) + 1);
+            for (p, q) in self.parts(o) {
+                let Some(key) = self.ident(p) else { continue };
+                let local = if q > p + 2 && self.punct(p + 1, ":") {
+                    self.ident(p + 2)
+                } else {
+                    Some(key)
+                };
+                let (Some(local), Ok(r)) = (local, self.key(obj, key)) else {
+                    continue;
+                };
+                let v = self.value(r, 0);
+                if !v.contains(UNKNOWN) && !self.values.contains_key(local) {
+                    self.values.insert(local.to_owned(), vec![Some(v)]);
+                }
+            }
+            return;
+        }
         let module = source.and_then(|x| self.module_named(x));
         if let Some(m) = module {
             let mut found = Vec::new();
@@ -2203,6 +2284,10 @@ impl<'a> Code<'a> {
                 }
             }
         }
+        // `c.cmd`, `cfg[key]`, `a[0]`, `abc[17]`
+        if let Some(v) = self.member_value((x, y), depth) {
+            return v;
+        }
         // `[a, b].join(sep)`, `list.join(sep)` of an array literal assigned once.
         let join_open = self
             .open
@@ -2211,7 +2296,9 @@ impl<'a> Code<'a> {
         if let Some(open) = join_open {
             let recv_end = open - 3;
             let array = if recv_end == x {
-                self.ident(x).and_then(|n| self.arrays.get(n).copied())
+                self.ident(x)
+                    .and_then(|n| self.fixed_container(n))
+                    .filter(|&o| self.punct(o, "["))
             } else {
                 Some(x).filter(|&a| self.punct(a, "[") && self.close.at(a) == Some(recv_end))
             };
@@ -2990,6 +3077,11 @@ fn computed_call(code: &Code, out: &mut Out, j: usize) {
     if code.ident(p).is_some_and(|g| code.is_global(g)) {
         return;
     }
+    // `Object.values(cp)[i](…)`, `fns[i](…)`
+    if code.ends_in_process_list(p) {
+        enumerate::process_call(code, out, "an enumerated process function", c + 1);
+        return;
+    }
     let name = code.value((j + 1, c), 0);
     let recv = module_at(code, p);
     let owner = code.ident(p).map_or_else(|| "…".to_owned(), short);
@@ -3419,6 +3511,16 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
 }
 
 fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
+    if code.enumerated {
+        // `run(…)` with `run = Object.values(cp)[4]`; `Object.values(cp).find(…)(…)`.
+        let close = code.group_end(i + 1);
+        if !code.prev_punct(i, ".") && code.proc_fns.contains(name) {
+            let shown = format!("`{}` (an enumerated process function)", short(name));
+            enumerate::process_call(code, out, &shown, i + 1);
+        } else if code.punct(close + 1, "(") && code.ends_in_process_list(close) {
+            enumerate::process_call(code, out, "an enumerated process function", close + 1);
+        }
+    }
     // `run(this, …)` where `run = Function.prototype.call.bind(f)`: `f(…)`.
     if !code.prev_punct(i, ".") {
         if let Some(&(via, f)) = code.uncurried.get(name) {
@@ -3992,6 +4094,13 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
                         for s in code.values.get(&*t.text).into_iter().flatten().flatten() {
                             candidates.push(as_shell(s));
                         }
+                        if !code.prev_punct(k, ".") {
+                            let mut budget = out.gather_budget;
+                            for s in code.container_texts(&t.text, &mut budget) {
+                                candidates.push(as_shell(&s));
+                            }
+                            out.gather_budget = budget;
+                        }
                         let element = code.tok(k.wrapping_sub(1)).is_some_and(|p| {
                             p.kind == Kind::Punct && matches!(&*p.text, "[" | "," | "+" | "(")
                         }) && code.tok(k + 1).is_some_and(|n| {
@@ -4108,7 +4217,11 @@ fn shell_parts(
                 }
             }
         }
-        Some(_) => words.push(UNKNOWN.to_string()),
+        // `spawnSync(a[0], a.slice(1))`: a list computed from literals.
+        Some(r) => match code.items(r, 0) {
+            Some(items) => words.extend(items),
+            None => words.push(UNKNOWN.to_string()),
+        },
     }
     run_words(out, shown, &words, raw);
 }

@@ -16,7 +16,7 @@
 //! reads containers: `const line = parts.join(' ')`); the second only when some container
 //! exists.
 
-use super::{Code, UNKNOWN};
+use super::{Code, UNKNOWN, WINDOW};
 use std::collections::BTreeMap;
 
 /// Array methods that change the array they are called on.
@@ -118,11 +118,10 @@ impl Code<'_> {
         if self.containers.is_empty() {
             return None;
         }
-        let root = self
-            .container_alias
-            .get(name)
-            .map_or(name, String::as_str);
-        self.containers.get_key_value(root).map(|(k, &v)| (k.as_str(), v))
+        let root = self.container_alias.get(name).map_or(name, String::as_str);
+        self.containers
+            .get_key_value(root)
+            .map(|(k, &v)| (k.as_str(), v))
     }
 
     /// The container a name stands for when its content never changes.
@@ -180,8 +179,10 @@ impl Code<'_> {
                 }
             }
             if k == i + 1 {
-                // A bare use: passed, spread, iterated, returned.
-                changed.push((root, None));
+                // A bare use: passed, spread, iterated, returned — unless only read.
+                if !self.read_only_use(i) {
+                    changed.push((root, None));
+                }
                 continue;
             }
             let assigned = (self.punct(k, "=") && !self.punct(k + 1, "="))
@@ -217,10 +218,67 @@ impl Code<'_> {
         }
     }
 
+    /// The bare name at `i` is only read: iterated (`of`, `in`), spread into a copy, given
+    /// to `typeof`, or the first argument of a function that does not change its argument
+    /// (`JSON.stringify`, `console.*`, `Object.keys/values/entries`, `structuredClone`, …).
+    fn read_only_use(&self, i: usize) -> bool {
+        let Some(p) = i.checked_sub(1) else {
+            return false;
+        };
+        if matches!(self.ident(p), Some("of" | "in" | "typeof")) || self.punct(p, "...") {
+            return true;
+        }
+        if !self.punct(p, "(") {
+            return false;
+        }
+        let callee = |names: &[&str]| -> bool {
+            let mut k = p;
+            for want in names.iter().rev() {
+                let Some(q) = k.checked_sub(1) else {
+                    return false;
+                };
+                if *want == "*" {
+                    if self.ident(q).is_none() {
+                        return false;
+                    }
+                } else if !self.is_ident(q, want) {
+                    return false;
+                }
+                k = q;
+                if want != names.first().unwrap_or(want) {
+                    if !self.prev_punct(k, ".") {
+                        return false;
+                    }
+                    k -= 1;
+                }
+            }
+            !self.prev_punct(k, ".")
+        };
+        const READERS: [&[&str]; 12] = [
+            &["JSON", "stringify"],
+            &["console", "*"],
+            &["Object", "keys"],
+            &["Object", "values"],
+            &["Object", "entries"],
+            &["Object", "freeze"],
+            &["Object", "getOwnPropertyNames"],
+            &["Array", "isArray"],
+            &["structuredClone"],
+            &["String"],
+            &["Boolean"],
+            &["inspect"],
+        ];
+        READERS.iter().any(|names| callee(names))
+    }
+
     /// A member read of a container (`c.cmd`, `c['cmd']`, `c[k]`, `a[0]`, `t.a.b`, `['x'][0]`):
     /// `Some(Some(range))` of the member's value, `Some(None)` when it is only known at run time,
     /// `None` when `(x, y)` is no such read.
-    pub(super) fn member_node(&self, (x, y): (usize, usize), depth: u8) -> Option<Option<(usize, usize)>> {
+    pub(super) fn member_node(
+        &self,
+        (x, y): (usize, usize),
+        depth: u8,
+    ) -> Option<Option<(usize, usize)>> {
         if y <= x + 1 {
             return None;
         }
@@ -324,7 +382,10 @@ impl Code<'_> {
         let idx: usize = idx.parse().ok()?;
         let units: Vec<u16> = s.encode_utf16().collect();
         Some(match units.get(idx) {
-            Some(&u) => String::from_utf16_lossy(&[u]).chars().map(super::sanitize).collect(),
+            Some(&u) => String::from_utf16_lossy(&[u])
+                .chars()
+                .map(super::sanitize)
+                .collect(),
             None => UNKNOWN.to_string(),
         })
     }
@@ -367,5 +428,109 @@ impl Code<'_> {
             out.push(elems.join(" "));
         }
         out
+    }
+
+    /// Loop variables and callback parameters over texts known before run time take each
+    /// element as a value (`for (const c of ['…']) exec(c)`, `cmds.forEach((c) => exec(c))`,
+    /// `Object.values(cmds).map(c => …)`): several values, so a command made of one reads as
+    /// only known at run time with every element as a reading. Runs after the values pass.
+    pub(super) fn collect_loop_values(&mut self) {
+        let mut found: Vec<(String, Vec<String>)> = Vec::new();
+        for i in 0..self.toks.len() {
+            let Some(word) = self.ident(i) else { continue };
+            let (param, list) = match word {
+                // `for (const c of list)`
+                "of" => {
+                    let Some(p) = i.checked_sub(1) else { continue };
+                    let declared =
+                        p >= 1 && matches!(self.ident(p - 1), Some("const" | "let" | "var"));
+                    let Some(param) = self.ident(p).filter(|_| declared) else {
+                        continue;
+                    };
+                    let end = self.expr_end(i + 1);
+                    (param, (i + 1, end))
+                }
+                // `list.forEach(c => …)` and the other element callbacks
+                "forEach" | "map" | "flatMap" | "filter" | "some" | "every" | "find"
+                    if self.prev_punct(i, ".") && self.punct(i + 1, "(") =>
+                {
+                    let Some(&(a, b)) = self.parts(i + 1).first() else {
+                        continue;
+                    };
+                    let a = if self.is_ident(a, "async") { a + 1 } else { a };
+                    let param = if self.punct(a + 1, "=>") {
+                        self.ident(a)
+                    } else if self.punct(a, "(") && self.punct(a + 2, ")") && b > a + 3 {
+                        self.ident(a + 1)
+                    } else if self.is_ident(a, "function") && self.punct(a + 1, "(") {
+                        self.ident(a + 2)
+                    } else {
+                        None
+                    };
+                    let Some(param) = param else { continue };
+                    let Some(last) = i.checked_sub(2) else {
+                        continue;
+                    };
+                    (param, (self.chain_back(last), i - 1))
+                }
+                _ => continue,
+            };
+            if list.1 <= list.0 {
+                continue;
+            }
+            if let Some(items) = self.items(list, 0) {
+                let known: Vec<String> = items
+                    .into_iter()
+                    .filter(|v| !v.contains(UNKNOWN))
+                    .take(super::VALUES_PER_NAME)
+                    .collect();
+                if !known.is_empty() {
+                    found.push((param.to_owned(), known));
+                }
+            }
+        }
+        for (param, items) in found {
+            let slot = self.values.entry(param).or_default();
+            // At least two values: one element is still a value set at run time.
+            if slot.is_empty() {
+                slot.push(None);
+            }
+            for v in items {
+                if slot.len() < super::VALUES_PER_NAME {
+                    slot.push(Some(v));
+                }
+            }
+        }
+    }
+
+    /// The first token of the expression whose last token is `end`: back over `.name`
+    /// steps, calls and index groups, to a name, a literal or a group.
+    pub(super) fn chain_back(&self, end: usize) -> usize {
+        let mut k = end;
+        for _ in 0..WINDOW {
+            if self.punct(k, "]") || self.punct(k, ")") {
+                let Some(o) = self.open.at(k) else { return k };
+                // A call's or index's callee continues the chain; a bare group starts it.
+                let continues = o
+                    .checked_sub(1)
+                    .and_then(|p| self.tok(p))
+                    .is_some_and(|t| match t.kind {
+                        super::Kind::Ident => !super::EXPR_KEYWORDS.contains(&&*t.text),
+                        super::Kind::Punct => matches!(&*t.text, ")" | "]"),
+                        _ => false,
+                    });
+                if !continues {
+                    return o;
+                }
+                k = o - 1;
+                continue;
+            }
+            if k >= 2 && self.prev_punct(k, ".") {
+                k -= 2;
+                continue;
+            }
+            return k;
+        }
+        k
     }
 }

@@ -19,7 +19,7 @@ use super::{shell_argv, shell_string, Code, Module, Out, WINDOW};
 const ENUMERATORS: [&str; 3] = ["values", "entries", "getOwnPropertyDescriptors"];
 
 /// Modules whose functions run commands.
-fn runs_commands(m: Module) -> bool {
+pub(super) fn runs_commands(m: Module) -> bool {
     matches!(m, Module::ChildProcess | Module::Execa | Module::ShellJs)
 }
 
@@ -82,7 +82,7 @@ impl Code<'_> {
     /// The expression ending at token `end` (its last token) comes from a process module's
     /// enumeration: walking back over index groups, calls and `.name` steps reaches
     /// `Object.values(M)` or a name in [`Code::proc_fns`].
-    pub(super) fn from_process_list(&self, end: usize) -> bool {
+    pub(super) fn ends_in_process_list(&self, end: usize) -> bool {
         if self.proc_fns.is_empty() && !self.enumerated {
             return false;
         }
@@ -138,13 +138,10 @@ impl Code<'_> {
                 && !i.checked_sub(1).and_then(|p| self.tok(p)).is_some_and(|t| {
                     t.kind == super::Kind::Punct && matches!(&*t.text, "=" | "!" | "<" | ">")
                 });
-            let lhs_end = if assignment {
-                i
-            } else if self.is_ident(i, "of") {
-                i
-            } else {
+            if !assignment && !self.is_ident(i, "of") {
                 continue;
-            };
+            }
+            let lhs_end = i;
             let a = i + 1;
             let end = self.expr_end(a);
             if end <= a {
@@ -154,7 +151,7 @@ impl Code<'_> {
                 continue;
             };
             // The value's own chain end (a callback's `=>` is not part of it).
-            if !self.from_process_list(last) && !self.from_process_list_head(a, end) {
+            if !self.ends_in_process_list(last) && !self.starts_with_process_list(a, end) {
                 continue;
             }
             let Some(l) = lhs_end.checked_sub(1) else {
@@ -200,7 +197,7 @@ impl Code<'_> {
 
     /// The value `(a, end)` starts with a name in [`Code::proc_fns`] or an enumeration
     /// (`fns[2]`, `Object.values(cp).find(…)` followed by more steps).
-    fn from_process_list_head(&self, a: usize, end: usize) -> bool {
+    fn starts_with_process_list(&self, a: usize, end: usize) -> bool {
         let a = if self.is_ident(a, "await") { a + 1 } else { a };
         if self.ident(a).is_some_and(|n| self.proc_fns.contains(n)) {
             return true;

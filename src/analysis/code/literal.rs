@@ -187,7 +187,11 @@ impl Code<'_> {
                     }
                     "substr" => {
                         let st = arg(0)?.unwrap_or(0);
-                        let st = if st < 0 { (len + st).max(0) } else { st.min(len) };
+                        let st = if st < 0 {
+                            (len + st).max(0)
+                        } else {
+                            st.min(len)
+                        };
                         let n = arg(1)?.unwrap_or(len).clamp(0, len);
                         (st, (st + n).min(len))
                     }
@@ -212,7 +216,10 @@ impl Code<'_> {
                 let a = usize::try_from(a).ok()?;
                 let b = usize::try_from(b).ok()?;
                 let part = u.get(a..b.max(a))?;
-                String::from_utf16_lossy(part).chars().map(sanitize).collect()
+                String::from_utf16_lossy(part)
+                    .chars()
+                    .map(sanitize)
+                    .collect()
             }
             "repeat" => {
                 let n = usize::try_from(self.int_arg(args, 0, depth)?).ok()?;
@@ -287,7 +294,11 @@ impl Code<'_> {
         // `x => { return …; }`
         let body = if self.is_group(body, "{") && self.is_ident(body.0 + 1, "return") {
             let end = body.1 - 1;
-            let end = if self.punct(end - 1, ";") { end - 1 } else { end };
+            let end = if self.punct(end - 1, ";") {
+                end - 1
+            } else {
+                end
+            };
             (body.0 + 2, end)
         } else {
             body
@@ -308,7 +319,13 @@ impl Code<'_> {
     }
 
     /// `param.m(…).n(…)` with `param` standing for `s`, or a literal.
-    fn param_chain(&self, s: &str, param: &str, (a, b): (usize, usize), depth: u8) -> Option<String> {
+    fn param_chain(
+        &self,
+        s: &str,
+        param: &str,
+        (a, b): (usize, usize),
+        depth: u8,
+    ) -> Option<String> {
         if !self.is_ident(a, param) {
             return self.known((a, b), depth + 1);
         }
@@ -360,7 +377,7 @@ impl Code<'_> {
 
     /// An array of texts: an array literal (a spread of a known string gives its
     /// characters), a name assigned one once, `Array.from(s)`, `s.split(sep)`, `a.reverse()`.
-    fn items(&self, (x, y): (usize, usize), depth: u8) -> Option<Vec<String>> {
+    pub(super) fn items(&self, (x, y): (usize, usize), depth: u8) -> Option<Vec<String>> {
         if depth >= MAX_VALUE_DEPTH || y <= x {
             return None;
         }
@@ -403,6 +420,27 @@ impl Code<'_> {
         let recv = (x, open - 2);
         let args = self.parts(open);
         match self.ident(open - 1)? {
+            // `Object.values(cmds)` of an object literal bound once.
+            "values" if self.seq(recv, &["Object"]) => {
+                let &(a, b) = args.first()?;
+                let open = self.fixed_container(self.ident(a).filter(|_| b == a + 1)?)?;
+                if !self.punct(open, "{") {
+                    return None;
+                }
+                let mut out = Vec::new();
+                for (p, q) in self.parts(open) {
+                    if self.punct(p, "...") {
+                        return None;
+                    }
+                    let v = if self.punct(p + 1, ":") {
+                        (p + 2, q)
+                    } else {
+                        (p, q)
+                    };
+                    out.push(self.value(v, depth + 1));
+                }
+                Some(out)
+            }
             "from" if self.seq(recv, &["Array"]) => Some(
                 self.known_arg(&args, 0, depth)?
                     .chars()

@@ -38,7 +38,7 @@ use super::{short, Code, Out, Recv, WINDOW};
 use crate::finding;
 
 /// Call names this module looks at (a cheap test before anything else).
-pub(super) const METHODS: [&str; 41] = [
+pub(super) const METHODS: [&str; 43] = [
     "dropTable",
     "dropTableIfExists",
     "dropSchema",
@@ -80,6 +80,8 @@ pub(super) const METHODS: [&str; 41] = [
     "createConnection",
     "executeCommand",
     "rawCommand",
+    "deleteFrom",
+    "updateTable",
 ];
 
 /// The member chain a method call at token `i` closes: its head token and the method names
@@ -115,6 +117,30 @@ fn chain<'c>(code: &'c Code, i: usize) -> Chain<'c> {
         k = p;
     }
     Chain { head: k, names }
+}
+
+/// The method names called after the call whose `(` is at `open` (`.where(…).execute()`).
+fn forward<'c>(code: &'c Code, open: usize) -> Vec<&'c str> {
+    let mut names = Vec::new();
+    let mut k = code.group_end(open) + 1;
+    for _ in 0..WINDOW {
+        if !code.punct(k, ".") {
+            break;
+        }
+        let Some(n) = code.ident(k + 1) else { break };
+        names.push(n);
+        k += 2;
+        if code.punct(k, "(") {
+            k = code.group_end(k) + 1;
+        }
+    }
+    names
+}
+
+fn scoped(names: &[&str]) -> bool {
+    names
+        .iter()
+        .any(|n| n.to_ascii_lowercase().contains("where"))
 }
 
 /// The argument is an object literal with no entries (`{}`).
@@ -176,8 +202,7 @@ pub(super) fn destruction(code: &Code, out: &mut Out, i: usize, name: &str) {
         },
         "updateMany" if method => match first {
             Some(r)
-                if empty_object(code, r)
-                    || (code.key(r, "data").is_ok() && no_where(code, r)) =>
+                if empty_object(code, r) || (code.key(r, "data").is_ok() && no_where(code, r)) =>
             {
                 Some("overwrites every record (no filter)")
             }
@@ -209,8 +234,21 @@ pub(super) fn destruction(code: &Code, out: &mut Out, i: usize, name: &str) {
                 _ => None,
             }
         }
+        // Kysely: `db.deleteFrom('t').execute()`, `db.updateTable('t').set(…).execute()`
+        "deleteFrom" | "updateTable" if method => {
+            let after = forward(code, i + 1);
+            let runs = after.iter().any(|n| n.starts_with("execute"));
+            (runs && !scoped(&after) && !scoped(&chain(code, i).names)).then_some(
+                if name == "deleteFrom" {
+                    "deletes every row of a table (no `where`)"
+                } else {
+                    "overwrites every row of a table (no `where`)"
+                },
+            )
+        }
         "del" | "delete" if method && args.is_empty() => {
             let c = chain(code, i);
+            let after = forward(code, i + 1);
             let head_table = code.punct(c.head + 1, "(")
                 && code.ident(c.head).is_some()
                 && code
@@ -220,12 +258,10 @@ pub(super) fn destruction(code: &Code, out: &mut Out, i: usize, name: &str) {
             let table = head_table
                 || c.names
                     .iter()
+                    .chain(after.iter())
                     .any(|n| matches!(*n, "from" | "table" | "into"));
-            let scoped = c
-                .names
-                .iter()
-                .any(|n| n.to_ascii_lowercase().contains("where"));
-            (table && !scoped).then_some("deletes every row of a table (no `where`)")
+            (table && !scoped(&c.names) && !scoped(&after))
+                .then_some("deletes every row of a table (no `where`)")
         }
         "sync" if method => first
             .and_then(|r| code.key(r, "force").ok())
@@ -252,6 +288,14 @@ pub(super) fn destruction(code: &Code, out: &mut Out, i: usize, name: &str) {
             }
             _ => None,
         },
+        // TypeORM `manager.clear(User)` truncates the entity's table.
+        "clear"
+            if method
+                && args.len() == 1
+                && recv.is_some_and(|r| r.to_ascii_lowercase().ends_with("manager")) =>
+        {
+            Some("truncates a table (an entity manager's `clear`)")
+        }
         "clear" if method && args.is_empty() => {
             let c = chain(code, i);
             let repo = c.names.iter().any(|n| {
@@ -273,7 +317,10 @@ pub(super) fn destruction(code: &Code, out: &mut Out, i: usize, name: &str) {
             let mongo = code.is_group(r, "{")
                 && (code.key(r, "dropDatabase").is_ok() || code.key(r, "drop").is_ok());
             let redis = command_word(code, r).is_some_and(|w| {
-                matches!(w.trim().to_ascii_uppercase().as_str(), "FLUSHALL" | "FLUSHDB")
+                matches!(
+                    w.trim().to_ascii_uppercase().as_str(),
+                    "FLUSHALL" | "FLUSHDB"
+                )
             });
             if mongo {
                 Some("drops a database or collection")
