@@ -26,7 +26,12 @@
 //! (casts, annotations, non-null assertions, type arguments) and reads `Reflect.get(o, k)` as
 //! `o[k]`; [`literal`] computes text built from literals (`[...'~ fr- mr'].reverse().join('')`,
 //! `String.fromCharCode(…)`, `atob('…')`, `Buffer.from('…', 'base64').toString()`, a
-//! `TextDecoder` over literal bytes), and a template's `${…}` parts are each evaluated.
+//! `TextDecoder` over literal bytes, `slice`/`substring`/`substr`/`charAt`/`at`/`repeat`/
+//! `padStart`, `split(…).map(w => w.toLowerCase()).join(…)`; a transform it cannot compute
+//! leaves the text only known at run time), and a template's `${…}` parts are each evaluated.
+//! [`data`] reads text held in object and array literals (`c.cmd`, `cfg['cmd']`, `a[0]`,
+//! `Object.freeze({…})`, aliases and destructuring, loop variables over literal lists; a
+//! container that may change reads as run-time text with every text it holds as a reading).
 //! One token stream, matched brackets, then one walk that recognizes:
 //! - **process spawning** (`child_process` `exec`/`execSync`/`spawn`/`spawnSync`/`execFile`/
 //!   `execFileSync`/`fork`, called directly, through `cp.`/`child_process.`, destructured,
@@ -40,7 +45,9 @@
 //!   inline, `process.getBuiltinModule`, a member chain ending in a loader, a loader call
 //!   after `??`/`||`/`:`, a module named by a constant, `util.promisify(f)` as `f`; a
 //!   function called as a template tag (``execSync`rm -rf ~` ``); `Bun.spawn`, `Deno.Command`,
-//!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global): a
+//!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global; a
+//!   process function picked from `Object.values`/`entries` of the module, or from a copy
+//!   `{...cp}` ([`enumerate`]), runs its first argument as a command chosen at run time): a
 //!   literal command (also `[…].join(sep)` of literals) goes to the `shell` analyzer at
 //!   `depth + 1`, an argv array is joined with
 //!   shell quoting first (raw when `shell: true`), and a command built at run time is
@@ -81,7 +88,11 @@
 //!   non-root owner on a system location;
 //! - **database destruction**: SQL given to a client's `exec`/`query`/`execute`/`raw`/`run`/
 //!   `prepare`/`unsafe`/Prisma `$executeRaw…` (or used as a ``sql`…` `` tag) that drops,
-//!   truncates or empties tables, as the shell's `psql -c` rule judges it;
+//!   truncates or empties tables, as the shell's `psql -c` rule judges it; and the same
+//!   acts through query builders', ORMs' and clients' own methods ([`orm`]: knex
+//!   `dropTable`/`truncate()`/unscoped `del()`, Prisma unfiltered `deleteMany`/`updateMany`,
+//!   Sequelize `sync({force: true})`/`drop()`, TypeORM `dropDatabase`/`synchronize(true)`,
+//!   MongoDB `dropDatabase`/`drop()`/`deleteMany({})`, Redis `flushall`);
 //! - calls made through `f.call(this, …)`, `f.apply(this, […])` and `Reflect.apply(f, this,
 //!   […])` are the calls `f(…)`; a bare call of a name assigned an object's member (`const b =
 //!   process.binding; b(…)`) is the member's call.
@@ -101,8 +112,9 @@
 //!
 //! # Non-goals
 //! Type checking, scoping (a shadowed name resolves to the outer constant), control flow,
-//! aliasing through objects or functions (aliases by plain assignment and destructuring are
-//! followed, in source order), and proving a program safe: a cell the gate does not
+//! aliasing through functions, class fields, `Map`s and parsed JSON (aliases by plain
+//! assignment and destructuring, and object/array literals bound once, are followed, in
+//! source order), and proving a program safe: a cell the gate does not
 //! flag still asks, because `code_mode_exec` is a destructive tool kind.
 
 use crate::analysis::files::{self, Acc, Effect};
@@ -270,6 +282,7 @@ pub fn analyze_writing(
         xhr_method: false,
         base64: false,
         written: Vec::new(),
+        gathered: BTreeSet::new(),
     };
     walk(&code, &mut out);
     for &j in &code.computed {
@@ -1179,6 +1192,9 @@ struct Code<'a> {
     container_alias: BTreeMap<String, String>,
     /// Containers whose content may change → the values written into them.
     changed: BTreeMap<String, Vec<(usize, usize)>>,
+    /// A container's opener → its parts, and for an object its keys → value ranges (first
+    /// of each; `None` when a spread may hide one), so a member read costs no scan.
+    container_index: BTreeMap<usize, data::Index>,
     /// Names that hold functions taken from a process module by enumeration
     /// (`Object.values(cp)`, `Object.entries(cp)`, their elements, loop variables over them).
     proc_fns: BTreeSet<String>,
@@ -1257,6 +1273,7 @@ impl<'a> Code<'a> {
             containers: BTreeMap::new(),
             container_alias: BTreeMap::new(),
             changed: BTreeMap::new(),
+            container_index: BTreeMap::new(),
             proc_fns: BTreeSet::new(),
             enumerated: false,
             computed: Vec::new(),
@@ -2627,6 +2644,8 @@ struct Out<'a> {
     /// Every file write, in order: (its path, or `None` when only known at run time; the
     /// literal text it gets, when shown; appends) — for [`known_texts`].
     written: Vec<(Option<String>, Option<String>, bool)>,
+    /// Containers whose texts were already read as commands ([`Code::container_texts`]).
+    gathered: BTreeSet<String>,
 }
 
 fn incomplete(report: &mut Report, what: String) {
@@ -4094,7 +4113,10 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
                         for s in code.values.get(&*t.text).into_iter().flatten().flatten() {
                             candidates.push(as_shell(s));
                         }
-                        if !code.prev_punct(k, ".") {
+                        if !code.prev_punct(k, ".")
+                            && code.container(&t.text).is_some()
+                            && out.gathered.insert(t.text.to_string())
+                        {
                             let mut budget = out.gather_budget;
                             for s in code.container_texts(&t.text, &mut budget) {
                                 candidates.push(as_shell(&s));
@@ -5471,6 +5493,57 @@ mod tests {
         assert!(has(&r, "dynamic-expansion"));
         let r = run("require('child_process').execSync(['rm', '-rf', '/'].join(' '))");
         assert!(has(&r, "recursive-delete-broad"));
+        assert!(!has(&r, "dynamic-expansion"));
+    }
+
+    #[test]
+    fn commands_held_in_objects_and_arrays_are_read() {
+        let broad = |src: &str| has(&run(src), "recursive-delete-broad");
+        assert!(broad(
+            "const c = {cmd: 'rm -rf /'}; require('child_process').execSync(c.cmd)"
+        ));
+        assert!(broad(
+            "const a = ['ls', 'rm -rf /']; require('child_process').execSync(a[1])"
+        ));
+        assert!(broad(
+            "const C = Object.freeze({X: {y: 'rm -rf ~'}}); const d = C; require('child_process').execSync(d.X.y)"
+        ));
+        // Changed or read by a run-time key: every text it holds is a reading.
+        assert!(broad(
+            "const c = {cmd: 'ls'}; c.cmd = 'rm -rf /'; require('child_process').execSync(c.cmd)"
+        ));
+        assert!(broad(
+            "const c = {a: 'ls', b: 'rm -rf /'}; require('child_process').execSync(c[k])"
+        ));
+        // Exact when only read: another member is not run.
+        let r = run("const c = {a: 'rm -rf /', b: 'ls'}; console.log(c); require('child_process').execSync(c.b)");
+        assert!(!has(&r, "recursive-delete-broad"));
+        assert!(!has(&r, "dynamic-expansion"));
+    }
+
+    #[test]
+    fn orm_destruction_and_look_alikes() {
+        let db = |src: &str| has(&run(src), "database-destruction");
+        assert!(db("await prisma.user.deleteMany()"));
+        assert!(db("await knex('t').truncate()"));
+        assert!(db("await sequelize.sync({ force: true })"));
+        assert!(db("await db.collection('c').drop()"));
+        assert!(db("await redis.flushall()"));
+        assert!(!db("await prisma.user.deleteMany({ where: { id } })"));
+        assert!(!db("_.drop([1, 2], 1); it.drop(2); await sequelize.sync()"));
+        assert!(!db(
+            "await knex('t').where({ id }).del(); socket.destroy(); m.clear()"
+        ));
+    }
+
+    #[test]
+    fn enumerated_process_functions_run_their_argument() {
+        let r = run("Object.values(require('child_process'))[3]('rm -rf /')");
+        assert!(has(&r, "recursive-delete-broad"));
+        assert!(has(&r, "dynamic-expansion"));
+        let r = run("const o = {...require('child_process')}; o.exec('rm -rf /')");
+        assert!(has(&r, "recursive-delete-broad"));
+        let r = run("console.log(Object.values({a: 1})[0]('x'))");
         assert!(!has(&r, "dynamic-expansion"));
     }
 

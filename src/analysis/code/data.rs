@@ -32,6 +32,13 @@ const MUTATORS: [&str; 9] = [
     "shift",
 ];
 
+/// The parts of a container's literal, and an object's keys (see [`Code::container_index`]).
+pub(super) struct Index {
+    parts: Vec<(usize, usize)>,
+    /// Key → value range; `None` for an array, or an object with a spread.
+    keys: Option<BTreeMap<String, (usize, usize)>>,
+}
+
 /// Accessors followed into nested containers.
 const MAX_MEMBER_STEPS: usize = 16;
 
@@ -72,6 +79,7 @@ impl Code<'_> {
         for (name, open) in found {
             if once(&name) {
                 self.containers.insert(name, open);
+                self.index_container(open);
             }
         }
         // In source order, so a chain (`b = a; c = b`) reaches the first container.
@@ -91,6 +99,64 @@ impl Code<'_> {
         if !self.containers.is_empty() {
             self.container_uses();
         }
+    }
+
+    fn index_container(&mut self, open: usize) {
+        let parts = self.parts(open);
+        let keys = if self.punct(open, "{") {
+            let mut keys = BTreeMap::new();
+            let mut spread = false;
+            for &(a, b) in &parts {
+                if self.punct(a, "...") {
+                    spread = true;
+                    continue;
+                }
+                let Some(t) = self
+                    .tok(a)
+                    .filter(|t| matches!(t.kind, super::Kind::Ident | super::Kind::Str))
+                else {
+                    continue;
+                };
+                let v = if self.punct(a + 1, ":") {
+                    (a + 2, b)
+                } else if b == a + 1 {
+                    (a, b)
+                } else {
+                    continue;
+                };
+                keys.entry(t.text.to_string()).or_insert(v);
+            }
+            (!spread).then_some(keys)
+        } else {
+            None
+        };
+        self.container_index.insert(open, Index { parts, keys });
+    }
+
+    /// `key` of the object literal `node` (indexed when it is a container's own literal).
+    fn member_of(&self, node: (usize, usize), key: &str) -> Option<(usize, usize)> {
+        match self.container_index.get(&node.0) {
+            Some(Index {
+                keys: Some(keys), ..
+            }) => keys.get(key).copied(),
+            _ => self.key(node, key).ok(),
+        }
+    }
+
+    /// Element `idx` of the array literal `node`, unless a spread comes first.
+    fn element_of(&self, node: (usize, usize), idx: usize) -> Option<(usize, usize)> {
+        let owned;
+        let parts: &[(usize, usize)] = match self.container_index.get(&node.0) {
+            Some(ix) => &ix.parts,
+            None => {
+                owned = self.parts(node.0);
+                &owned
+            }
+        };
+        if parts.iter().take(idx + 1).any(|p| self.punct(p.0, "...")) {
+            return None;
+        }
+        parts.get(idx).copied()
     }
 
     /// `{…}`, `[…]`, `Object.freeze({…})` spanning exactly `(a, b)`: the literal's opener.
@@ -322,20 +388,16 @@ impl Code<'_> {
                 return None;
             };
             let next = if self.is_group(node, "{") {
-                match self.key(node, &key) {
-                    Ok(r) => r,
-                    Err(_) => return Some(None),
+                match self.member_of(node, &key) {
+                    Some(r) => r,
+                    None => return Some(None),
                 }
             } else if self.is_group(node, "[") {
                 let Ok(idx) = key.parse::<usize>() else {
                     return Some(None);
                 };
-                let parts = self.parts(node.0);
-                if parts.iter().take(idx + 1).any(|p| self.punct(p.0, "...")) {
-                    return Some(None);
-                }
-                match parts.get(idx) {
-                    Some(&r) => r,
+                match self.element_of(node, idx) {
+                    Some(r) => r,
                     None => return Some(None),
                 }
             } else {
@@ -436,6 +498,10 @@ impl Code<'_> {
     /// only known at run time with every element as a reading. Runs after the values pass.
     pub(super) fn collect_loop_values(&mut self) {
         let mut found: Vec<(String, Vec<String>)> = Vec::new();
+        // Elements computed in all: linear in the code (a list looped over many times is
+        // computed once per name).
+        let mut budget = self.toks.len();
+        let mut by_name: BTreeMap<&str, Option<Vec<String>>> = BTreeMap::new();
         for i in 0..self.toks.len() {
             let Some(word) = self.ident(i) else { continue };
             let (param, list) = match word {
@@ -475,10 +541,18 @@ impl Code<'_> {
                 }
                 _ => continue,
             };
-            if list.1 <= list.0 {
+            if list.1 <= list.0 || budget == 0 {
                 continue;
             }
-            if let Some(items) = self.items(list, 0) {
+            let items = match self.ident(list.0).filter(|_| list.1 == list.0 + 1) {
+                Some(n) => by_name
+                    .entry(n)
+                    .or_insert_with(|| self.items(list, 0))
+                    .clone(),
+                None => self.items(list, 0),
+            };
+            budget = budget.saturating_sub((list.1 - list.0) + items.as_ref().map_or(0, Vec::len));
+            if let Some(items) = items {
                 let known: Vec<String> = items
                     .into_iter()
                     .filter(|v| !v.contains(UNKNOWN))

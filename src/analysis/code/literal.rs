@@ -608,6 +608,42 @@ mod tests {
     }
 
     #[test]
+    fn string_transforms_of_literals_are_computed() {
+        assert_eq!(text("'xxab'.slice(2)"), "ab");
+        assert_eq!(text("'abcd'.slice(-2)"), "cd");
+        assert_eq!(text("'abcd'.slice(1, -1)"), "bc");
+        assert_eq!(text("'abcd'.substring(3, 1)"), "bc");
+        assert_eq!(text("'abcd'.substr(-3, 2)"), "bc");
+        assert_eq!(text("'abcd'.charAt(2) + 'abcd'.charAt(9)"), "c");
+        assert_eq!(text("'abcd'.at(-1)"), "d");
+        assert_eq!(text("'-'.repeat(3)"), "---");
+        assert_eq!(text("'/'.padStart(3, 'ab')"), "ab/");
+        assert_eq!(
+            text("'A|B'.split('|').map(w => w.toLowerCase()).join('+')"),
+            "a+b"
+        );
+        assert_eq!(
+            text("[' a ', 'b '].map(function (s) { return s.trim(); }).join('')"),
+            "ab"
+        );
+        assert_eq!(text("['x', 'a', 'b'].slice(1).join('')"), "ab");
+        assert_eq!(text("['a', 'b'].at(-1)"), "b");
+        assert_eq!(text("[...'ba'].toReversed().join('')"), "ab");
+    }
+
+    #[test]
+    fn transforms_not_computed_stay_unknown() {
+        assert_eq!(text("'abc'.slice(n)"), "\u{0}");
+        assert_eq!(text("'abc'.at(7)"), "\u{0}");
+        assert_eq!(text("'a b'.split(' ').map(f).join('')"), "\u{0}");
+        assert_eq!(
+            text("'ab'.split('').map(c => c.codePointAt(0)).join('')"),
+            "\u{0}"
+        );
+        assert_eq!(text("'-'.repeat(1e9)"), "\u{0}");
+    }
+
+    #[test]
     fn run_time_inputs_and_placeholders_stay_unknown() {
         assert_eq!(text("x.split('').reverse().join('')"), "\u{0}");
         assert_eq!(text("'abc'.replace(/b/, 'x')"), "\u{0}");
