@@ -26,7 +26,12 @@
 //! (casts, annotations, non-null assertions, type arguments) and reads `Reflect.get(o, k)` as
 //! `o[k]`; [`literal`] computes text built from literals (`[...'~ fr- mr'].reverse().join('')`,
 //! `String.fromCharCode(…)`, `atob('…')`, `Buffer.from('…', 'base64').toString()`, a
-//! `TextDecoder` over literal bytes), and a template's `${…}` parts are each evaluated.
+//! `TextDecoder` over literal bytes, `slice`/`substring`/`substr`/`charAt`/`at`/`repeat`/
+//! `padStart`, `split(…).map(w => w.toLowerCase()).join(…)`; a transform it cannot compute
+//! leaves the text only known at run time), and a template's `${…}` parts are each evaluated.
+//! [`data`] reads text held in object and array literals (`c.cmd`, `cfg['cmd']`, `a[0]`,
+//! `Object.freeze({…})`, aliases and destructuring, loop variables over literal lists; a
+//! container that may change reads as run-time text with every text it holds as a reading).
 //! One token stream, matched brackets, then one walk that recognizes:
 //! - **process spawning** (`child_process` `exec`/`execSync`/`spawn`/`spawnSync`/`execFile`/
 //!   `execFileSync`/`fork`, called directly, through `cp.`/`child_process.`, destructured,
@@ -40,7 +45,9 @@
 //!   inline, `process.getBuiltinModule`, a member chain ending in a loader, a loader call
 //!   after `??`/`||`/`:`, a module named by a constant, `util.promisify(f)` as `f`; a
 //!   function called as a template tag (``execSync`rm -rf ~` ``); `Bun.spawn`, `Deno.Command`,
-//!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global): a
+//!   `Deno.run`, execa, zx/Bun `$` templates, the Code Mode `exec({command})` global; a
+//!   process function picked from `Object.values`/`entries` of the module, or from a copy
+//!   `{...cp}` ([`enumerate`]), runs its first argument as a command chosen at run time): a
 //!   literal command (also `[…].join(sep)` of literals) goes to the `shell` analyzer at
 //!   `depth + 1`, an argv array is joined with
 //!   shell quoting first (raw when `shell: true`), and a command built at run time is
@@ -81,7 +88,11 @@
 //!   non-root owner on a system location;
 //! - **database destruction**: SQL given to a client's `exec`/`query`/`execute`/`raw`/`run`/
 //!   `prepare`/`unsafe`/Prisma `$executeRaw…` (or used as a ``sql`…` `` tag) that drops,
-//!   truncates or empties tables, as the shell's `psql -c` rule judges it;
+//!   truncates or empties tables, as the shell's `psql -c` rule judges it; and the same
+//!   acts through query builders', ORMs' and clients' own methods ([`orm`]: knex
+//!   `dropTable`/`truncate()`/unscoped `del()`, Prisma unfiltered `deleteMany`/`updateMany`,
+//!   Sequelize `sync({force: true})`/`drop()`, TypeORM `dropDatabase`/`synchronize(true)`,
+//!   MongoDB `dropDatabase`/`drop()`/`deleteMany({})`, Redis `flushall`);
 //! - calls made through `f.call(this, …)`, `f.apply(this, […])` and `Reflect.apply(f, this,
 //!   […])` are the calls `f(…)`; a bare call of a name assigned an object's member (`const b =
 //!   process.binding; b(…)`) is the member's call.
@@ -101,8 +112,9 @@
 //!
 //! # Non-goals
 //! Type checking, scoping (a shadowed name resolves to the outer constant), control flow,
-//! aliasing through objects or functions (aliases by plain assignment and destructuring are
-//! followed, in source order), and proving a program safe: a cell the gate does not
+//! aliasing through functions, class fields, `Map`s and parsed JSON (aliases by plain
+//! assignment and destructuring, and object/array literals bound once, are followed, in
+//! source order), and proving a program safe: a cell the gate does not
 //! flag still asks, because `code_mode_exec` is a destructive tool kind.
 
 use crate::analysis::files::{self, Acc, Effect};
@@ -115,8 +127,11 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod data;
+mod enumerate;
 mod literal;
 mod normalize;
+mod orm;
 
 /// A part of a value only known at run time.
 const UNKNOWN: char = '\u{0}';
@@ -267,6 +282,7 @@ pub fn analyze_writing(
         xhr_method: false,
         base64: false,
         written: Vec::new(),
+        gathered: BTreeSet::new(),
     };
     walk(&code, &mut out);
     for &j in &code.computed {
@@ -1169,8 +1185,21 @@ struct Code<'a> {
     bindings: BTreeMap<String, (Module, Option<String>)>,
     /// Name → every value assigned to it (`None` for one not understood).
     values: BTreeMap<String, Vec<Option<String>>>,
-    /// Name → the array literal it was assigned (its `[` token), when assigned exactly once.
-    arrays: BTreeMap<String, usize>,
+    /// Name → the object or array literal it was assigned (its `{`/`[` token, also inside
+    /// `Object.freeze(…)`), when assigned exactly once ([`data`]).
+    containers: BTreeMap<String, usize>,
+    /// Name assigned a container's name once (`const cfg = base`) → the container's name.
+    container_alias: BTreeMap<String, String>,
+    /// Containers whose content may change → the values written into them.
+    changed: BTreeMap<String, Vec<(usize, usize)>>,
+    /// A container's opener → its parts, and for an object its keys → value ranges (first
+    /// of each; `None` when a spread may hide one), so a member read costs no scan.
+    container_index: BTreeMap<usize, data::Index>,
+    /// Names that hold functions taken from a process module by enumeration
+    /// (`Object.values(cp)`, `Object.entries(cp)`, their elements, loop variables over them).
+    proc_fns: BTreeSet<String>,
+    /// Some `Object.values`/`entries` of a process module is in the code.
+    enumerated: bool,
     /// `[` openers of groups called right after they close (`x[expr](…)`), from
     /// [`Code::match_brackets`], so the walk need not test every token for them.
     computed: Vec<usize>,
@@ -1241,7 +1270,12 @@ impl<'a> Code<'a> {
             ends: Links::new(n),
             bindings: BTreeMap::new(),
             values: BTreeMap::new(),
-            arrays: BTreeMap::new(),
+            containers: BTreeMap::new(),
+            container_alias: BTreeMap::new(),
+            changed: BTreeMap::new(),
+            container_index: BTreeMap::new(),
+            proc_fns: BTreeSet::new(),
+            enumerated: false,
             computed: Vec::new(),
             destructs: Vec::new(),
             globals: BTreeSet::new(),
@@ -1260,13 +1294,16 @@ impl<'a> Code<'a> {
         code.match_brackets();
         code.collect_loaders();
         code.collect_bindings();
+        code.collect_containers();
         // Values need the bindings (`join` from 'path'); bindings again once values are known,
         // so a module named through a constant (`const n = 'child_process'; await import(n)`)
         // is bound too; aliases need both.
         let assigned = code.collect_values();
+        code.collect_loop_values();
         code.collect_bindings();
         code.process_modules();
         code.aliases(&assigned);
+        code.collect_proc_fns();
         code
     }
 
@@ -1749,10 +1786,6 @@ impl<'a> Code<'a> {
                 self.bun_files.insert(name.clone(), r);
             }
             self.invoker_alias(&name, (i + 2, end));
-            let once = self.values.get(&name).is_some_and(|v| v.len() == 1);
-            if once && self.is_group((i + 2, end), "[") {
-                self.arrays.insert(name, i + 2);
-            }
         }
         for close in d {
             self.destructured_alias(close);
@@ -1852,6 +1885,36 @@ impl<'a> Code<'a> {
                 }
             }
         }
+        // `x = (await import('m')).member`
+        if let Some(c) = self
+            .close
+            .at(a)
+            .filter(|&c| self.punct(a, "(") && c + 3 == b)
+        {
+            let member = self.ident(c + 2).filter(|_| self.punct(c + 1, "."));
+            let k = if self.is_ident(a + 1, "await") {
+                a + 2
+            } else {
+                a + 1
+            };
+            if let (Some(member), Some(open)) = (member, self.loader_call(k)) {
+                let spec = self.parts(open).first().and_then(|&p| self.literal(p));
+                if let (Some(spec), true) = (spec, self.group_end(open) + 1 == c) {
+                    let m = module_of(&spec);
+                    let bound = match member {
+                        "promises" | "default" => (m, None),
+                        _ => (m, Some(member.to_owned())),
+                    };
+                    self.bindings.insert(name.to_owned(), bound);
+                    return;
+                }
+            }
+        }
+        // `x = {...require('m')}`, `x = Object.assign({}, cp)`: a copy of the module.
+        if let Some(m) = self.module_copy((a, b)) {
+            self.bindings.insert(name.to_owned(), (m, None));
+            return;
+        }
         // `x = (0, require('m').member)`, `x = (require('m'))`: bound like a plain load.
         if let Some(open) = self.loader_call(a) {
             let spec = self.parts(open).first().and_then(|&p| self.literal(p));
@@ -1905,6 +1968,19 @@ impl<'a> Code<'a> {
                     .insert(name.to_owned(), (String::new(), x.to_owned()));
             }
             return;
+        }
+        // `x = cp[k]`: a process function named by a constant, or chosen at run time.
+        if self.punct(a + 1, "[") && self.close.at(a + 1) == Some(b - 1) {
+            if let Some(m) = self.module_named(x) {
+                let member = self.value((a + 2, b - 1), 0);
+                if !member.contains(UNKNOWN) {
+                    self.bindings.insert(name.to_owned(), (m, Some(member)));
+                } else if enumerate::runs_commands(m) {
+                    self.proc_fns.insert(name.to_owned());
+                    self.enumerated = true;
+                }
+                return;
+            }
         }
         if b == a + 3 && self.punct(a + 1, ".") {
             if let Some(member) = self.ident(a + 2) {
@@ -1962,6 +2038,29 @@ impl<'a> Code<'a> {
             return;
         }
         let source = self.ident(a).filter(|_| end == a + 1);
+        // `const {cmd, run: line} = cfg`: the members' values.
+        if let Some(open) = source
+            .and_then(|x| self.fixed_container(x))
+            .filter(|&c| self.punct(c, "{"))
+        {
+            let obj = (open, self.group_end(open) + 1);
+            for (p, q) in self.parts(o) {
+                let Some(key) = self.ident(p) else { continue };
+                let local = if q > p + 2 && self.punct(p + 1, ":") {
+                    self.ident(p + 2)
+                } else {
+                    Some(key)
+                };
+                let (Some(local), Ok(r)) = (local, self.key(obj, key)) else {
+                    continue;
+                };
+                let v = self.value(r, 0);
+                if !v.contains(UNKNOWN) && !self.values.contains_key(local) {
+                    self.values.insert(local.to_owned(), vec![Some(v)]);
+                }
+            }
+            return;
+        }
         let module = source.and_then(|x| self.module_named(x));
         if let Some(m) = module {
             let mut found = Vec::new();
@@ -2202,6 +2301,10 @@ impl<'a> Code<'a> {
                 }
             }
         }
+        // `c.cmd`, `cfg[key]`, `a[0]`, `abc[17]`
+        if let Some(v) = self.member_value((x, y), depth) {
+            return v;
+        }
         // `[a, b].join(sep)`, `list.join(sep)` of an array literal assigned once.
         let join_open = self
             .open
@@ -2210,7 +2313,9 @@ impl<'a> Code<'a> {
         if let Some(open) = join_open {
             let recv_end = open - 3;
             let array = if recv_end == x {
-                self.ident(x).and_then(|n| self.arrays.get(n).copied())
+                self.ident(x)
+                    .and_then(|n| self.fixed_container(n))
+                    .filter(|&o| self.punct(o, "["))
             } else {
                 Some(x).filter(|&a| self.punct(a, "[") && self.close.at(a) == Some(recv_end))
             };
@@ -2539,6 +2644,8 @@ struct Out<'a> {
     /// Every file write, in order: (its path, or `None` when only known at run time; the
     /// literal text it gets, when shown; appends) — for [`known_texts`].
     written: Vec<(Option<String>, Option<String>, bool)>,
+    /// Containers whose texts were already read as commands ([`Code::container_texts`]).
+    gathered: BTreeSet<String>,
 }
 
 fn incomplete(report: &mut Report, what: String) {
@@ -2989,6 +3096,11 @@ fn computed_call(code: &Code, out: &mut Out, j: usize) {
     if code.ident(p).is_some_and(|g| code.is_global(g)) {
         return;
     }
+    // `Object.values(cp)[i](…)`, `fns[i](…)`
+    if code.ends_in_process_list(p) {
+        enumerate::process_call(code, out, "an enumerated process function", c + 1);
+        return;
+    }
     let name = code.value((j + 1, c), 0);
     let recv = module_at(code, p);
     let owner = code.ident(p).map_or_else(|| "…".to_owned(), short);
@@ -3418,6 +3530,16 @@ fn api_of(name: &str, recv: Recv, is_new: bool) -> Option<Api> {
 }
 
 fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
+    if code.enumerated {
+        // `run(…)` with `run = Object.values(cp)[4]`; `Object.values(cp).find(…)(…)`.
+        let close = code.group_end(i + 1);
+        if !code.prev_punct(i, ".") && code.proc_fns.contains(name) {
+            let shown = format!("`{}` (an enumerated process function)", short(name));
+            enumerate::process_call(code, out, &shown, i + 1);
+        } else if code.punct(close + 1, "(") && code.ends_in_process_list(close) {
+            enumerate::process_call(code, out, "an enumerated process function", close + 1);
+        }
+    }
     // `run(this, …)` where `run = Function.prototype.call.bind(f)`: `f(…)`.
     if !code.prev_punct(i, ".") {
         if let Some(&(via, f)) = code.uncurried.get(name) {
@@ -3515,6 +3637,9 @@ fn call(code: &Code, out: &mut Out, i: usize, name: &str) {
     if SQL_RUNNERS.contains(&name) {
         let first = code.parts(i + 1).first().copied();
         database_text(code, out, i, name, first);
+    }
+    if orm::METHODS.contains(&name) {
+        orm::destruction(code, out, i, name);
     }
 }
 
@@ -3988,6 +4113,16 @@ fn shell_string(code: &Code, out: &mut Out, shown: &str, r: (usize, usize)) {
                         for s in code.values.get(&*t.text).into_iter().flatten().flatten() {
                             candidates.push(as_shell(s));
                         }
+                        if !code.prev_punct(k, ".")
+                            && code.container(&t.text).is_some()
+                            && out.gathered.insert(t.text.to_string())
+                        {
+                            let mut budget = out.gather_budget;
+                            for s in code.container_texts(&t.text, &mut budget) {
+                                candidates.push(as_shell(&s));
+                            }
+                            out.gather_budget = budget;
+                        }
                         let element = code.tok(k.wrapping_sub(1)).is_some_and(|p| {
                             p.kind == Kind::Punct && matches!(&*p.text, "[" | "," | "+" | "(")
                         }) && code.tok(k + 1).is_some_and(|n| {
@@ -4104,7 +4239,11 @@ fn shell_parts(
                 }
             }
         }
-        Some(_) => words.push(UNKNOWN.to_string()),
+        // `spawnSync(a[0], a.slice(1))`: a list computed from literals.
+        Some(r) => match code.items(r, 0) {
+            Some(items) => words.extend(items),
+            None => words.push(UNKNOWN.to_string()),
+        },
     }
     run_words(out, shown, &words, raw);
 }
@@ -5354,6 +5493,57 @@ mod tests {
         assert!(has(&r, "dynamic-expansion"));
         let r = run("require('child_process').execSync(['rm', '-rf', '/'].join(' '))");
         assert!(has(&r, "recursive-delete-broad"));
+        assert!(!has(&r, "dynamic-expansion"));
+    }
+
+    #[test]
+    fn commands_held_in_objects_and_arrays_are_read() {
+        let broad = |src: &str| has(&run(src), "recursive-delete-broad");
+        assert!(broad(
+            "const c = {cmd: 'rm -rf /'}; require('child_process').execSync(c.cmd)"
+        ));
+        assert!(broad(
+            "const a = ['ls', 'rm -rf /']; require('child_process').execSync(a[1])"
+        ));
+        assert!(broad(
+            "const C = Object.freeze({X: {y: 'rm -rf ~'}}); const d = C; require('child_process').execSync(d.X.y)"
+        ));
+        // Changed or read by a run-time key: every text it holds is a reading.
+        assert!(broad(
+            "const c = {cmd: 'ls'}; c.cmd = 'rm -rf /'; require('child_process').execSync(c.cmd)"
+        ));
+        assert!(broad(
+            "const c = {a: 'ls', b: 'rm -rf /'}; require('child_process').execSync(c[k])"
+        ));
+        // Exact when only read: another member is not run.
+        let r = run("const c = {a: 'rm -rf /', b: 'ls'}; console.log(c); require('child_process').execSync(c.b)");
+        assert!(!has(&r, "recursive-delete-broad"));
+        assert!(!has(&r, "dynamic-expansion"));
+    }
+
+    #[test]
+    fn orm_destruction_and_look_alikes() {
+        let db = |src: &str| has(&run(src), "database-destruction");
+        assert!(db("await prisma.user.deleteMany()"));
+        assert!(db("await knex('t').truncate()"));
+        assert!(db("await sequelize.sync({ force: true })"));
+        assert!(db("await db.collection('c').drop()"));
+        assert!(db("await redis.flushall()"));
+        assert!(!db("await prisma.user.deleteMany({ where: { id } })"));
+        assert!(!db("_.drop([1, 2], 1); it.drop(2); await sequelize.sync()"));
+        assert!(!db(
+            "await knex('t').where({ id }).del(); socket.destroy(); m.clear()"
+        ));
+    }
+
+    #[test]
+    fn enumerated_process_functions_run_their_argument() {
+        let r = run("Object.values(require('child_process'))[3]('rm -rf /')");
+        assert!(has(&r, "recursive-delete-broad"));
+        assert!(has(&r, "dynamic-expansion"));
+        let r = run("const o = {...require('child_process')}; o.exec('rm -rf /')");
+        assert!(has(&r, "recursive-delete-broad"));
+        let r = run("console.log(Object.values({a: 1})[0]('x'))");
         assert!(!has(&r, "dynamic-expansion"));
     }
 

@@ -101,21 +101,49 @@ impl Code<'_> {
                 let &r = args.first()?;
                 bytes_text(&self.bytes(r, depth + 1)?)
             }
-            "toLowerCase" | "toLocaleLowerCase" => self.known(recv, depth + 1)?.to_lowercase(),
-            "toUpperCase" | "toLocaleUpperCase" => self.known(recv, depth + 1)?.to_uppercase(),
-            "trim" => self.known(recv, depth + 1)?.trim().to_owned(),
-            "trimStart" => self.known(recv, depth + 1)?.trim_start().to_owned(),
-            "trimEnd" => self.known(recv, depth + 1)?.trim_end().to_owned(),
+            // `['ls', 'rm -rf ~'].at(-1)`: an element; `'a~'.at(-1)`: a character.
+            "at" if self.items(recv, depth + 1).is_some() => {
+                let items = self.items(recv, depth + 1)?;
+                let n = self.int_arg(&args, 0, depth)?;
+                let k = if n < 0 { n + len_i64(items.len()) } else { n };
+                items.get(usize::try_from(k).ok()?)?.clone()
+            }
+            _ => {
+                let s = self.known(recv, depth + 1)?;
+                self.string_method(s, f, &args, depth)?
+            }
+        };
+        self.bounded(text)
+    }
+
+    /// `s.f(args)` for the string methods that compute text from text: case, trimming,
+    /// `concat`, `replace`/`replaceAll` with a string pattern, `slice`, `substring`,
+    /// `substr`, `charAt`, `at`, `repeat`, `padStart`/`padEnd`, `normalize`, `valueOf`
+    /// (positions count UTF-16 units, as in JavaScript). `None` for any other method or an
+    /// argument not known before run time.
+    pub(super) fn string_method(
+        &self,
+        s: String,
+        f: &str,
+        args: &[(usize, usize)],
+        depth: u8,
+    ) -> Option<String> {
+        let text = match f {
+            "toLowerCase" | "toLocaleLowerCase" => s.to_lowercase(),
+            "toUpperCase" | "toLocaleUpperCase" => s.to_uppercase(),
+            "trim" => s.trim().to_owned(),
+            "trimStart" | "trimLeft" => s.trim_start().to_owned(),
+            "trimEnd" | "trimRight" => s.trim_end().to_owned(),
+            "toString" | "valueOf" | "normalize" if args.is_empty() => s,
             "concat" => {
-                let mut s = self.known(recv, depth + 1)?;
+                let mut s = s;
                 for k in 0..args.len() {
-                    s.push_str(&self.known_arg(&args, k, depth)?);
+                    s.push_str(&self.known_arg(args, k, depth)?);
                 }
                 s
             }
             "replace" | "replaceAll" => {
-                let s = self.known(recv, depth + 1)?;
-                let [p, w] = args.as_slice() else {
+                let [p, w] = args else {
                     return None;
                 };
                 // A string pattern only (a regex is not followed).
@@ -135,9 +163,184 @@ impl Code<'_> {
                     s.replace(&pat, &with)
                 }
             }
+            "slice" | "substring" | "substr" | "charAt" | "at" => {
+                let u: Vec<u16> = s.encode_utf16().collect();
+                let len = len_i64(u.len());
+                let arg = |k: usize| -> Option<Option<i64>> {
+                    match args.get(k) {
+                        None => Some(None),
+                        Some(_) => self.int_arg(args, k, depth).map(Some),
+                    }
+                };
+                let (a, b) = match f {
+                    "slice" => {
+                        let from_end = |v: i64| if v < 0 { (len + v).max(0) } else { v.min(len) };
+                        (
+                            from_end(arg(0)?.unwrap_or(0)),
+                            from_end(arg(1)?.unwrap_or(len)),
+                        )
+                    }
+                    "substring" => {
+                        let a = arg(0)?.unwrap_or(0).clamp(0, len);
+                        let b = arg(1)?.unwrap_or(len).clamp(0, len);
+                        (a.min(b), a.max(b))
+                    }
+                    "substr" => {
+                        let st = arg(0)?.unwrap_or(0);
+                        let st = if st < 0 {
+                            (len + st).max(0)
+                        } else {
+                            st.min(len)
+                        };
+                        let n = arg(1)?.unwrap_or(len).clamp(0, len);
+                        (st, (st + n).min(len))
+                    }
+                    "charAt" => {
+                        let k = arg(0)?.unwrap_or(0);
+                        if k < 0 || k >= len {
+                            (0, 0)
+                        } else {
+                            (k, k + 1)
+                        }
+                    }
+                    _ => {
+                        let k = arg(0)?.unwrap_or(0);
+                        let k = if k < 0 { len + k } else { k };
+                        if k < 0 || k >= len {
+                            // `undefined`, not text.
+                            return None;
+                        }
+                        (k, k + 1)
+                    }
+                };
+                let a = usize::try_from(a).ok()?;
+                let b = usize::try_from(b).ok()?;
+                let part = u.get(a..b.max(a))?;
+                String::from_utf16_lossy(part)
+                    .chars()
+                    .map(sanitize)
+                    .collect()
+            }
+            "repeat" => {
+                let n = usize::try_from(self.int_arg(args, 0, depth)?).ok()?;
+                if s.len().saturating_mul(n) > self.max_len {
+                    return None;
+                }
+                s.repeat(n)
+            }
+            "padStart" | "padEnd" => {
+                let n = usize::try_from(self.int_arg(args, 0, depth)?).ok()?;
+                let fill = match args.get(1) {
+                    None => " ".to_owned(),
+                    Some(_) => self.known_arg(args, 1, depth)?,
+                };
+                let have = s.encode_utf16().count();
+                if n > self.max_len || have >= n || fill.is_empty() {
+                    s
+                } else {
+                    let pad: String = fill.chars().cycle().take(n - have).collect();
+                    if f == "padStart" {
+                        pad + &s
+                    } else {
+                        s + &pad
+                    }
+                }
+            }
             _ => return None,
         };
         self.bounded(text)
+    }
+
+    /// An integer argument: a number literal, a negated one, or a name bound to one.
+    fn int_arg(&self, args: &[(usize, usize)], k: usize, depth: u8) -> Option<i64> {
+        let &(a, b) = args.get(k)?;
+        if self.punct(a, "-") {
+            return self.int_arg(&[(a + 1, b)], 0, depth).map(|v| -v);
+        }
+        if let Some(n) = self.number((a, b)) {
+            return Some(i64::from(n));
+        }
+        if b == a + 1 && self.tok(a).is_some_and(|t| t.kind == Kind::Ident) {
+            let v = self.known((a, b), depth + 1)?;
+            return v.parse().ok();
+        }
+        None
+    }
+
+    /// `f` (the tokens `r`) is a callback made of string methods on its parameter, with
+    /// literals concatenated (`w => w.toLowerCase()`, `(s) => s.trim() + ' '`,
+    /// `function (c) { return c.at(0); }`): its result for `s`.
+    fn mapped(&self, s: &str, (a, b): (usize, usize), depth: u8) -> Option<String> {
+        let (param, body) = if self.punct(a + 1, "=>") {
+            (self.ident(a)?, (a + 2, b))
+        } else if self.punct(a, "(") && self.punct(a + 2, ")") && self.punct(a + 3, "=>") {
+            (self.ident(a + 1)?, (a + 4, b))
+        } else if self.is_ident(a, "function")
+            && self.punct(a + 1, "(")
+            && self.punct(a + 3, ")")
+            && self.punct(a + 4, "{")
+            && self.is_ident(a + 5, "return")
+        {
+            let close = self.close.at(a + 4)?;
+            let end = if self.punct(close - 1, ";") {
+                close - 1
+            } else {
+                close
+            };
+            (self.ident(a + 2)?, (a + 6, end))
+        } else {
+            return None;
+        };
+        // `x => { return …; }`
+        let body = if self.is_group(body, "{") && self.is_ident(body.0 + 1, "return") {
+            let end = body.1 - 1;
+            let end = if self.punct(end - 1, ";") {
+                end - 1
+            } else {
+                end
+            };
+            (body.0 + 2, end)
+        } else {
+            body
+        };
+        let mut out = String::new();
+        let mut x = body.0;
+        let mut j = body.0;
+        while j <= body.1 {
+            if j == body.1 || self.punct(j, "+") {
+                out.push_str(&self.param_chain(s, param, (x, j), depth)?);
+                x = j + 1;
+                j += 1;
+            } else {
+                j = self.step(j);
+            }
+        }
+        self.bounded(out)
+    }
+
+    /// `param.m(…).n(…)` with `param` standing for `s`, or a literal.
+    fn param_chain(
+        &self,
+        s: &str,
+        param: &str,
+        (a, b): (usize, usize),
+        depth: u8,
+    ) -> Option<String> {
+        if !self.is_ident(a, param) {
+            return self.known((a, b), depth + 1);
+        }
+        let mut cur = s.to_owned();
+        let mut k = a + 1;
+        while k < b {
+            let open = k + 2;
+            if !(self.punct(k, ".") && self.punct(open, "(")) {
+                return None;
+            }
+            let f = self.ident(k + 1)?;
+            cur = self.string_method(cur, f, &self.parts(open), depth + 1)?;
+            k = self.group_end(open) + 1;
+        }
+        Some(cur)
     }
 
     fn bounded(&self, text: String) -> Option<String> {
@@ -145,7 +348,7 @@ impl Code<'_> {
     }
 
     /// The value of `r` when no part of it is only known at run time.
-    fn known(&self, r: (usize, usize), depth: u8) -> Option<String> {
+    pub(super) fn known(&self, r: (usize, usize), depth: u8) -> Option<String> {
         let v = self.value(r, depth);
         (!v.contains(UNKNOWN)).then_some(v)
     }
@@ -174,7 +377,7 @@ impl Code<'_> {
 
     /// An array of texts: an array literal (a spread of a known string gives its
     /// characters), a name assigned one once, `Array.from(s)`, `s.split(sep)`, `a.reverse()`.
-    fn items(&self, (x, y): (usize, usize), depth: u8) -> Option<Vec<String>> {
+    pub(super) fn items(&self, (x, y): (usize, usize), depth: u8) -> Option<Vec<String>> {
         if depth >= MAX_VALUE_DEPTH || y <= x {
             return None;
         }
@@ -193,8 +396,19 @@ impl Code<'_> {
             return Some(out);
         }
         if y == x + 1 {
-            let &a = self.arrays.get(self.ident(x)?)?;
+            let a = self
+                .fixed_container(self.ident(x)?)
+                .filter(|&o| self.punct(o, "["))?;
             return self.items((a, self.group_end(a) + 1), depth + 1);
+        }
+        // `cfg.steps`, `groups[1]`: a member that is an array literal.
+        if let Some(node) = self.member_node((x, y), depth) {
+            let r = node?;
+            return if self.is_group(r, "[") {
+                self.items(r, depth + 1)
+            } else {
+                None
+            };
         }
         if !self.punct(y - 1, ")") {
             return None;
@@ -206,6 +420,27 @@ impl Code<'_> {
         let recv = (x, open - 2);
         let args = self.parts(open);
         match self.ident(open - 1)? {
+            // `Object.values(cmds)` of an object literal bound once.
+            "values" if self.seq(recv, &["Object"]) => {
+                let &(a, b) = args.first()?;
+                let open = self.fixed_container(self.ident(a).filter(|_| b == a + 1)?)?;
+                if !self.punct(open, "{") {
+                    return None;
+                }
+                let mut out = Vec::new();
+                for (p, q) in self.parts(open) {
+                    if self.punct(p, "...") {
+                        return None;
+                    }
+                    let v = if self.punct(p + 1, ":") {
+                        (p + 2, q)
+                    } else {
+                        (p, q)
+                    };
+                    out.push(self.value(v, depth + 1));
+                }
+                Some(out)
+            }
             "from" if self.seq(recv, &["Array"]) => Some(
                 self.known_arg(&args, 0, depth)?
                     .chars()
@@ -228,10 +463,38 @@ impl Code<'_> {
                     s.split(sep.as_str()).map(str::to_owned).collect()
                 })
             }
-            "reverse" if args.is_empty() => {
+            "reverse" | "toReversed" if args.is_empty() => {
                 let mut v = self.items(recv, depth + 1)?;
                 v.reverse();
                 Some(v)
+            }
+            "slice" => {
+                let v = self.items(recv, depth + 1)?;
+                let len = len_i64(v.len());
+                let from_end = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
+                let a = match args.first() {
+                    None => 0,
+                    Some(_) => from_end(self.int_arg(&args, 0, depth)?),
+                };
+                let b = match args.get(1) {
+                    None => len,
+                    Some(_) => from_end(self.int_arg(&args, 1, depth)?),
+                };
+                let (a, b) = (usize::try_from(a).ok()?, usize::try_from(b).ok()?);
+                Some(v.get(a..b.max(a))?.to_vec())
+            }
+            "map" => {
+                let v = self.items(recv, depth + 1)?;
+                let &f = args.first()?;
+                v.iter()
+                    .map(|s| {
+                        if s.contains(UNKNOWN) {
+                            None
+                        } else {
+                            self.mapped(s, f, depth + 1)
+                        }
+                    })
+                    .collect()
             }
             _ => None,
         }
@@ -279,6 +542,11 @@ impl Code<'_> {
             _ => None,
         }
     }
+}
+
+/// A length as a signed position (lengths are bounded by the analysis limit).
+fn len_i64(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
 }
 
 /// Bytes as text (UTF-8, invalid sequences replaced), without placeholders.
@@ -337,6 +605,42 @@ mod tests {
         assert_eq!(text("'h_i'.replaceAll('_', '')"), "hi");
         assert_eq!(text("String.raw`ab`"), "ab");
         assert_eq!(text("`${'a'}-${'b'}`"), "a-b");
+    }
+
+    #[test]
+    fn string_transforms_of_literals_are_computed() {
+        assert_eq!(text("'xxab'.slice(2)"), "ab");
+        assert_eq!(text("'abcd'.slice(-2)"), "cd");
+        assert_eq!(text("'abcd'.slice(1, -1)"), "bc");
+        assert_eq!(text("'abcd'.substring(3, 1)"), "bc");
+        assert_eq!(text("'abcd'.substr(-3, 2)"), "bc");
+        assert_eq!(text("'abcd'.charAt(2) + 'abcd'.charAt(9)"), "c");
+        assert_eq!(text("'abcd'.at(-1)"), "d");
+        assert_eq!(text("'-'.repeat(3)"), "---");
+        assert_eq!(text("'/'.padStart(3, 'ab')"), "ab/");
+        assert_eq!(
+            text("'A|B'.split('|').map(w => w.toLowerCase()).join('+')"),
+            "a+b"
+        );
+        assert_eq!(
+            text("[' a ', 'b '].map(function (s) { return s.trim(); }).join('')"),
+            "ab"
+        );
+        assert_eq!(text("['x', 'a', 'b'].slice(1).join('')"), "ab");
+        assert_eq!(text("['a', 'b'].at(-1)"), "b");
+        assert_eq!(text("[...'ba'].toReversed().join('')"), "ab");
+    }
+
+    #[test]
+    fn transforms_not_computed_stay_unknown() {
+        assert_eq!(text("'abc'.slice(n)"), "\u{0}");
+        assert_eq!(text("'abc'.at(7)"), "\u{0}");
+        assert_eq!(text("'a b'.split(' ').map(f).join('')"), "\u{0}");
+        assert_eq!(
+            text("'ab'.split('').map(c => c.codePointAt(0)).join('')"),
+            "\u{0}"
+        );
+        assert_eq!(text("'-'.repeat(1e9)"), "\u{0}");
     }
 
     #[test]
