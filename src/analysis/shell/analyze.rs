@@ -20,7 +20,9 @@
 //! shadows a command the script then calls; a call carries what the body writes to stdout —
 //! a download, decoded data, literal text — and whether it runs its stdin: `get() { curl …;
 //! }; get | sh`), calls of aliases defined earlier on the line
-//! (checked as the aliased text with the call's arguments), literal text piped or fed by a
+//! (checked as the aliased text with the call's arguments; an alias text that starts with
+//! another alias, or ends in a blank before one, expands that one too; zsh `alias -g` words
+//! anywhere in a command), literal text piped or fed by a
 //! heredoc into a shell (analysed as a payload), and a secret read plus a network sink in the
 //! same command line (credential exfiltration). Payloads (`sh -c`, `eval`, `cmd /c`,
 //! `pwsh -Command`, …) are analysed one level deeper, up to `max_wrapper_depth`.
@@ -35,7 +37,10 @@
 //! line read in the Windows dialects too.
 //! Before the walk, the POSIX reading of every line and payload gets the values of the
 //! variables it assigns one value known before it runs written into the words that expand them
-//! ([`vars`]: `out=dist; rm -rf "$out"` deletes `dist`, `target=/; rm -rf "$target"` the root).
+//! ([`vars`]: `out=dist; rm -rf "$out"` deletes `dist`, `target=/; rm -rf "$target"` the root),
+//! and the bodies of functions that expand positional parameters read once per call with the
+//! call's arguments ([`args`]: `f() { rm -rf "$1"; }; f ./dist` is scoped, `f /` the root; the
+//! PowerShell reading binds `function f($p)` / `param($p)` / `$args[0]` the same way).
 //!
 //! Limits: `max_command_length` bytes per text (the prefix is still analysed, and the report
 //! is incomplete), `max_wrapper_depth` payload levels (deeper payloads make the report

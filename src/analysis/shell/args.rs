@@ -15,7 +15,7 @@
 //! on the defining command (where the walk reads the body, [`SimpleCommand::defines`]). The
 //! original body (parameters only known at run time) is kept as well whenever the name is
 //! mentioned anywhere else in the text than as a call's command word — in a `trap` or `sh -c`
-//! text, after `time`, `export -f`, a second definition —, when there are more distinct calls
+//! text, after `command`, `export -f`, a second definition —, when there are more distinct calls
 //! than [`MAX_CALLS`], or when the copy budget runs out. A function defined and never called
 //! or mentioned is read as called without arguments (`"$1"` is empty: nothing runs with a
 //! value the line does not show).
@@ -37,8 +37,17 @@
 //! come at run time (`xargs`, `find -exec`), nor for texts that define functions or may change
 //! their parameters.
 //!
-//! Cost: one byte search for a positional expansion before anything else; nothing is
-//! allocated for a line without one.
+//! # PowerShell functions ([`resolve_pwsh`])
+//! `function f($p) { … }`, `function f { param($p) … }`, `filter f { … }` at the top of a
+//! line: each call binds its words as PowerShell binds a simple function's (`-Name value`,
+//! `-Name:value` by unique prefix, then positions in order, the rest to `$args`), and a copy
+//! of the body gets the bound words where a word is exactly `$p`, `${p}`, `$args[N]` or
+//! `$args`. Not for bodies that assign a parameter or `$args`, set variables by name
+//! (`Set-Variable`, `[ref]`, `foreach`, `-OutVariable`, …) or run text (`iex`, dot-sourcing),
+//! nor for splatted calls; a filter's `$_` stays only known at run time.
+//!
+//! Cost: one byte search for a positional expansion (POSIX) or for `{`, `$` and the keyword
+//! (PowerShell) before anything else; nothing is allocated for a line without them.
 
 use super::model::{NestedKind, Script, SimpleCommand, Span, Word};
 
@@ -776,7 +785,7 @@ pub fn resolve_pwsh(text: &str, script: &mut Script) {
             continue;
         };
         let block_at = def.argv.len() - 1;
-        let unexplained = mentions(&lower, &name)
+        let unexplained = ps_mentions(&lower, &name)
             .any(|at| at != name_word.span.start && !calls.iter().any(|(p, _)| *p == at));
         let Some(body_at) = def
             .nested
@@ -846,6 +855,19 @@ pub fn resolve_pwsh(text: &str, script: &mut Script) {
     }
 }
 
+/// Where `name` (lowercase) occurs in `lower` as a PowerShell name of its own: also after a
+/// drive or scope prefix (`${function:f}`, `$function:f`, `function:f`), which reaches the
+/// function without calling it by name.
+fn ps_mentions<'a>(lower: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let b = lower.as_bytes();
+    let part = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'\\' | b'/');
+    lower.match_indices(name).filter_map(move |(at, _)| {
+        let before = at.checked_sub(1).and_then(|i| b.get(i)).copied();
+        let after = b.get(at + name.len()).copied();
+        (!before.is_some_and(|c| part(c) || c == b'$') && !after.is_some_and(part)).then_some(at)
+    })
+}
+
 /// A PowerShell parameter declaration: its name (lowercase) and whether it is a switch.
 struct Param {
     name: String,
@@ -907,14 +929,18 @@ fn ps_may_reassign(body: &str, params: &[Param]) -> bool {
     let b = lower.as_bytes();
     let names = params.iter().map(|p| p.name.as_str()).chain(["args"]);
     for name in names {
-        for (at, _) in lower.match_indices(&format!("${name}")) {
-            let end = at + 1 + name.len();
-            if b.get(end)
-                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        // `$p`, `${p}`, `$local:p`, `${local:p}`.
+        for (at, _) in lower.match_indices(name) {
+            let end = at + name.len();
+            let before = at.checked_sub(1).and_then(|i| b.get(i)).copied();
+            if !matches!(before, Some(b'$' | b':' | b'{'))
+                || b.get(end)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
             {
                 continue;
             }
-            let rest = lower.get(end..).unwrap_or("").trim_start();
+            let rest = lower.get(end..).unwrap_or("");
+            let rest = rest.strip_prefix('}').unwrap_or(rest).trim_start();
             let rest = rest.strip_prefix(|c: char| c == '[').map_or(rest, |r| {
                 r.find(']')
                     .and_then(|i| r.get(i + 1..))
@@ -1043,7 +1069,7 @@ fn rewrite_ps(sc: &mut SimpleCommand, b: &Binding) {
                 *at = *at + n - 1;
             }
         }
-        i += n.max(1);
+        i += n;
     }
     for n in &mut sc.nested {
         if n.kind != NestedKind::CommandSubstitution {
