@@ -20,7 +20,9 @@
 //! shadows a command the script then calls; a call carries what the body writes to stdout —
 //! a download, decoded data, literal text — and whether it runs its stdin: `get() { curl …;
 //! }; get | sh`), calls of aliases defined earlier on the line
-//! (checked as the aliased text with the call's arguments), literal text piped or fed by a
+//! (checked as the aliased text with the call's arguments; an alias text that starts with
+//! another alias, or ends in a blank before one, expands that one too; zsh `alias -g` words
+//! anywhere in a command), literal text piped or fed by a
 //! heredoc into a shell (analysed as a payload), and a secret read plus a network sink in the
 //! same command line (credential exfiltration). Payloads (`sh -c`, `eval`, `cmd /c`,
 //! `pwsh -Command`, …) are analysed one level deeper, up to `max_wrapper_depth`.
@@ -35,7 +37,10 @@
 //! line read in the Windows dialects too.
 //! Before the walk, the POSIX reading of every line and payload gets the values of the
 //! variables it assigns one value known before it runs written into the words that expand them
-//! ([`vars`]: `out=dist; rm -rf "$out"` deletes `dist`, `target=/; rm -rf "$target"` the root).
+//! ([`vars`]: `out=dist; rm -rf "$out"` deletes `dist`, `target=/; rm -rf "$target"` the root),
+//! and the bodies of functions that expand positional parameters read once per call with the
+//! call's arguments ([`args`]: `f() { rm -rf "$1"; }; f ./dist` is scoped, `f /` the root; the
+//! PowerShell reading binds `function f($p)` / `param($p)` / `$args[0]` the same way).
 //!
 //! Limits: `max_command_length` bytes per text (the prefix is still analysed, and the report
 //! is incomplete), `max_wrapper_depth` payload levels (deeper payloads make the report
@@ -50,7 +55,7 @@ use super::model::{
     Span, Word,
 };
 use super::rules::{self, Category, Context};
-use super::{cmd, posix, pwsh, vars};
+use super::{args, cmd, posix, pwsh, vars};
 use crate::analysis::{paths, Limits, Report};
 use crate::finding::{self, Finding};
 
@@ -63,6 +68,7 @@ pub fn analyze(text: &str, primary: Dialect, limits: &Limits, depth: usize) -> A
         let analysed = prefix(text, limits.max_command_length);
         let mut script = posix::lex(analysed, &LexLimits::default());
         vars::resolve(analysed, &mut script);
+        args::resolve(analysed, &mut script);
         script
     });
     let memo = std::cell::RefCell::new(Memo::default());
@@ -117,7 +123,9 @@ fn analyze_in<'w>(
         // A PowerShell or CMD payload is read in its own dialect only.
         (Dialect::PowerShell | Dialect::Cmd, _) => {
             let script = if primary == Dialect::PowerShell {
-                pwsh::lex(text, &lex_limits)
+                let mut s = pwsh::lex(text, &lex_limits);
+                args::resolve_pwsh(text, &mut s);
+                s
             } else {
                 cmd::lex(text, &lex_limits)
             };
@@ -139,6 +147,7 @@ fn analyze_in<'w>(
         (Dialect::Posix, _) => {
             let mut script = posix::lex(text, &lex_limits);
             vars::resolve(text, &mut script);
+            args::resolve(text, &mut script);
             walk_posix(
                 &mut out,
                 text,
@@ -177,7 +186,8 @@ fn walk_posix<'v>(
                 |q| matches!(q, LexProblem::Unsupported { what, .. } if *what == posix::CALL_OPERATOR),
             );
         if rejected {
-            let script = pwsh::lex(text, &lex_limits);
+            let mut script = pwsh::lex(text, &lex_limits);
+            args::resolve_pwsh(text, &mut script);
             let copying = Copying(memo);
             walk_primary(
                 out,
@@ -224,7 +234,9 @@ fn secondary<'v>(
     let lex_limits = LexLimits::default();
     for &dialect in dialects {
         let script = if dialect == Dialect::PowerShell {
-            pwsh::lex(text, &lex_limits)
+            let mut s = pwsh::lex(text, &lex_limits);
+            args::resolve_pwsh(text, &mut s);
+            s
         } else {
             cmd::lex(&mask_here_strings(text), &lex_limits)
         };
@@ -824,7 +836,8 @@ const POWERSHELL_VARIABLES: [&str; 20] = [
 
 /// Where the command words that lead PowerShell value statements start, in the `dialect`
 /// reading `script` of `text`: a bare reference to a variable only PowerShell sets — one of
-/// [`POWERSHELL_VARIABLES`], or `$env:NAME` — as a statement's first word (`if
+/// [`POWERSHELL_VARIABLES`], or `$env:NAME`; in the PowerShell reading any variable, `$_`
+/// of a `Where-Object { $_ -and … }` block too — as a statement's first word (`if
 /// ($LASTEXITCODE -ne 0)`, `$env:Path -split ';'`). PowerShell evaluates such a statement as
 /// a value and runs nothing, unless the call operator `&` or dot-sourcing `.` comes before
 /// the word (the PowerShell lexer drops them, so the text is read here). A POSIX shell
@@ -921,13 +934,24 @@ fn powershell_operator(word: &str) -> bool {
 
 /// The variable a bare reference names when only PowerShell sets it: `$LASTEXITCODE`,
 /// `${LASTEXITCODE}` (the name), `$env:Path` (`env`: what a POSIX shell expands; written
-/// `$env:` in that case, `$ENV` is POSIX's startup file variable).
+/// `$env:` in that case, `$ENV` is POSIX's startup file variable). In the PowerShell reading
+/// any plain variable (`$_`, `$x`, `$script:x`) is one: PowerShell never runs a statement's
+/// leading variable as a command without `&` or `.`.
 fn powershell_variable(word: &str, dialect: Dialect) -> Option<&str> {
     let var = word.strip_prefix('$')?;
     let var = var
         .strip_prefix('{')
         .and_then(|v| v.strip_suffix('}'))
         .unwrap_or(var);
+    if dialect == Dialect::PowerShell {
+        // PowerShell reads every `$name` leading a statement as a value (`$_ -and …`, `$x
+        // -eq 1`): a command needs the call operator, which [`value_statements`] checks.
+        let name = var.split_once(':').map_or(var, |(_, n)| n);
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if plain && var.get(..4).is_none_or(|p| !p.eq_ignore_ascii_case("env:")) {
+            return Some(var);
+        }
+    }
     let env = if dialect == Dialect::PowerShell {
         var.get(..4).filter(|p| p.eq_ignore_ascii_case("env:"))
     } else {
@@ -1213,10 +1237,19 @@ impl<'l, 'w> Walk<'l, 'w> {
         let prog = cmd.program.as_str();
         let args = cmd.argv.get(1..).unwrap_or(&[]);
         if prog == "alias" && self.dialect == Dialect::Posix {
+            // zsh `alias -g NAME=…`: a global alias, expanded wherever the word stands.
+            let global = args
+                .iter()
+                .any(|w| w.text.starts_with('-') && w.text.contains('g'));
             for w in args {
                 if let Some((name, value)) = w.text.split_once('=') {
                     if !name.is_empty() && !name.starts_with('-') && aliases.len() < MAX_ALIASES {
-                        aliases.push((name.to_owned(), value.to_owned()));
+                        let name = if global {
+                            format!("{GLOBAL_ALIAS}{name}")
+                        } else {
+                            name.to_owned()
+                        };
+                        aliases.push((name, value.to_owned()));
                     }
                 }
             }
@@ -1262,30 +1295,72 @@ impl<'l, 'w> Walk<'l, 'w> {
         if aliases.is_empty() {
             return None;
         }
+        if !ps && aliases.iter().any(|(n, _)| n.starts_with(GLOBAL_ALIAS)) {
+            // `alias -g X='| sh'; curl … X`: the command with its global aliases written in.
+            if let Some(line) = global_aliases(cmd, aliases) {
+                self.alias_payload(line.clone());
+                return Some(line);
+            }
+        }
         let first = cmd.argv.first()?;
         if first.dynamic || (first.quoted && !ps) {
             // (A quoted or escaped word is never alias-expanded by a POSIX shell.)
             return None;
         }
         let called = first.text.as_str();
-        let (_, value) = aliases
-            .iter()
-            .rev()
-            .find(|(n, _)| n == called || (ps && n.eq_ignore_ascii_case(called)))?;
-        let mut line = value.clone();
+        let find = |name: &str| {
+            aliases
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name || (ps && n.eq_ignore_ascii_case(name)))
+                .map(|(_, v)| v)
+        };
+        let mut value = find(called)?.clone();
+        if !ps {
+            // An alias whose text starts with another alias expands that one too (not itself
+            // again: `alias rm='rm -i'`); one whose text ends in a blank expands the next
+            // word as well (`alias s='sudo '`).
+            let mut seen = vec![called.to_owned()];
+            while seen.len() < 8 {
+                let head = value.trim_start();
+                let word = head.split([' ', '\t', ';', '|', '&']).next().unwrap_or("");
+                if word.is_empty() || seen.iter().any(|s| s == word) {
+                    break;
+                }
+                let Some(v) = find(word) else { break };
+                let rest = head.get(word.len()..).unwrap_or("");
+                seen.push(word.to_owned());
+                value = format!("{v}{rest}");
+            }
+        }
+        let mut line = value;
+        let mut args = args;
+        if !ps && line.ends_with([' ', '\t']) {
+            if let Some(next) = args.first().filter(|w| !w.quoted && !w.dynamic) {
+                if let Some(v) = find(&next.text).filter(|_| next.text != called) {
+                    line.push_str(v);
+                    args = args.get(1..).unwrap_or(&[]);
+                }
+            }
+        }
         if !args.is_empty() {
             line.push(' ');
             line.push_str(&rules::argv_text(args.iter().copied()));
         }
+        self.alias_payload(line.clone());
+        Some(line)
+    }
+
+    /// The text an alias call stands for, analysed as a payload of the walk's dialect.
+    fn alias_payload(&mut self, line: String) {
         if self.payloads.len() < 64 && !self.payloads.iter().any(|p| p.text == line) {
             self.payloads.push(Payload {
                 dialect: self.dialect,
-                text: line.clone(),
+                text: line,
                 via: "alias",
                 encoded: false,
             });
         }
-        Some(line)
     }
 
     /// Analyses one simple command; returns the effects of its last effective command (what a
@@ -2837,6 +2912,37 @@ fn shift_spans(script: &mut Script, by: usize) {
             }
         }
     }
+}
+
+/// Marks a zsh global alias (`alias -g`) among a script's aliases.
+const GLOBAL_ALIAS: &str = "\0global:";
+
+/// The command `cmd` with the global aliases of `aliases` written in for its unquoted words
+/// (`curl -s URL X` with `alias -g X='| sh'` is `curl -s URL | sh`); `None` when it uses none.
+fn global_aliases(cmd: &command::Cmd<'_>, aliases: &[(String, String)]) -> Option<String> {
+    let mut used = false;
+    let mut line = String::new();
+    for w in &cmd.argv {
+        let global = (!w.quoted && !w.dynamic)
+            .then(|| {
+                aliases
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| n.strip_prefix(GLOBAL_ALIAS) == Some(w.text.as_str()))
+            })
+            .flatten();
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        match global {
+            Some((_, v)) => {
+                used = true;
+                line.push_str(v);
+            }
+            None => line.push_str(&rules::argv_text(std::iter::once(*w))),
+        }
+    }
+    used.then_some(line)
 }
 
 /// Payload levels analysed at most: twice `max_wrapper_depth`, never more than 8.

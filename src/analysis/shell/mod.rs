@@ -2,6 +2,7 @@
 //! shared [`model`], analysed under all three because the host does not say which shell runs.
 
 pub mod analyze;
+pub mod args;
 pub mod cmd;
 pub mod command;
 pub mod model;

@@ -54,7 +54,8 @@
 //! plain words, and a statement starting with a type literal (`[IO.File]::Delete(…)`) is
 //! flagged [`LexProblem::Unsupported`]. Keywords (`if`, `foreach`, `function`, `try`) are
 //! plain words; their bodies are nested groups, analysed as if they ran (a function body is
-//! treated like code that runs), and the parentheses of a method call (`.DownloadString(…)`)
+//! treated like code that runs; a `param(…)` block ends its statement, and it and a
+//! function's own `f($p, $q)` list hold declarations, not commands), and the parentheses of a method call (`.DownloadString(…)`)
 //! are a nested substitution whose "commands" are its argument values. No variable, alias or
 //! function resolution. A leading quoted string stays the command word: it is `fully_quoted`
 //! (PowerShell evaluates it as a value) unless `&` or `.` precedes it (`& 'C:\x.exe'` runs, so
@@ -78,6 +79,20 @@ pub fn lex(text: &str, limits: &LexLimits) -> Script {
     let mut script = lx.script(0, None, Span::default());
     script.problems = lx.0.problems;
     script
+}
+
+/// `cmd` is a complete `param(…)` block alone: what follows it is the next statement.
+fn param_block(cmd: &SimpleCommand) -> bool {
+    match cmd.argv.as_slice() {
+        [w] => {
+            !w.quoted
+                && w.text.ends_with(')')
+                && w.text
+                    .get(..6)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("param("))
+        }
+        _ => false,
+    }
 }
 
 fn is_squote(c: char) -> bool {
@@ -534,6 +549,11 @@ impl<'a> Lexer<'a> {
                         continue;
                     }
                     let (word, nested) = acc.finish(self.span_from(start));
+                    if param_block(&cur.cmd) {
+                        // `{ param($p) Remove-Item $p }`: the statements after a param block
+                        // need no separator.
+                        cur.flush(&mut script, Connector::Sequence);
+                    }
                     self.push_word(&mut cur, word, nested);
                 }
             }
@@ -683,14 +703,23 @@ impl<'a> Lexer<'a> {
         mut word: Word,
         mut nested: Vec<(NestedKind, Script)>,
     ) {
-        if cur.cmd.argv.is_empty()
-            && !word.quoted
-            && word
-                .text
-                .get(..6)
-                .is_some_and(|p| p.eq_ignore_ascii_case("param("))
+        let function_name = cur.cmd.argv.len() == 1
+            && word.text.contains('(')
+            && cur.cmd.argv.first().is_some_and(|k| {
+                !k.quoted
+                    && (k.text.eq_ignore_ascii_case("function")
+                        || k.text.eq_ignore_ascii_case("filter"))
+            });
+        if function_name
+            || cur.cmd.argv.is_empty()
+                && !word.quoted
+                && word
+                    .text
+                    .get(..6)
+                    .is_some_and(|p| p.eq_ignore_ascii_case("param("))
         {
-            // `param($d, [int]$n)`: declarations, not commands (default values stay).
+            // `param($d, [int]$n)`, `function f($p)`: declarations, not commands (default
+            // values stay).
             for (_, s) in &mut nested {
                 s.commands.retain(|c| !is_declaration(c));
             }

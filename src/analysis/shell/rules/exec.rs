@@ -1053,9 +1053,19 @@ fn posix_shell(c: &Call<'_, '_>, out: &mut Out) {
     }
     let rest = c.args.get(i..).unwrap_or(&[]);
     if has_c {
+        let from_option = command.is_some();
         let text = command.or_else(|| rest.first().map(|w| w.text.clone()));
-        if let Some(text) = text {
-            if let Some(w) = rest.first().filter(|w| w.text == text) {
+        if let Some(orig) = text {
+            let mut text = orig.clone();
+            // `bash -c 'rm -rf "$1"' _ /`: `$0` and the parameters are the words after it
+            // (not when they come at run time: `xargs sh -c`, `find -exec sh -c`).
+            if !c.cmd.args_unknown {
+                let after = rest.get(usize::from(!from_option)..).unwrap_or(&[]);
+                if let Some(t) = crate::analysis::shell::args::payload(&text, after) {
+                    text = t;
+                }
+            }
+            if let Some(w) = rest.first().filter(|w| w.text == orig) {
                 expanded_reading(c, out, w, "sh -c");
             }
             out.payload(Dialect::Posix, subst(c, &text), "sh -c", false);
