@@ -7,7 +7,7 @@
 //!   `-v $PWD:/w … rm -rf /w` is `rm -rf .`); privileged runs and broad host mounts are
 //!   `privilege-elevation`; `exec` is `remote-access`, and `exec -i` hands the line's stdin
 //!   (a heredoc, here-string, pipe of known text) to its payload (`docker exec -i db psql
-//!   <<'SQL'` is judged as `psql` reading that SQL);
+//!   <<'SQL'` is judged as `psql` reading that SQL), as `compose exec|run` always do;
 //! - `docker push` is `network-mutation` only, unless the image names production: image tags
 //!   are mutable and routinely pushed to private registries by CI, unlike a registry version,
 //!   and the registry's audience cannot be seen in the command.
@@ -298,11 +298,12 @@ pub(super) fn compose(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             );
             if let Some((_svc, cmd)) = q.pos.split_first() {
                 if !cmd.is_empty() {
+                    // Compose keeps stdin open by default (`-i` is on, `-T` only drops the TTY).
                     let text = super::argv_text(cmd.iter().copied());
+                    let text = super::feed_stdin(c, out, text);
                     out.payload(Dialect::Posix, text, "docker compose exec", false);
                 }
             }
-            let _ = c;
         }
         "" => {}
         _ => control(out, format!("`compose {sub}` changes containers")),

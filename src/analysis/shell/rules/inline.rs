@@ -1128,7 +1128,12 @@ fn gate_file_writes(toks: &[Tok], s: &mut Scan) {
         return;
     };
     let writes = toks.iter().enumerate().any(|(i, t)| match t {
-        Tok::Ident(n) => FILE_WRITERS.contains(&last_segment(n)),
+        // (`write` alone is any stream's; Ruby's and Crystal's `File.write`/`IO.write` fill a
+        // file.)
+        Tok::Ident(n) => {
+            FILE_WRITERS.contains(&last_segment(n))
+                || matches!(qualifier(n), "File" | "IO") && last_segment(n) == "write"
+        }
         // A write mode given to an `open` (`open(p, 'w')`, `mode='a'`).
         Tok::Str { text, .. } => {
             matches!(
