@@ -450,6 +450,25 @@ impl Form {
     /// may stand for several protected names is each of them) together; anchor and escape
     /// are the path's own (the first reading's).
     fn of(s: &str) -> Form {
+        let own = Form::of_text(s);
+        // `$OPENCLAW_CONFIG_PATH`, `$OPENCLAW_STATE_DIR/…` are also the places they name (the
+        // classes of both; anchor and escape stay the text's own).
+        match paths::openclaw_variable(s) {
+            None => own,
+            Some(standing) => {
+                let named = Form::of_text(&standing);
+                Form {
+                    self_protected: own.self_protected || named.self_protected,
+                    system: own.system || named.system,
+                    credential: own.credential || named.credential,
+                    git_code: own.git_code || named.git_code,
+                    ..own
+                }
+            }
+        }
+    }
+
+    fn of_text(s: &str) -> Form {
         let mut out: Option<Form> = None;
         paths::any_reading(s, |t| {
             let f = Form::of_one(t);

@@ -14,6 +14,10 @@
 //! one that may stand for several, `GI7E21~1`, is read as each: [`any_reading`]); macOS
 //! `/private/etc`, `/private/var`, `/private/tmp` are `/etc`, `/var`, `/tmp`.
 //!
+//! `$OPENCLAW_CONFIG_PATH` and `$OPENCLAW_STATE_DIR` (any shell's spelling) name the live
+//! configuration and state directory wherever they are, so they read as the default
+//! `~/.openclaw/openclaw.json` and `~/.openclaw`.
+//!
 //! A relative path that climbs out of its working directory into an entry of OpenClaw's state
 //! directory (`../extensions/…` from the default workspace `~/.openclaw/workspace`) is the
 //! gate's own ([`climbs_into_state_dir`]): the host does not say where the workspace is, so
@@ -1435,12 +1439,63 @@ pub fn is_self_protected(raw: &str) -> bool {
     if is_url(raw) {
         return false;
     }
+    if let Some(standing) = openclaw_variable(raw) {
+        return is_self_protected(&standing);
+    }
     any_reading(raw, |t| {
         lowered(t, |p| {
             self_protected_in(&p.segments)
                 || climbs_into_state_dir(p.anchor, p.escapes, &p.segments)
         })
     })
+}
+
+/// OpenClaw's own location variables, which name the live configuration wherever it is:
+/// `$OPENCLAW_CONFIG_PATH` (the config file) and `$OPENCLAW_STATE_DIR` (the state directory)
+/// in their POSIX, PowerShell and CMD spellings, as the default path they stand for
+/// (`$OPENCLAW_STATE_DIR/workspace/x` stays a workspace path). `None` for other texts.
+pub(crate) fn openclaw_variable(raw: &str) -> Option<String> {
+    const VARS: [(&str, &str); 2] = [
+        ("OPENCLAW_CONFIG_PATH", "~/.openclaw/openclaw.json"),
+        ("OPENCLAW_STATE_DIR", "~/.openclaw"),
+    ];
+    let t = raw.trim_matches('"');
+    for (name, standing) in VARS {
+        for (open, close) in [
+            ("$", ""),
+            ("${", "}"),
+            ("$env:", ""),
+            ("${env:", "}"),
+            ("%", "%"),
+        ] {
+            let Some(rest) = t
+                .get(..open.len())
+                .filter(|p| p.eq_ignore_ascii_case(open))
+                .and_then(|_| t.get(open.len()..))
+            else {
+                continue;
+            };
+            let Some(after) = rest
+                .get(..name.len())
+                .filter(|n| n.eq_ignore_ascii_case(name))
+                .and_then(|_| rest.get(name.len()..))
+                .and_then(|a| a.strip_prefix(close))
+            else {
+                continue;
+            };
+            // The whole name: `$OPENCLAW_STATE_DIRX` is another variable.
+            if close.is_empty()
+                && after
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
+                continue;
+            }
+            return Some(format!("{standing}{after}"));
+        }
+    }
+    None
 }
 
 /// A cheap test before [`is_self_protected`] for callers that check many texts: only a text
@@ -1981,6 +2036,9 @@ mod tests {
     }
 
     fn is_self_protected_oracle(raw: &str) -> bool {
+        if let Some(standing) = openclaw_variable(raw).filter(|_| !is_url(raw)) {
+            return is_self_protected_oracle(&standing);
+        }
         !is_url(raw) && any_reading(raw, is_self_protected_oracle_one)
     }
 

@@ -4,7 +4,8 @@
 //! - `package-install`: package managers' install/add/update forms and transitive runs of a
 //!   package (`npx`, `pnpm dlx`, `yarn dlx`, `bunx`, `uvx`, `pipx run`); uninstalling the gate
 //!   itself (`npm uninstall openclaw-human-gate`) is `self-protection`.
-//! - Runners whose inner command is checked one level deeper: `npx`/`npm exec`, `pnpm
+//! - Runners whose inner command is checked one level deeper (a package named unlike its
+//!   command is that command: `npx netlify-cli deploy` is `netlify deploy`): `npx`/`npm exec`, `pnpm
 //!   exec|dlx`, `yarn exec|dlx`, `bunx`, `uvx`/`uv run`/`uv tool run`, `pipx run`, `poetry
 //!   run`, `pipenv run`, `conda run`, `hatch run`, `pdm run`, `bundle exec`, `dotenv --`,
 //!   `cross-env`, `direnv exec`, `nix develop -c`, `mise exec`, `op run --`, `doppler run --`,

@@ -5,7 +5,9 @@
 //! - commands run inside containers (`run`, `exec`, `compose exec|run`) become payloads; paths
 //!   under a host mount are rewritten to the host's (`-v /:/host … rm -rf /host` is `rm -rf /`,
 //!   `-v $PWD:/w … rm -rf /w` is `rm -rf .`); privileged runs and broad host mounts are
-//!   `privilege-elevation`; `exec` is `remote-access`;
+//!   `privilege-elevation`; `exec` is `remote-access`, and `exec -i` hands the line's stdin
+//!   (a heredoc, here-string, pipe of known text) to its payload (`docker exec -i db psql
+//!   <<'SQL'` is judged as `psql` reading that SQL), as `compose exec|run` always do;
 //! - `docker push` is `network-mutation` only, unless the image names production: image tags
 //!   are mutable and routinely pushed to private registries by CI, unlike a registry version,
 //!   and the registry's audience cannot be seen in the command.
@@ -296,11 +298,12 @@ pub(super) fn compose(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
             );
             if let Some((_svc, cmd)) = q.pos.split_first() {
                 if !cmd.is_empty() {
+                    // Compose keeps stdin open by default (`-i` is on, `-T` only drops the TTY).
                     let text = super::argv_text(cmd.iter().copied());
+                    let text = super::feed_stdin(c, out, text);
                     out.payload(Dialect::Posix, text, "docker compose exec", false);
                 }
             }
-            let _ = c;
         }
         "" => {}
         _ => control(out, format!("`compose {sub}` changes containers")),
@@ -568,8 +571,15 @@ fn container_exec(c: &Call<'_, '_>, out: &mut Out, args: &[&Word]) {
         &["env", "env-file", "user", "workdir", "detach-keys"],
     );
     if let Some((_container, cmd)) = p.pos.split_first() {
-        if !cmd.is_empty() {
-            let text = super::argv_text(cmd.iter().copied());
+        if let Some(first) = cmd.first() {
+            let mut text = super::argv_text(cmd.iter().copied());
+            let at = args
+                .iter()
+                .position(|w| std::ptr::eq(*w, *first))
+                .unwrap_or(args.len());
+            if super::forwards_stdin(args.get(..at).unwrap_or(&[])) {
+                text = super::feed_stdin(c, out, text);
+            }
             out.payload(Dialect::Posix, text, "docker exec", false);
         }
     }

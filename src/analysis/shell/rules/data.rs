@@ -1,12 +1,16 @@
 //! Databases: SQL clients given destructive SQL (`DROP TABLE|DATABASE|SCHEMA|INDEX|VIEW`,
 //! `TRUNCATE`, `DELETE`/`UPDATE` without `WHERE`, `ALTER … DROP`) through their command
 //! options, positional SQL or stdin (heredoc/here-string), `dropdb`, `mysqladmin drop`,
-//! `redis-cli FLUSHALL|FLUSHDB`, `mongosh --eval` with `dropDatabase`/`.drop()`, and
+//! `redis-cli FLUSHALL|FLUSHDB` (also through `--cluster call` and `EVAL` scripts), `mongosh
+//! --eval` with `dropDatabase`/`.drop()`, restores that drop first (`mongorestore --drop`,
+//! `pg_restore --clean -d …`), and
 //! framework/ORM resets (`rails db:drop`, `prisma migrate reset`, `manage.py flush`,
 //! `artisan migrate:fresh`, `flyway clean`, …) → `database-destruction`.
 //!
 //! The SQL is scanned only where it is SQL: `grep 'DROP TABLE' file` is data. String literals
-//! and comments inside the SQL are skipped.
+//! and comments inside the SQL are skipped; a query whose literals make destructive SQL
+//! (`SELECT 'DROP TABLE ' || tablename …`) prints that SQL, so a client it is piped into is
+//! judged on it.
 
 use super::{parse, shown, Call, Out};
 use crate::analysis::shell::model::Word;
@@ -102,6 +106,16 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             reads_stdin = sql.is_empty();
         }
         "dropdb" => destroy(out, "`dropdb` deletes a database".to_owned()),
+        // Restores that first drop what is there: `mongorestore --drop`, `pg_restore --clean`
+        // into a database (without `-d` it only prints a script).
+        "mongorestore" if c.args.iter().any(|w| w.text == "--drop") => destroy(
+            out,
+            "`mongorestore --drop` drops each collection before restoring".to_owned(),
+        ),
+        "pg_restore" if pg_restore_cleans(c.args) => destroy(
+            out,
+            "`pg_restore --clean` drops the database's objects before restoring".to_owned(),
+        ),
         "mysqladmin" if c.args.iter().any(|w| w.text.eq_ignore_ascii_case("drop")) => {
             destroy(out, "`mysqladmin drop` deletes a database".to_owned());
         }
@@ -171,8 +185,27 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                     .filter_map(|l| l.split_whitespace().next())
                     .any(flush)
             });
+            // `--cluster call HOST:PORT CMD…` runs CMD on every node; `EVAL script n` runs a
+            // Lua script whose `redis.call('FLUSHALL')` flushes.
+            let cluster_call = c.args.windows(2).position(|p| {
+                matches!(p, [a, b] if a.text == "--cluster" && b.text.eq_ignore_ascii_case("call"))
+            });
+            let cluster_flush = cluster_call.is_some_and(|at| {
+                c.args
+                    .get(at + 3)
+                    .is_some_and(|w| w.text.split_whitespace().next().is_some_and(flush))
+            });
+            let script_flush = first.is_some_and(|t| {
+                (t.eq_ignore_ascii_case("EVAL") || t.eq_ignore_ascii_case("EVAL_RO"))
+                    && p.pos.get(1).is_some_and(|code| {
+                        super::contains_ci(&code.text, "flushall")
+                            || super::contains_ci(&code.text, "flushdb")
+                    })
+            });
             if first.is_some_and(|t| t.split_whitespace().next().is_some_and(flush))
                 || first.is_none() && stdin_flush
+                || cluster_flush
+                || script_flush
             {
                 destroy(out, format!("`{}` flushes every key", c.prog));
             }
@@ -207,6 +240,9 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             break;
         }
     }
+    if !reads_stdin {
+        generated_sql(out, &sql);
+    }
     if reads_stdin {
         for r in c.ctx.redirects {
             if r.kind == crate::analysis::shell::model::RedirectKind::Input {
@@ -214,6 +250,57 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
             }
         }
     }
+}
+
+/// A query that builds destructive SQL out of its string literals (`SELECT 'DROP TABLE ' ||
+/// tablename || ';' FROM pg_tables`): its output is that SQL, so the literals are what it
+/// prints, and a client reading the pipe (`| psql`) is judged on them. Only destructive
+/// literal text is passed on: anything else prints what the gate cannot know.
+fn generated_sql(out: &mut Out, sql: &[String]) {
+    for s in sql {
+        if !s.contains('\'') {
+            continue;
+        }
+        let mut literals = String::new();
+        let mut inside = false;
+        let mut chars = s.chars().peekable();
+        while let Some(ch) = chars.next() {
+            match (inside, ch) {
+                (false, '\'') => inside = true,
+                (true, '\'') if chars.peek() == Some(&'\'') => {
+                    chars.next();
+                    literals.push('\'');
+                }
+                (true, '\'') => {
+                    inside = false;
+                    literals.push(' ');
+                }
+                (true, c) => literals.push(c),
+                _ => {}
+            }
+        }
+        if destructive_sql(&literals).is_some() {
+            out.effects().prints = Some(literals);
+            return;
+        }
+    }
+}
+
+/// `pg_restore -c|--clean` (also in a short-option cluster) with a database to restore into.
+fn pg_restore_cleans(args: &[&Word]) -> bool {
+    let short = |w: &&&Word, f: char| {
+        let t = w.text.as_str();
+        !t.starts_with("--")
+            && t.len() > 1
+            && t.starts_with('-')
+            && t.get(1..)
+                .is_some_and(|r| r.chars().all(|ch| ch.is_ascii_alphabetic()) && r.contains(f))
+    };
+    let clean = args.iter().any(|w| w.text == "--clean" || short(&w, 'c'));
+    let into_db = args.iter().any(|w| {
+        w.text.starts_with("--dbname") || w.text.starts_with("-d") && !w.text.starts_with("--")
+    });
+    clean && into_db
 }
 
 fn destroy(out: &mut Out, why: String) {

@@ -4,13 +4,17 @@
 //!   apply|rollout|set`, `helm upgrade|install`, `terraform apply`, `pulumi up`, `vercel`,
 //!   `netlify|fly|firebase|serverless|eb|cdk|sam|wrangler deploy`, `gcloud app deploy`,
 //!   `ansible-playbook`, `cap … deploy`, `argocd app sync`, `docker stack deploy`, `compose up`,
-//!   `gh workflow run deploy…`, task runners' `deploy` targets and package scripts) — with a
+//!   `gh workflow run deploy…`, task runners' `deploy` targets and package scripts; not the
+//!   reads and previews among them: `kubectl rollout status|history`, a cloud CLI's
+//!   `list|show|get|what-if|validate` or `get-*`/`list-*` paths) — with a
 //!   production marker among its words or environment (`prod`, `production`, `prd` as a token
 //!   — not `pre-prod`/`non-prod` —, `--prod`, `live` as a whole word or value, camel case
-//!   `ProdStack`); without one it is a `control-plane-change`;
+//!   `ProdStack`); without one it is a `control-plane-change`. `vercel`/`vc promote|rollback`
+//!   always act on production;
 //! - publishing to a public package registry, which cannot be taken back (`npm|pnpm|yarn|bun
 //!   publish`, `npm unpublish`, `cargo publish`, `twine upload`, `gem push`, `poetry publish`,
-//!   `dotnet nuget push`, `mvn deploy`, `gradle publish`, `gh release create`, …), unless
+//!   `dotnet nuget push`, `mvn deploy`, `gradle publish`, `gh release create`, `yarn
+//!   workspaces foreach … npm publish`, …), unless
 //!   `--dry-run` or a local registry.
 //!
 //! Dry runs (`--dry-run`, `--check`, `--preview`) deploy nothing.
@@ -76,6 +80,7 @@ pub(super) const DEPLOYERS: super::Words = super::Words::new(&[
     "opentofu",
     "pulumi",
     "vercel",
+    "vc",
     "netlify",
     "ntl",
     "fly",
@@ -202,16 +207,19 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
     let verb_in =
         |w: &str| tokens(w).any(|t| DEPLOY_VERBS.contains(&t.as_str())) && !w.contains('/');
     let known = match c.prog {
-        "kubectl" | "oc" => matches!(
-            w0,
-            "apply" | "create" | "replace" | "set" | "rollout" | "patch" | "scale" | "edit"
-        ),
+        // `rollout status|history` only read.
+        "kubectl" | "oc" => {
+            matches!(
+                w0,
+                "apply" | "create" | "replace" | "set" | "rollout" | "patch" | "scale" | "edit"
+            ) && !(w0 == "rollout" && matches!(w1, "status" | "history"))
+        }
         "helm" => matches!(w0, "install" | "upgrade" | "rollback" | "i"),
         "terraform" | "tofu" | "terragrunt" | "opentofu" => {
             words.iter().any(|w| w.starts_with("apply"))
         }
         "pulumi" => matches!(w0, "up" | "update"),
-        "vercel" => !matches!(
+        "vercel" | "vc" => !matches!(
             w0,
             "dev"
                 | "ls"
@@ -243,7 +251,12 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
                 || matches!(w0, "up" | "push" | "run" | "apply")
                     && matches!(c.prog, "railway" | "cf" | "skaffold" | "copilot")
         }
-        "gcloud" | "az" | "aws" | "doctl" => words.iter().take(4).any(|w| verb_in(w)),
+        // A read or a preview of a deployment (`az deployment group what-if|show|list`,
+        // `aws deploy get-deployment`) deploys nothing.
+        "gcloud" | "az" | "aws" | "doctl" => {
+            let path = || words.iter().take(4).map(AsRef::as_ref);
+            path().any(verb_in) && !path().any(is_cloud_read_verb)
+        }
         "gh" | "glab" => {
             w0 == "workflow"
                 && w1 == "run"
@@ -279,6 +292,37 @@ fn deploy_command(c: &Call<'_, '_>) -> Option<String> {
         let path: Vec<&str> = words.iter().take(2).map(AsRef::as_ref).collect();
         format!("`{} {}`", c.prog, path.join(" ")).replace(" `", "`")
     })
+}
+
+/// A cloud CLI's command-path word that only reads or previews (`list`, `show`, `what-if`,
+/// `get-deployment`).
+fn is_cloud_read_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "list"
+            | "ls"
+            | "show"
+            | "describe"
+            | "get"
+            | "what-if"
+            | "validate"
+            | "wait"
+            | "export"
+            | "logs"
+            | "status"
+            | "history"
+    ) || ["get-", "list-", "describe-", "batch-get-"]
+        .iter()
+        .any(|p| w.starts_with(p))
+}
+
+/// Subcommands that always act on production: `vercel promote|rollback` point the production
+/// domains at a deployment.
+fn always_production(c: &Call<'_, '_>) -> bool {
+    matches!(c.prog, "vercel" | "vc")
+        && c.plain()
+            .first()
+            .is_some_and(|w| matches!(w.text.as_str(), "promote" | "rollback"))
 }
 
 /// Package managers and release tools that publish ([`publish_command`]).
@@ -336,8 +380,16 @@ fn publish_command(c: &Call<'_, '_>) -> Option<&'static str> {
             "dist-tag" if w(1) == "add" || w(1) == "rm" => Some("moves a published release tag"),
             _ => None,
         },
-        "yarn" => (w(0) == "publish" || (w(0) == "npm" && w(1) == "publish"))
-            .then_some("publishes a package to the registry"),
+        // `yarn workspaces foreach [opts] npm publish` publishes every workspace.
+        "yarn" => (w(0) == "publish"
+            || (w(0) == "npm" && w(1) == "publish")
+            || (w(0) == "workspaces"
+                && w(1) == "foreach"
+                && words.windows(2).any(|p| {
+                    p.first().is_some_and(|a| a == "npm")
+                        && p.get(1).is_some_and(|b| b == "publish")
+                })))
+        .then_some("publishes a package to the registry"),
         "cargo" => {
             (w(0) == "publish" || w(0) == "yank").then_some("publishes a crate to crates.io")
         }
@@ -395,7 +447,8 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
         .iter()
         .map(|w| w.text.as_str())
         .chain(c.cmd.env.iter().map(|(_, v)| v.as_str()))
-        .find(|t| is_prod_marker_word(t));
+        .find(|t| is_prod_marker_word(t))
+        .or_else(|| always_production(c).then_some(c.prog));
     out.not_read_only();
     match marker {
         Some(m) => out.add(
@@ -451,6 +504,11 @@ mod tests {
             "gh release create v1.0.0",
             "npm unpublish x@1.0.0",
             "git push production main",
+            "vc --prod",
+            "vercel promote https://app-abc.vercel.app --yes",
+            "vc rollback",
+            "yarn workspaces foreach -A npm publish",
+            "npx netlify-cli deploy --prod",
         ] {
             assert_has(s, &PRODUCTION_DEPLOYMENT);
             assert_critical(s);
@@ -470,6 +528,12 @@ mod tests {
             "ansible-playbook --check -i production site.yml",
             "dotnet publish -c Release",
             "less release-notes.md",
+            "kubectl rollout status deploy/api -n production",
+            "kubectl rollout history deploy/api --context prod",
+            "az deployment group what-if -g rg-prod --template-file main.bicep",
+            "az deployment group list -g rg-prod",
+            "aws deploy get-deployment --deployment-id d-1 --profile prod",
+            "vc deploy",
         ] {
             assert_not(s, &PRODUCTION_DEPLOYMENT);
         }

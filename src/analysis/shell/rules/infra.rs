@@ -3,10 +3,13 @@
 //!   `apply -auto-approve`/`-destroy`, `pulumi destroy`/`up --yes`/`stack rm`, `kubectl
 //!   delete`/`drain`/`replace --force`/`apply --prune`, `helm uninstall`, `aws s3 rm
 //!   --recursive`, `aws s3 rb`, `aws <svc> delete-*|terminate-*|remove-*|…`, `gsutil rm -r`/`rb`,
-//!   `gcloud … delete`, `az … delete`, destroy/delete verbs of other cloud CLIs;
+//!   `gcloud … delete`, `az … delete`, destroy/delete verbs of other cloud CLIs, and the
+//!   options that delete under a creating or stopping verb (`az deployment … create --mode
+//!   Complete`, `nomad job stop -purge`); `pulumi down` is `pulumi destroy`;
 //! - `control-plane-change` for cluster and cloud writes (`kubectl apply`, `helm install`,
 //!   `aws … create-*`), read-only categories for their reads (`kubectl get`, `aws … describe-*`);
-//! - remote access into clusters (`kubectl exec` payloads, `gcloud … ssh --command`) and secrets
+//! - remote access into clusters (`kubectl exec` payloads — with the line's stdin when `-i`
+//!   forwards it —, `gcloud … ssh --command`) and secrets
 //!   (`kubectl get secret` is a credential read, in `net`).
 //!
 //! Containers are in `containers`, services and schedules in `services`, production
@@ -137,7 +140,7 @@ fn pulumi(c: &Call<'_, '_>, out: &mut Out) {
         .any(|w| matches!(w.text.as_str(), "--yes" | "-y" | "--skip-preview" | "-f"));
     out.effects().network = true;
     match words.as_slice() {
-        ["destroy", ..] | ["stack", "rm", ..] | ["stack", "remove", ..] => {
+        ["destroy" | "down", ..] | ["stack", "rm", ..] | ["stack", "remove", ..] => {
             destroy(out, "`pulumi destroy` deletes managed infrastructure")
         }
         ["up" | "update", ..] if yes => destroy(
@@ -287,7 +290,10 @@ fn kubectl(c: &Call<'_, '_>, out: &mut Out) {
             );
             if sub == "exec" {
                 if let Some(at) = c.args.iter().position(|w| w.text == "--") {
-                    let cmd = super::argv_text(c.args.iter().skip(at + 1).copied());
+                    let mut cmd = super::argv_text(c.args.iter().skip(at + 1).copied());
+                    if super::forwards_stdin(c.args.get(..at).unwrap_or(&[])) {
+                        cmd = super::feed_stdin(c, out, cmd);
+                    }
                     out.payload(Dialect::Posix, cmd, "kubectl exec", false);
                 }
             }
@@ -589,6 +595,7 @@ pub(super) const CLOUD: super::Words = super::Words::new(&[
     "flyctl",
     "heroku",
     "vercel",
+    "vc",
     "netlify",
     "railway",
     "firebase",
@@ -635,6 +642,7 @@ pub(super) const CLOUD: super::Words = super::Words::new(&[
     "bq",
     "cloudflared",
     "doppler",
+    "influx",
 ]);
 
 const DESTROY_VERBS: &[&str] = &[
@@ -699,6 +707,10 @@ fn cloud(c: &Call<'_, '_>, out: &mut Out) {
         gh(c, out, &words);
         return;
     }
+    if let Some(why) = destroys_by_option(c, &words) {
+        destroy(out, why);
+        return;
+    }
     let read = words
         .iter()
         .any(|w| READ_VERBS.contains(&w.rsplit(':').next().unwrap_or(w)))
@@ -741,6 +753,37 @@ fn cloud(c: &Call<'_, '_>, out: &mut Out) {
         )
     }) {
         control(out, format!("`{}` changes cloud resources", c.prog));
+    }
+}
+
+/// Cloud commands whose verb creates or stops but whose option deletes: an Azure deployment
+/// in `--mode Complete` deletes every resource of the group its template does not name;
+/// `nomad job stop -purge` removes the job and its history.
+fn destroys_by_option(c: &Call<'_, '_>, words: &[String]) -> Option<String> {
+    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    match c.prog {
+        "az" if w(0) == "deployment" && words.iter().any(|x| x == "create") => {
+            let complete = c.args.iter().enumerate().any(|(i, a)| {
+                let t = a.text.as_str();
+                t.strip_prefix("--mode=")
+                    .or_else(|| {
+                        (t == "--mode")
+                            .then(|| c.args.get(i + 1).map(|v| v.text.as_str()))
+                            .flatten()
+                    })
+                    .is_some_and(|v| v.eq_ignore_ascii_case("complete"))
+            });
+            complete.then(|| {
+                "`az deployment … --mode Complete` deletes every resource its template leaves out"
+                    .to_owned()
+            })
+        }
+        "nomad" if w(0) == "job" && w(1) == "stop" => c
+            .args
+            .iter()
+            .any(|a| matches!(a.text.as_str(), "-purge" | "--purge"))
+            .then(|| "`nomad job stop -purge` removes the job".to_owned()),
+        _ => None,
     }
 }
 

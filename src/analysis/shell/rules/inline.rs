@@ -20,6 +20,9 @@
 //!   anything else — decoded data in particular — is dynamic code execution;
 //! - credential paths in strings, environment dumps (`os.environ`, `%ENV`, `ENV.to_h`,
 //!   `getenv()`), network APIs, cloud metadata hosts, awk output redirections, fork loops;
+//! - **the gate's files written by a built path**: code naming them in a literal
+//!   (`Path.home() / '.openclaw' / 'openclaw.json'`) that writes, replaces or removes a file
+//!   ([`FILE_WRITERS`], a write mode) counts as writing the named file;
 //! - **files written** ([`written`]): the literal paths opened for writing, and the literal
 //!   text a file gets when the code shows all of it (`open('x.sh', 'w').write('…')`), which a
 //!   later command of the line that runs the file runs;
@@ -144,6 +147,9 @@ fn scan_into(code: &str, lang: Lang, nest: usize, s: &mut Scan) {
         s.texts.clear();
     } else if nest == 0 {
         s.prints = printed::stdout(code, &toks, lang);
+    }
+    if nest == 0 && super::contains_ci(code, "openclaw") {
+        gate_file_writes(&toks, s);
     }
     // A network connection plus an interactive shell, or stdio duplicated onto a socket.
     let shell_cmd = s.commands.iter().any(|c| {
@@ -1075,6 +1081,73 @@ fn walk(code: &str, toks: &[Tok], lang: Lang, nest: usize, s: &mut Scan) {
     let opened = std::mem::replace(&mut s.opened, outer);
     if !opened.is_empty() {
         written::texts(toks, lang, &opened, s);
+    }
+}
+
+/// Calls that write, replace or remove a file whatever its path is given by.
+const FILE_WRITERS: [&str; 20] = [
+    "write_text",
+    "write_bytes",
+    "writeFileSync",
+    "writeFile",
+    "appendFileSync",
+    "appendFile",
+    "renameSync",
+    "rename",
+    "unlink",
+    "unlinkSync",
+    "rmtree",
+    "rmSync",
+    "truncate",
+    "copyfile",
+    "copy2",
+    "copyFileSync",
+    "symlink_to",
+    "file_put_contents",
+    "binwrite",
+    "remove",
+];
+
+/// Code that names the gate's own files in a literal (`'openclaw.json'`, `'/.openclaw/
+/// openclaw.json'`) and writes, replaces or removes a file by a path it builds (`p =
+/// Path.home() / '.openclaw' / 'openclaw.json'; p.write_text(…)`, `open(f, 'w')`): the
+/// named file counts as written. (A literal path opened for writing is already in
+/// `writes`.)
+fn gate_file_writes(toks: &[Tok], s: &mut Scan) {
+    if s.writes.iter().any(|w| paths::is_self_protected(w)) {
+        return;
+    }
+    let Some(named) = toks.iter().find_map(|t| match t {
+        Tok::Str { text, .. }
+            if !text.contains(char::is_whitespace) && paths::is_self_protected(text) =>
+        {
+            Some(text.clone())
+        }
+        _ => None,
+    }) else {
+        return;
+    };
+    let writes = toks.iter().enumerate().any(|(i, t)| match t {
+        // (`write` alone is any stream's; Ruby's and Crystal's `File.write`/`IO.write` fill a
+        // file.)
+        Tok::Ident(n) => {
+            FILE_WRITERS.contains(&last_segment(n))
+                || matches!(qualifier(n), "File" | "IO") && last_segment(n) == "write"
+        }
+        // A write mode given to an `open` (`open(p, 'w')`, `mode='a'`).
+        Tok::Str { text, .. } => {
+            matches!(
+                text.as_str(),
+                "w" | "wb" | "wt" | "w+" | "a" | "ab" | "a+" | "r+" | "x"
+            ) && i
+                .checked_sub(1)
+                .and_then(|k| toks.get(k))
+                .is_some_and(|p| matches!(p, Tok::P(',' | '=')))
+        }
+        _ => false,
+    });
+    if writes {
+        s.writes.push(named);
     }
 }
 

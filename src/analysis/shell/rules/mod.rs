@@ -489,6 +489,9 @@ impl<'a, 'w> Call<'a, 'w> {
             if let Some(stripped) = strip_version(&inner.program) {
                 inner.program = stripped;
             }
+            if let Some(bin) = package_bin(&inner.program) {
+                inner.program = bin.to_owned();
+            }
             let v = check_at(&inner, &ctx, self.depth + 1);
             out.merge(v);
         }
@@ -523,6 +526,24 @@ pub(super) fn with_every_family<T>(f: impl FnOnce() -> T) -> T {
 }
 
 /// `rimraf@5` → `rimraf` (a package runner's `name@version`), keeping `@scope` prefixes.
+/// The command a package runner (`npx`, `pnpm dlx`, `bunx`) runs for a package whose name is
+/// not its command's: `npx netlify-cli deploy --prod` is `netlify deploy --prod`.
+fn package_bin(package: &str) -> Option<&'static str> {
+    const BINS: [(&str, &str); 8] = [
+        ("netlify-cli", "netlify"),
+        ("firebase-tools", "firebase"),
+        ("aws-cdk", "cdk"),
+        ("@railway/cli", "railway"),
+        ("@changesets/cli", "changeset"),
+        ("@cloudflare/wrangler", "wrangler"),
+        ("@azure/static-web-apps-cli", "swa"),
+        ("@vscode/vsce", "vsce"),
+    ];
+    BINS.iter()
+        .find(|(p, _)| p.eq_ignore_ascii_case(package))
+        .map(|(_, b)| *b)
+}
+
 fn strip_version(program: &str) -> Option<String> {
     let at = program.get(1..)?.find('@')? + 1;
     program.get(..at).map(str::to_owned)
@@ -1177,6 +1198,51 @@ pub(super) fn argv_text_of<'a>(words: impl IntoIterator<Item = &'a str>) -> Stri
         quote_text(t, false, t == inline::DYN, &mut out);
     }
     out
+}
+
+/// The delimiter of [`feed_stdin`]'s heredoc.
+const FED_STDIN_END: &str = "OPENCLAW_GATE_FED_STDIN";
+
+/// A payload command run with this command's stdin forwarded (`docker exec -i C psql <<EOF`,
+/// `echo … | kubectl exec -i P -- redis-cli`): the payload text gets that stdin as a quoted
+/// heredoc, so its reading sees what the inner command reads. Without stdin the text is kept;
+/// when the stdin holds the delimiter line it cannot be attached and the verdict is incomplete.
+pub(super) fn feed_stdin(c: &Call<'_, '_>, out: &mut Out, text: String) -> String {
+    let Some(stdin) = c.ctx.stdin_text else {
+        return text;
+    };
+    if stdin.lines().any(|l| l == FED_STDIN_END) {
+        out.incomplete("stdin forwarded to a nested command could not be followed");
+        return text;
+    }
+    let mut fed = String::with_capacity(text.len() + stdin.len() + 2 * FED_STDIN_END.len() + 8);
+    fed.push_str(&text);
+    fed.push_str(" <<'");
+    fed.push_str(FED_STDIN_END);
+    fed.push_str("'\n");
+    fed.push_str(stdin);
+    if !stdin.ends_with('\n') {
+        fed.push('\n');
+    }
+    fed.push_str(FED_STDIN_END);
+    fed.push('\n');
+    fed
+}
+
+/// A short-option cluster or long option among `head` (a runner's own arguments, before the
+/// nested command) that keeps stdin open for the nested command (`-i`, `-it`,
+/// `--interactive`, `--stdin`).
+pub(super) fn forwards_stdin(head: &[&Word]) -> bool {
+    head.iter().any(|w| {
+        let t = w.text.as_str();
+        matches!(
+            t,
+            "--interactive" | "--interactive=true" | "--stdin" | "--stdin=true"
+        ) || !t.starts_with("--")
+            && t.len() > 1
+            && t.get(1..)
+                .is_some_and(|f| f.chars().all(|ch| ch.is_ascii_lowercase()) && f.contains('i'))
+    })
 }
 
 fn quote_word(w: &Word, out: &mut String) {

@@ -226,6 +226,8 @@ const ARMS: &[(u16, &[&str])] = &[
             "trino",
             "presto",
             "dropdb",
+            "mongorestore",
+            "pg_restore",
             "mysqladmin",
             "etcdctl",
             "redis-cli",

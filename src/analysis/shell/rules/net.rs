@@ -1110,6 +1110,9 @@ fn secrets(c: &Call<'_, '_>, out: &mut Out) {
         "kubectl" | "oc" => {
             a.iter().any(|t| t == "get") && a.iter().any(|t| t.starts_with("secret"))
                 || a.iter().any(|t| t == "view") && has("--raw")
+                // `kubectl create token SA` mints a service account's bearer token.
+                || a.windows(2)
+                    .any(|w| matches!(w, [x, y] if x == "create" && y == "token"))
         }
         "vault" => matches!(arg(0), "read" | "kv") || arg(0) == "token" && arg(1) == "lookup",
         "op" => matches!(arg(0), "read" | "item" | "document") || arg(0) == "inject",
