@@ -438,6 +438,7 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
                     || (name.contains('-') && pwsh::canonical_cmdlet(name).is_some())
                     || dotnet_statement(&first.text)
                     || backslash.is_some() && windows_path_word(text, first)
+                    || block_alias(sc)
                 {
                     return true;
                 }
@@ -457,6 +458,21 @@ fn looks_windows(text: &str, posix: &Script) -> bool {
         }
     }
     false
+}
+
+/// PowerShell's `ForEach-Object` / `Where-Object` aliases given a script block
+/// (`ls | % { rm -r -fo $_ }`, `gps | ? { $_.CPU -gt 9 }`, `foreach { … }`): POSIX reads the
+/// block as arguments of a command named `%` or `?` (neither is one), so the commands inside
+/// run only in the PowerShell reading.
+fn block_alias(sc: &SimpleCommand) -> bool {
+    let mut words = sc.argv.iter();
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    !first.quoted
+        && matches!(first.text.as_str(), "%" | "?" | "foreach" | "where")
+        && !second.quoted
+        && second.text.starts_with('{')
 }
 
 /// A command word written as a Windows path: a backslash inside it, between a name character
@@ -623,6 +639,7 @@ fn looks_windows_every_word(text: &str, posix: &Script) -> bool {
                     || (name.contains('-') && pwsh::canonical_cmdlet(&name).is_some())
                     || dotnet_statement(&first.text)
                     || windows_path_word(text, first)
+                    || block_alias(sc)
                 {
                     return true;
                 }
