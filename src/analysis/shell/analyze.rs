@@ -1454,6 +1454,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 known: rules::Known::default(),
                 source: None,
                 value_word: None,
+                fed_all_keys: false,
             };
             let empty = command::Cmd {
                 argv: Vec::new(),
@@ -1491,6 +1492,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 },
                 source: Some(sc),
                 value_word,
+                fed_all_keys: piped_in && prev.is_some_and(|p| p.lists_keys),
             };
             let mut v = rules::check_reusing(cmd, &ctx, &mut state.plain);
             if !self.functions.is_empty() {
@@ -1534,6 +1536,7 @@ impl<'l, 'w> Walk<'l, 'w> {
                 prints: None,
                 partial: false,
                 lists_secrets: state.feeds_pipe && rules::lists_secrets(cmd),
+                lists_keys: state.feeds_pipe && rules::lists_all_keys(cmd),
             };
             let prints_own = e.prints.is_some();
             // What a `|` brings in is a download (`curl … | tar xz`: the archive unpacked).
@@ -2983,6 +2986,8 @@ struct Piped {
     /// It lists credential files (`find / -name '*.pem'`): what it feeds to `xargs` are
     /// secret paths.
     lists_secrets: bool,
+    /// It lists every key of a key-value store (`redis-cli KEYS '*'`, `--scan`).
+    lists_keys: bool,
 }
 
 impl Piped {
@@ -2997,6 +3002,7 @@ impl Piped {
             prints: None,
             partial: self.partial,
             lists_secrets: self.lists_secrets,
+            lists_keys: self.lists_keys,
         }
     }
 
@@ -3009,6 +3015,7 @@ impl Piped {
         self.runs_stdin |= next.runs_stdin;
         self.passes_stdin |= next.passes_stdin;
         self.lists_secrets |= next.lists_secrets;
+        self.lists_keys |= next.lists_keys;
         self.partial |= next.partial;
         match (&mut self.prints, next.prints) {
             (_, None) => self.partial = true,

@@ -13,6 +13,7 @@
 //! judged on it.
 
 use super::{parse, shown, Call, Out};
+use crate::analysis::shell::command::Cmd;
 use crate::analysis::shell::model::Word;
 use crate::finding;
 
@@ -208,6 +209,16 @@ pub(super) fn apply(c: &Call<'_, '_>, out: &mut Out) {
                 || script_flush
             {
                 destroy(out, format!("`{}` flushes every key", c.prog));
+            }
+            // `redis-cli KEYS '*' | xargs redis-cli DEL`: the keys given at run time are all
+            // of them.
+            let deletes = first
+                .is_some_and(|t| t.eq_ignore_ascii_case("DEL") || t.eq_ignore_ascii_case("UNLINK"));
+            if deletes && c.ctx.fed_all_keys && c.cmd.args_unknown {
+                destroy(
+                    out,
+                    format!("`{}` deletes every key another command lists", c.prog),
+                );
             }
         }
         "mongo" | "mongosh" => {
@@ -506,6 +517,26 @@ pub fn destructive_sql(sql: &str) -> Option<&'static str> {
     }
     push_word(&mut word, &mut statement);
     found.or_else(|| check(&statement))
+}
+
+/// A key-value client that prints every key of its store (`redis-cli KEYS '*'`,
+/// `redis-cli --scan` without a narrower `--pattern`): what it feeds to `xargs` is every key.
+pub fn lists_all_keys(cmd: &Cmd<'_>) -> bool {
+    if !matches!(
+        cmd.program.as_str(),
+        "redis-cli" | "valkey-cli" | "keydb-cli"
+    ) {
+        return false;
+    }
+    let args = cmd.argv.get(1..).unwrap_or(&[]);
+    let all = |w: Option<&&Word>| w.is_none_or(|w| w.text.trim_matches(['"', '\'']) == "*");
+    if args.iter().any(|w| w.text == "--scan") {
+        let pattern = args.iter().position(|w| w.text == "--pattern");
+        return pattern.is_none() || all(pattern.and_then(|p| args.get(p + 1)));
+    }
+    args.iter()
+        .position(|w| w.text.eq_ignore_ascii_case("KEYS"))
+        .is_some_and(|at| all(args.get(at + 1)))
 }
 
 #[cfg(test)]

@@ -82,6 +82,7 @@ mod system;
 mod wipe;
 
 pub use data::destructive_sql;
+pub use data::lists_all_keys;
 pub use delete::{find_roots, lists_secrets, reads_listed_files};
 pub use env::is_loader_variable;
 pub use net::is_metadata_url;
@@ -217,6 +218,10 @@ pub struct Context<'a> {
     /// of the line runs as a command (see `analyze::value_statements`). Its output is data
     /// only known at run time.
     pub value_word: Option<&'a Word>,
+    /// The command's run-time arguments are every key of a key-value store
+    /// (`redis-cli KEYS '*' | xargs redis-cli DEL`, from [`lists_all_keys`] of the
+    /// command piping into it).
+    pub fed_all_keys: bool,
 }
 
 impl<'a> Context<'a> {
@@ -1943,6 +1948,7 @@ pub(super) mod testing {
                 known: Known::default(),
                 source: Some(sc),
                 value_word: None,
+                fed_all_keys: false,
             };
             let argv: Vec<&Word> = sc.argv.iter().collect();
             let peeled = peel(&argv, &sc.assignments);
